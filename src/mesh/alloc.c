@@ -1,0 +1,271 @@
+/* alloc.c - the allocator registry and the checks every placement passes.
+ *
+ * Whatever an allocator returns is verified here before the caller sees
+ * it: exactly k nodes, all free, no duplicates.  A violation is reported
+ * as MESH_EINTERNAL instead of reaching Slurm.
+ */
+#include "alloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_internal.h"
+#include "error.h"
+
+#define CURVE_FIT(curve, fit, ci, fi, text)                                  \
+	{ { curve "-" fit, text, 0 }, &mesh__curve_ops, (ci) * 4 + (fi) }
+
+/* Curve variants encode curve * 4 + fit; see alloc_curve.c. */
+static const struct mesh_alloc_entry registry[] = {
+	CURVE_FIT("rowmajor", "freelist", 0, 0, "row-major order, first k free (Lo et al.; Walker et al. Sec. II)"),
+	CURVE_FIT("rowmajor", "ff", 0, 1, "row-major order, first fit over free intervals (Walker et al. Sec. II)"),
+	CURVE_FIT("rowmajor", "bf", 0, 2, "row-major order, best fit over free intervals (Walker et al. Sec. II)"),
+	CURVE_FIT("rowmajor", "sos", 0, 3, "row-major order, sum-of-squares fit (Walker et al. Sec. II)"),
+	CURVE_FIT("snake", "freelist", 1, 0, "row-major snake, first k free (Walker et al. Fig. 4a)"),
+	CURVE_FIT("snake", "ff", 1, 1, "row-major snake, first fit (Walker et al. Fig. 4a)"),
+	CURVE_FIT("snake", "bf", 1, 2, "row-major snake, best fit (Walker et al. Fig. 4a)"),
+	CURVE_FIT("snake", "sos", 1, 3, "row-major snake, sum-of-squares fit (Walker et al. Fig. 4a)"),
+	CURVE_FIT("colsnake", "freelist", 2, 0, "column-major snake, first k free (Walker et al. Fig. 4b)"),
+	CURVE_FIT("colsnake", "ff", 2, 1, "column-major snake, first fit (Walker et al. Fig. 4b)"),
+	CURVE_FIT("colsnake", "bf", 2, 2, "column-major snake, best fit (Walker et al. Fig. 4b)"),
+	CURVE_FIT("colsnake", "sos", 2, 3, "column-major snake, sum-of-squares fit (Walker et al. Fig. 4b)"),
+	CURVE_FIT("hilbert", "freelist", 3, 0, "spliced Hilbert curve, first k free (Walker et al. Fig. 5)"),
+	CURVE_FIT("hilbert", "ff", 3, 1, "spliced Hilbert curve, first fit (Walker et al. Fig. 5)"),
+	CURVE_FIT("hilbert", "bf", 3, 2, "spliced Hilbert curve, best fit (Walker et al. Fig. 5)"),
+	CURVE_FIT("hilbert", "sos", 3, 3, "spliced Hilbert curve, sum-of-squares fit (Walker et al. Fig. 5)"),
+	{ { "mc1x1", "L-inf shells around every free centre, least shell sum (Walker et al. Sec. I, Fig. 1)", 0 },
+	  &mesh__mc1x1_ops, 0 },
+};
+
+static const size_t registry_len = sizeof(registry) / sizeof(registry[0]);
+
+size_t mesh_alloc_count(void)
+{
+	return registry_len;
+}
+
+const struct mesh_alloc_info *mesh_alloc_describe(size_t i)
+{
+	return i < registry_len ? &registry[i].info : NULL;
+}
+
+static const struct mesh_alloc_entry *find_entry(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < registry_len; i++)
+		if (!strcmp(registry[i].info.name, name))
+			return &registry[i];
+	return NULL;
+}
+
+int mesh_alloc_create(const struct mesh_topo *t, const char *name,
+		      const char *params, struct mesh_allocator **out,
+		      struct mesh_diag *d)
+{
+	const struct mesh_alloc_entry *e;
+	struct mesh_allocator *a;
+	int rc;
+
+	if (!t || !name || !out)
+		return MESH_EINVAL;
+	e = find_entry(name);
+	if (!e)
+		return mesh_diag_set(d, MESH_ENOENT, NULL, 0, "allocator",
+				     "unknown allocator \"%s\" (see meshsim --list-allocators)",
+				     name);
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return MESH_ENOMEM;
+	a->topo = t;
+	a->entry = e;
+	a->name = malloc(strlen(name) + 1);
+	rc = a->name ? mesh_bitmap_create(t->nodes, &a->scratch_free)
+		     : MESH_ENOMEM;
+	if (!rc) {
+		strcpy(a->name, name);
+		rc = e->ops->create ? e->ops->create(a, params, d)
+				    : mesh__param_check(params, NULL, name, d);
+	}
+	if (rc) {
+		a->entry = NULL; /* priv not created: skip ops->destroy */
+		mesh_alloc_destroy(a);
+		return rc;
+	}
+	*out = a;
+	return 0;
+}
+
+void mesh_alloc_destroy(struct mesh_allocator *a)
+{
+	if (!a)
+		return;
+	if (a->entry && a->entry->ops->destroy)
+		a->entry->ops->destroy(a);
+	mesh_alloc_destroy(a->base);
+	mesh_bitmap_destroy(a->scratch_free);
+	free(a->name);
+	free(a);
+}
+
+const char *mesh_alloc_name(const struct mesh_allocator *a)
+{
+	return a->name;
+}
+
+unsigned mesh_alloc_flags(const struct mesh_allocator *a)
+{
+	return a->entry->info.flags;
+}
+
+/* Every node in out[0..k) is free and appears once.  Uses (and restores)
+ * the scratch bitmap. */
+static int verify_placement(struct mesh_allocator *a,
+			    const struct mesh_bitmap *free_map,
+			    const uint32_t *out, uint32_t k)
+{
+	struct mesh_bitmap *seen = a->scratch_free;
+	int rc = 0;
+	uint32_t i;
+
+	mesh_bitmap_fill(seen, false);
+	for (i = 0; i < k; i++) {
+		if (out[i] >= a->topo->nodes ||
+		    !mesh_bitmap_test(free_map, out[i]) ||
+		    mesh_bitmap_test(seen, out[i])) {
+			rc = MESH_EINTERNAL;
+			break;
+		}
+		mesh_bitmap_set(seen, out[i]);
+	}
+	return rc;
+}
+
+/* Required nodes are taken first; the allocator places the rest on the
+ * remaining free nodes. */
+static int place_with_required(struct mesh_allocator *a,
+			       const struct mesh_view *v,
+			       const struct mesh_request *req, uint32_t *out)
+{
+	struct mesh_bitmap *free_rest = NULL;
+	struct mesh_request rest = *req;
+	struct mesh_view vrest = *v;
+	size_t i;
+	int rc;
+
+	if (req->n_required > req->nodes)
+		return MESH_EINVAL;
+	rc = mesh_bitmap_create(a->topo->nodes, &free_rest);
+	if (rc)
+		return rc;
+	mesh_bitmap_copy(free_rest, v->free);
+	for (i = 0; i < req->n_required; i++) {
+		uint32_t n = req->required[i];
+
+		if (n >= a->topo->nodes || !mesh_bitmap_test(free_rest, n)) {
+			rc = MESH_EINVAL; /* busy, not allowed or duplicated */
+			goto out;
+		}
+		mesh_bitmap_clear(free_rest, n);
+		out[i] = n;
+	}
+	rest.nodes = req->nodes - (uint32_t) req->n_required;
+	rest.required = NULL;
+	rest.n_required = 0;
+	vrest.free = free_rest;
+	if (rest.nodes)
+		rc = a->entry->ops->place(a, &vrest, &rest,
+					  out + req->n_required);
+out:
+	mesh_bitmap_destroy(free_rest);
+	return rc;
+}
+
+int mesh_alloc_place(struct mesh_allocator *a, const struct mesh_view *v,
+		     const struct mesh_request *req, uint32_t *out)
+{
+	int rc;
+
+	if (!a || !v || !v->free || !req || !out || v->topo != a->topo)
+		return MESH_EINVAL;
+	if (req->nodes == 0 || req->nodes > a->topo->nodes ||
+	    (req->n_required && !req->required))
+		return MESH_EINVAL;
+	if (mesh_bitmap_count(v->free) < req->nodes)
+		return MESH_ENOSPC;
+	if (req->n_required)
+		rc = place_with_required(a, v, req, out);
+	else
+		rc = a->entry->ops->place(a, v, req, out);
+	if (rc)
+		return rc;
+	return verify_placement(a, v->free, out, req->nodes);
+}
+
+int mesh__param_get(const char *params, const char *key, char *val,
+		    size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = params;
+
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t) (end - p) : strlen(p);
+
+		if (n > klen && p[klen] == '=' && !strncmp(p, key, klen)) {
+			size_t vlen = n - klen - 1;
+
+			if (vlen >= len)
+				vlen = len - 1;
+			memcpy(val, p + klen + 1, vlen);
+			val[vlen] = '\0';
+			return 1;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+int mesh__param_check(const char *params, const char *const *known,
+		      const char *alloc_name, struct mesh_diag *d)
+{
+	const char *p = params;
+
+	while (p && *p) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t) (end - p) : strlen(p);
+		const char *eq = memchr(p, '=', n);
+		size_t klen = eq ? (size_t) (eq - p) : n;
+		int ok = 0, i;
+
+		for (i = 0; eq && known && known[i]; i++)
+			ok |= strlen(known[i]) == klen &&
+			      !strncmp(known[i], p, klen);
+		if (!ok)
+			return mesh_diag_set(d, MESH_EINVAL, NULL, 0,
+					     "AllocatorParameters",
+					     "allocator %s does not take parameter \"%.*s\"",
+					     alloc_name, (int) n, p);
+		p = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+int mesh__param_uint(const char *params, const char *key, unsigned long min,
+		     unsigned long max, unsigned long *val,
+		     struct mesh_diag *d)
+{
+	char buf[32], *end;
+	unsigned long v;
+
+	if (!mesh__param_get(params, key, buf, sizeof(buf)))
+		return 0;
+	v = strtoul(buf, &end, 10);
+	if (end == buf || *end || buf[0] == '-' || v < min || v > max)
+		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, key,
+				     "expected an integer in [%lu, %lu], got \"%s\"",
+				     min, max, buf);
+	*val = v;
+	return 0;
+}

@@ -1,0 +1,106 @@
+/* alloc.h - the allocator interface shared by meshsim and select/mesh.
+ *
+ * An allocator is created once per mesh from a name such as "snake-bf",
+ * "mc1x1" or "sl:mc1x1", and then asked, any number of times, to choose
+ * nodes for one job given the current view of the machine.  Allocators
+ * keep no occupancy of their own: the view passed to every call is the
+ * whole truth, which is what lets the Slurm plugin rebuild its state from
+ * the job list after a restart.
+ *
+ * An allocator object owns scratch memory and is not thread-safe; the
+ * caller serialises calls (the plugin holds its mutex).
+ */
+#ifndef MESH_ALLOC_H
+#define MESH_ALLOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bitmap.h"
+#include "diag.h"
+#include "topo.h"
+
+/* The machine as one allocation sees it. */
+struct mesh_view {
+	const struct mesh_topo *topo;
+	const struct mesh_bitmap *free; /* nodes that may be given out */
+	/* Expected end time of the job holding each busy node, or NULL.
+	 * Used by walltime-aware allocators (sl:*). */
+	const double *end_time;
+	double now;
+};
+
+enum mesh_request_flags {
+	MESH_REQ_CONTIGUOUS = 1u << 0, /* only a contiguous sub-mesh */
+};
+
+/* One job's request.  Zero-initialise, then set what is known. */
+struct mesh_request {
+	uint32_t nodes;                 /* k >= 1 */
+	int shape[MESH_MAX_DIMS];       /* requested shape, 0 = none */
+	double end_time;                /* expected end; <= 0 if unknown */
+	double io_intensity;            /* 0..1; < 0 if unknown */
+	uint64_t seed;                  /* for randomised allocators */
+	unsigned flags;                 /* enum mesh_request_flags */
+	/* Nodes that must be part of the answer (Slurm --nodelist). */
+	const uint32_t *required;
+	size_t n_required;
+};
+
+enum mesh_alloc_flags {
+	/* Refuses unless a contiguous block exists (may refuse with >= k
+	 * free nodes); every other allocator places whenever k are free. */
+	MESH_ALLOC_CONTIGUOUS_ONLY = 1u << 0,
+	MESH_ALLOC_USES_SHAPE = 1u << 1,
+	MESH_ALLOC_USES_IO = 1u << 2,
+	MESH_ALLOC_USES_WALLTIME = 1u << 3,
+	/* Buddy systems: may refuse when blocks cannot cover k. */
+	MESH_ALLOC_MAY_REFUSE = 1u << 4,
+};
+
+struct mesh_allocator;
+
+struct mesh_alloc_info {
+	const char *name;
+	const char *summary;    /* one line, with the paper reference */
+	unsigned flags;         /* enum mesh_alloc_flags */
+};
+
+/** \brief Number of built-in allocators. */
+size_t mesh_alloc_count(void);
+
+/** \brief Description of built-in allocator i (< mesh_alloc_count()),
+ *  in a stable order; static storage. */
+const struct mesh_alloc_info *mesh_alloc_describe(size_t i);
+
+/** \brief Create an allocator.
+ *  \param name e.g. "hilbert-bf", "mc1x1", "sl:mc1x1".
+ *  \param params "key=value[,key=value]" or NULL (allocator specific).
+ *  \param[out] out new allocator; free with mesh_alloc_destroy().
+ *  \return 0; MESH_ENOENT (unknown name), MESH_EINVAL (bad parameter)
+ *  or MESH_ENOMEM, described in d; *out untouched on error.
+ *  The topology must outlive the allocator. */
+int mesh_alloc_create(const struct mesh_topo *t, const char *name,
+		      const char *params, struct mesh_allocator **out,
+		      struct mesh_diag *d);
+
+/** \brief Free; NULL is a no-op. */
+void mesh_alloc_destroy(struct mesh_allocator *a);
+
+/** \brief Name the allocator was created with. */
+const char *mesh_alloc_name(const struct mesh_allocator *a);
+
+/** \brief Flags (enum mesh_alloc_flags) of the allocator. */
+unsigned mesh_alloc_flags(const struct mesh_allocator *a);
+
+/** \brief Choose req->nodes distinct free nodes.
+ *  \param[out] out array of at least req->nodes entries; receives node
+ *  indices (all in v->free, all distinct, required nodes included).
+ *  \return 0; MESH_EINVAL (k == 0, k > nodes, required node not free or
+ *  duplicated); MESH_ENOSPC (fewer than k free, or none of the
+ *  allocator's placements fits).  out is unspecified on error. */
+int mesh_alloc_place(struct mesh_allocator *a, const struct mesh_view *v,
+		     const struct mesh_request *req, uint32_t *out);
+
+#endif

@@ -1,0 +1,50 @@
+/* alloc_internal.h - what an allocator implementation provides.
+ * Private to the library; never installed. */
+#ifndef MESH_ALLOC_INTERNAL_H
+#define MESH_ALLOC_INTERNAL_H
+
+#include "alloc.h"
+
+struct mesh_alloc_ops {
+	/* Parse params and set a->priv.  Optional. */
+	int (*create)(struct mesh_allocator *a, const char *params,
+		      struct mesh_diag *d);
+	void (*destroy)(struct mesh_allocator *a);
+	/* Place req->nodes nodes from v->free (required nodes already
+	 * removed from the request and from v->free by the caller). */
+	int (*place)(struct mesh_allocator *a, const struct mesh_view *v,
+		     const struct mesh_request *req, uint32_t *out);
+};
+
+struct mesh_alloc_entry {
+	struct mesh_alloc_info info;
+	const struct mesh_alloc_ops *ops;
+	int variant;                 /* allocator-specific selector */
+};
+
+struct mesh_allocator {
+	const struct mesh_topo *topo;
+	const struct mesh_alloc_entry *entry;
+	char *name;
+	void *priv;
+	/* Scratch owned by the dispatcher for required-node handling. */
+	struct mesh_bitmap *scratch_free;
+	/* For wrappers (sl:<base>): the wrapped allocator. */
+	struct mesh_allocator *base;
+};
+
+/* Parameter helpers: look up "key" in "k=v,k=v"; 1 if found. */
+int mesh__param_get(const char *params, const char *key, char *val,
+		    size_t len);
+/* Reject keys not in the NULL-terminated list; fills d. */
+int mesh__param_check(const char *params, const char *const *known,
+		      const char *alloc_name, struct mesh_diag *d);
+int mesh__param_uint(const char *params, const char *key, unsigned long min,
+		     unsigned long max, unsigned long *val,
+		     struct mesh_diag *d);
+
+/* Ops tables, one per allocator family. */
+extern const struct mesh_alloc_ops mesh__curve_ops;
+extern const struct mesh_alloc_ops mesh__mc1x1_ops;
+
+#endif

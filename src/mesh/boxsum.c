@@ -1,0 +1,110 @@
+/* boxsum.c - summed-volume tables over the free map. */
+#include "boxsum.h"
+
+#include <stdlib.h>
+
+#include "error.h"
+
+static size_t at(const struct mesh_topo *t, int x, int y, int z)
+{
+	return (size_t) x + (size_t) (t->dim[0] + 1) *
+				    ((size_t) y + (size_t) (t->dim[1] + 1) * (size_t) z);
+}
+
+int mesh__boxsum_init(struct mesh__boxsum *b, const struct mesh_topo *t)
+{
+	size_t n = (size_t) (t->dim[0] + 1) * (size_t) (t->dim[1] + 1) *
+		   (size_t) (t->dim[2] + 1);
+
+	b->topo = t;
+	b->sum = calloc(n, sizeof(*b->sum));
+	return b->sum ? 0 : MESH_ENOMEM;
+}
+
+void mesh__boxsum_free(struct mesh__boxsum *b)
+{
+	free(b->sum);
+	b->sum = NULL;
+}
+
+void mesh__boxsum_build(struct mesh__boxsum *b, const struct mesh_bitmap *free_map)
+{
+	const struct mesh_topo *t = b->topo;
+	uint32_t *s = b->sum, idx = 0;
+	int x, y, z;
+
+	for (z = 1; z <= t->dim[2]; z++)
+		for (y = 1; y <= t->dim[1]; y++)
+			for (x = 1; x <= t->dim[0]; x++, idx++)
+				s[at(t, x, y, z)] =
+					mesh_bitmap_test(free_map, idx) +
+					s[at(t, x - 1, y, z)] + s[at(t, x, y - 1, z)] +
+					s[at(t, x, y, z - 1)] - s[at(t, x - 1, y - 1, z)] -
+					s[at(t, x - 1, y, z - 1)] - s[at(t, x, y - 1, z - 1)] +
+					s[at(t, x - 1, y - 1, z - 1)];
+}
+
+uint32_t mesh__boxsum_box(const struct mesh__boxsum *b, const int lo[3],
+			  const int hi[3])
+{
+	const struct mesh_topo *t = b->topo;
+	const uint32_t *s = b->sum;
+	int x0 = lo[0], y0 = lo[1], z0 = lo[2];
+	int x1 = hi[0] + 1, y1 = hi[1] + 1, z1 = hi[2] + 1;
+
+	return s[at(t, x1, y1, z1)] - s[at(t, x0, y1, z1)] -
+	       s[at(t, x1, y0, z1)] - s[at(t, x1, y1, z0)] +
+	       s[at(t, x0, y0, z1)] + s[at(t, x0, y1, z0)] +
+	       s[at(t, x1, y0, z0)] - s[at(t, x0, y0, z0)];
+}
+
+/* Split [c-r, c+r] on axis d into at most two in-range intervals. */
+static int axis_intervals(const struct mesh_topo *t, int d, int c, int r,
+			  int lo[2], int hi[2])
+{
+	int len = t->dim[d];
+
+	if (!t->wrap[d]) {
+		lo[0] = c - r < 0 ? 0 : c - r;
+		hi[0] = c + r >= len ? len - 1 : c + r;
+		return 1;
+	}
+	if (2 * r + 1 >= len) {
+		lo[0] = 0;
+		hi[0] = len - 1;
+		return 1;
+	}
+	if (c - r < 0) {
+		lo[0] = 0, hi[0] = c + r;
+		lo[1] = c - r + len, hi[1] = len - 1;
+		return 2;
+	}
+	if (c + r >= len) {
+		lo[0] = c - r, hi[0] = len - 1;
+		lo[1] = 0, hi[1] = c + r - len;
+		return 2;
+	}
+	lo[0] = c - r;
+	hi[0] = c + r;
+	return 1;
+}
+
+uint32_t mesh__boxsum_ball(const struct mesh__boxsum *b, const int c[3],
+			   const int rad[3])
+{
+	int lo[3][2], hi[3][2], n[3], i, j, k, d;
+	int blo[3], bhi[3];
+	uint32_t total = 0;
+
+	for (d = 0; d < 3; d++)
+		n[d] = axis_intervals(b->topo, d, c[d], rad[d], lo[d], hi[d]);
+	for (i = 0; i < n[0]; i++)
+		for (j = 0; j < n[1]; j++)
+			for (k = 0; k < n[2]; k++) {
+				blo[0] = lo[0][i], bhi[0] = hi[0][i];
+				blo[1] = lo[1][j], bhi[1] = hi[1][j];
+				blo[2] = lo[2][k], bhi[2] = hi[2][k];
+				total += mesh__boxsum_box(b, blo, bhi);
+			}
+	return total;
+}

@@ -1,0 +1,252 @@
+/* curve.c - row-major, snake and Hilbert orders over a mesh.
+ *
+ * HOW IT WORKS: every curve is produced in "canonical" coordinates u[]
+ * whose axis 0 is the fastest-moving one, then mapped to mesh axes by a
+ * permutation chosen from the dimension lengths.
+ */
+#include "curve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+static const char *const curve_names[MESH_CURVE_COUNT] = {
+	"rowmajor", "snake", "colsnake", "hilbert"
+};
+
+const char *mesh_curve_name(enum mesh_curve c)
+{
+	return (unsigned) c < MESH_CURVE_COUNT ? curve_names[c] : "?";
+}
+
+int mesh_curve_parse(const char *name, enum mesh_curve *out)
+{
+	int c;
+
+	for (c = 0; c < MESH_CURVE_COUNT; c++) {
+		if (!strcmp(name, curve_names[c])) {
+			*out = (enum mesh_curve) c;
+			return 0;
+		}
+	}
+	return MESH_ENOENT;
+}
+
+/* Axes sorted by length; longest first when descending, else shortest
+ * first.  The sort is stable so equal lengths keep the given order. */
+static void axes_by_length(const struct mesh_topo *t, int descending,
+			   int axis[MESH_MAX_DIMS])
+{
+	int i, j, tmp;
+
+	for (i = 0; i < MESH_MAX_DIMS; i++)
+		axis[i] = i;
+	for (i = 1; i < t->ndims; i++) {
+		for (j = i; j > 0; j--) {
+			int a = t->dim[axis[j - 1]], b = t->dim[axis[j]];
+
+			if (descending ? a >= b : a <= b)
+				break;
+			tmp = axis[j];
+			axis[j] = axis[j - 1];
+			axis[j - 1] = tmp;
+		}
+	}
+}
+
+static uint32_t node_at(const struct mesh_topo *t, const int axis[],
+			const int u[])
+{
+	int c[MESH_MAX_DIMS];
+	int i;
+
+	for (i = 0; i < MESH_MAX_DIMS; i++)
+		c[axis[i]] = u[i];
+	return mesh_topo_index(t, c);
+}
+
+/* Boustrophedon (snake) or plain nested-loop order over canonical axes. */
+static void order_lines(const struct mesh_topo *t, const int axis[],
+			int reverse_lines, uint32_t *order)
+{
+	int len[MESH_MAX_DIMS], u[MESH_MAX_DIMS];
+	int i0, i1, i2, rev0 = 0, rev1 = 0;
+	uint32_t r = 0;
+
+	for (i0 = 0; i0 < MESH_MAX_DIMS; i0++)
+		len[i0] = t->dim[axis[i0]];
+	for (i2 = 0; i2 < len[2]; i2++) {
+		u[2] = i2;
+		for (i1 = 0; i1 < len[1]; i1++) {
+			u[1] = rev1 ? len[1] - 1 - i1 : i1;
+			for (i0 = 0; i0 < len[0]; i0++) {
+				u[0] = rev0 ? len[0] - 1 - i0 : i0;
+				order[r++] = node_at(t, axis, u);
+			}
+			rev0 = reverse_lines && !rev0;
+		}
+		rev1 = reverse_lines && !rev1;
+	}
+}
+
+/* Classic 2D Hilbert index -> point on a side x side grid (side a power
+ * of two).  The curve starts at (0,0) and ends at (side-1,0). */
+static void hilbert2_point(uint32_t side, uint64_t h, int u[])
+{
+	uint32_t s, rx, ry, x = 0, y = 0, tmp;
+
+	for (s = 1; s < side; s *= 2) {
+		rx = 1 & (uint32_t) (h / 2);
+		ry = 1 & (uint32_t) (h ^ rx);
+		if (ry == 0) {
+			if (rx == 1) {
+				x = s - 1 - x;
+				y = s - 1 - y;
+			}
+			tmp = x;
+			x = y;
+			y = tmp;
+		}
+		x += s * rx;
+		y += s * ry;
+		h /= 4;
+	}
+	u[0] = (int) x;
+	u[1] = (int) y;
+	u[2] = 0;
+}
+
+/* 3D Hilbert index -> point, by Skilling's transpose method ("Programming
+ * the Hilbert curve", AIP Conf. Proc. 707, 2004).  The index's bits are
+ * dealt to the axes most significant first, then Gray-decoded and the
+ * per-level rotations undone. */
+static void hilbert3_point(int bits, uint64_t h, int u[])
+{
+	uint32_t x[3] = { 0, 0, 0 }, p, q, tmp;
+	int b, i, bit = 3 * bits - 1;
+
+	for (b = bits - 1; b >= 0; b--)
+		for (i = 0; i < 3; i++, bit--)
+			x[i] |= (uint32_t) ((h >> bit) & 1) << b;
+	tmp = x[2] >> 1;
+	for (i = 2; i > 0; i--)
+		x[i] ^= x[i - 1];
+	x[0] ^= tmp;
+	for (q = 2; q != (1u << bits) && bits > 0; q <<= 1) {
+		p = q - 1;
+		for (i = 2; i >= 0; i--) {
+			if (x[i] & q) {
+				x[0] ^= p;
+			} else {
+				tmp = (x[0] ^ x[i]) & p;
+				x[0] ^= tmp;
+				x[i] ^= tmp;
+			}
+		}
+	}
+	for (i = 0; i < 3; i++)
+		u[i] = (int) x[i];
+}
+
+static void hilbert_point(int nd, int bits, uint64_t h, int u[])
+{
+	if (nd == 2)
+		hilbert2_point(1u << bits, h, u);
+	else
+		hilbert3_point(bits, h, u);
+}
+
+static int is_pow2(int v)
+{
+	return v > 0 && (v & (v - 1)) == 0;
+}
+
+static int log2_ceil(int v)
+{
+	int b = 0;
+
+	while ((1 << b) < v)
+		b++;
+	return b;
+}
+
+/* Axis (in curve coordinates) along which the block curve leaves. */
+static int exit_axis(int nd, int bits)
+{
+	int a[MESH_MAX_DIMS], i;
+
+	hilbert_point(nd, bits, ((uint64_t) 1 << (nd * bits)) - 1, a);
+	for (i = 0; i < nd; i++)
+		if (a[i])
+			return i;
+	return 0;
+}
+
+static void order_hilbert(const struct mesh_topo *t, uint32_t *order)
+{
+	int nd = t->ndims, longest[MESH_MAX_DIMS], axis[MESH_MAX_DIMS];
+	int u[MESH_MAX_DIMS], v[MESH_MAX_DIMS], side, bits, blocks = 1;
+	int i, j, e, spliced;
+	uint64_t h, cells;
+	uint32_t r = 0;
+
+	axes_by_length(t, 1, longest);
+	side = t->dim[longest[nd - 1]];
+	spliced = is_pow2(side) && t->dim[longest[0]] % side == 0;
+	for (i = 1; i < nd; i++)
+		spliced = spliced && t->dim[longest[i]] == side;
+	if (spliced) {
+		blocks = t->dim[longest[0]] / side;
+	} else {
+		side = 1 << log2_ceil(t->dim[longest[0]]);
+	}
+	bits = log2_ceil(side);
+	/* Map the curve's exit axis onto the splice (longest) axis. */
+	e = exit_axis(nd, bits);
+	axis[e] = longest[0];
+	for (i = 0, j = 1; i < MESH_MAX_DIMS; i++)
+		if (i != e)
+			axis[i] = i < nd ? longest[j++] : i;
+	cells = (uint64_t) 1 << (nd * bits);
+	for (j = 0; j < blocks; j++) {
+		for (h = 0; h < cells; h++) {
+			hilbert_point(nd, bits, h, u);
+			u[e] += j * side;
+			for (i = 0; i < MESH_MAX_DIMS; i++)
+				v[axis[i]] = i < nd ? u[i] : 0;
+			if (v[0] >= t->dim[0] || v[1] >= t->dim[1] ||
+			    v[2] >= t->dim[2])
+				continue;
+			order[r++] = mesh_topo_index(t, v);
+		}
+	}
+}
+
+int mesh_curve_order(const struct mesh_topo *t, enum mesh_curve c,
+		     uint32_t *order)
+{
+	int axis[MESH_MAX_DIMS];
+
+	if (!t || !order)
+		return MESH_EINVAL;
+	switch (c) {
+	case MESH_CURVE_ROWMAJOR:
+		axes_by_length(t, 1, axis);
+		order_lines(t, axis, 0, order);
+		return 0;
+	case MESH_CURVE_SNAKE:
+		axes_by_length(t, 1, axis);
+		order_lines(t, axis, 1, order);
+		return 0;
+	case MESH_CURVE_COLSNAKE:
+		axes_by_length(t, 0, axis);
+		order_lines(t, axis, 1, order);
+		return 0;
+	case MESH_CURVE_HILBERT:
+		order_hilbert(t, order);
+		return 0;
+	default:
+		return MESH_EINVAL;
+	}
+}

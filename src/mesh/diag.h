@@ -1,0 +1,31 @@
+/* diag.h - parser diagnostics: "file:line:field: message".
+ *
+ * Parsers never print.  They fill a caller-supplied struct mesh_diag so
+ * that meshsim can print it and the plugin can hand it to error().
+ */
+#ifndef MESH_DIAG_H
+#define MESH_DIAG_H
+
+#include <stddef.h>
+
+struct mesh_diag {
+	char file[256];   /* input name, "" if none */
+	long line;        /* 1-based line, 0 if not line-oriented */
+	char field[48];   /* field or key name, "" if none */
+	char message[256];
+};
+
+/** \brief Clear a diagnostic (NULL is accepted and ignored). */
+void mesh_diag_clear(struct mesh_diag *d);
+
+/** \brief Fill d (if not NULL) with a printf-style message.
+ *  \return rc, so callers can write `return mesh_diag_set(d, ...)`. */
+int mesh_diag_set(struct mesh_diag *d, int rc, const char *file, long line,
+		  const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/** \brief Render "file:line:field: message" into buf (always terminated). */
+const char *mesh_diag_format(const struct mesh_diag *d, char *buf,
+			     size_t len);
+
+#endif

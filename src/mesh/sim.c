@@ -1,0 +1,461 @@
+/* sim.c - the discrete-event simulator behind meshsim.
+ *
+ * HOW IT WORKS: accepted jobs are sorted by submit time.  The loop takes
+ * the next event time t = min(next arrival, next completion), frees the
+ * nodes of every job ending at t, queues every job arriving at t, and
+ * runs one scheduling pass.  EASY (Lifka 1995; Mu'alem and Feitelson
+ * 2001): start queue-head jobs while they fit; when the head does not,
+ * reserve for it the earliest time (the shadow) at which enough nodes
+ * will be free given running jobs' estimated ends, and start any later
+ * job that fits now and either ends by the shadow or uses only nodes
+ * the head will not need then ("extra" nodes).
+ */
+#include "sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "metrics.h"
+
+struct heap_item {
+	double end;
+	size_t job;
+};
+
+struct sim {
+	const struct mesh_topo *topo;
+	struct mesh_allocator *alloc;
+	const struct mesh_sim_opts *opts;
+	struct mesh_sim_result *res;
+	struct mesh_sim_job *jobs; /* accepted jobs, by submit */
+	size_t n, next_arrival, started;
+	size_t *queue, qlen;
+	struct heap_item *heap;    /* running jobs by actual end */
+	size_t hlen;
+	struct heap_item *byest;   /* scratch for the shadow computation */
+	struct mesh_bitmap *free_map;
+	double *node_end;
+	uint32_t free_count;
+	size_t node_fill;
+	struct mesh_diag *diag;
+};
+
+void mesh_sim_opts_init(struct mesh_sim_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->sched = MESH_SCHED_EASY;
+	o->estimate = MESH_ESTIMATE_CLAMP;
+	o->size_field = MESH_SIZE_ALLOC;
+	o->load = 1.0;
+}
+
+static void heap_push(struct sim *s, double end, size_t job)
+{
+	size_t i = s->hlen++;
+
+	while (i > 0) {
+		size_t parent = (i - 1) / 2;
+
+		if (s->heap[parent].end <= end)
+			break;
+		s->heap[i] = s->heap[parent];
+		i = parent;
+	}
+	s->heap[i].end = end;
+	s->heap[i].job = job;
+}
+
+static struct heap_item heap_pop(struct sim *s)
+{
+	struct heap_item top = s->heap[0], last = s->heap[--s->hlen];
+	size_t i = 0, child;
+
+	while ((child = 2 * i + 1) < s->hlen) {
+		if (child + 1 < s->hlen &&
+		    s->heap[child + 1].end < s->heap[child].end)
+			child++;
+		if (last.end <= s->heap[child].end)
+			break;
+		s->heap[i] = s->heap[child];
+		i = child;
+	}
+	if (s->hlen)
+		s->heap[i] = last;
+	return top;
+}
+
+static long job_size(const struct mesh_swf_job *j, enum mesh_size_field f)
+{
+	long first = f == MESH_SIZE_ALLOC ? j->procs : j->req_procs;
+	long second = f == MESH_SIZE_ALLOC ? j->req_procs : j->procs;
+
+	return first > 0 ? first : second;
+}
+
+static double job_estimate(const struct mesh_swf_job *j,
+			   enum mesh_estimate e)
+{
+	if (e == MESH_ESTIMATE_EXACT || j->req_time <= 0 || j->req_time < j->run)
+		return j->run;
+	return j->req_time;
+}
+
+static int by_submit(const void *a, const void *b)
+{
+	const struct mesh_sim_job *x = a, *y = b;
+
+	if (x->submit != y->submit)
+		return x->submit < y->submit ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Keep runnable jobs; count the rest by reason. */
+static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
+{
+	struct mesh_sim_summary *sum = &s->res->summary;
+	size_t i;
+	double t0 = 0;
+
+	s->jobs = calloc(tr->n ? tr->n : 1, sizeof(*s->jobs));
+	if (!s->jobs)
+		return MESH_ENOMEM;
+	for (i = 0; i < tr->n; i++) {
+		const struct mesh_swf_job *j = &tr->jobs[i];
+		long size = job_size(j, s->opts->size_field);
+		struct mesh_sim_job *sj;
+
+		if (j->run < 0 || (j->run == 0 && !s->opts->keep_zero_runtime)) {
+			sum->skipped_runtime++;
+			continue;
+		}
+		if (size <= 0) {
+			sum->skipped_size++;
+			continue;
+		}
+		if ((unsigned long) size > s->topo->nodes) {
+			sum->skipped_too_large++;
+			continue;
+		}
+		sj = &s->jobs[s->n++];
+		sj->id = j->id;
+		sj->line = j->line;
+		sj->submit = j->submit;
+		sj->run = j->run;
+		sj->estimate = job_estimate(j, s->opts->estimate);
+		sj->size = (uint32_t) size;
+	}
+	sum->skipped = sum->skipped_runtime + sum->skipped_size +
+		       sum->skipped_too_large;
+	qsort(s->jobs, s->n, sizeof(*s->jobs), by_submit);
+	if (s->n)
+		t0 = s->jobs[0].submit;
+	for (i = 0; i < s->n; i++)
+		s->jobs[i].submit = t0 + (s->jobs[i].submit - t0) * s->opts->load;
+	return 0;
+}
+
+static uint64_t job_seed(const struct sim *s, const struct mesh_sim_job *j)
+{
+	uint64_t x = s->opts->seed ^ ((uint64_t) j->id * 0x9E3779B97F4A7C15ull);
+
+	x ^= x >> 31;
+	return x * 0xBF58476D1CE4E5B9ull;
+}
+
+/* Try to start job idx now; 1 if started, 0 if not placeable, < 0 on
+ * error. */
+static int try_start(struct sim *s, size_t idx, double now)
+{
+	struct mesh_sim_job *j = &s->jobs[idx];
+	uint32_t *out = s->res->nodes + s->node_fill;
+	struct mesh_request req;
+	struct mesh_view view;
+	struct mesh_metrics m;
+	uint32_t i;
+	int rc;
+
+	if (j->size > s->free_count)
+		return 0;
+	memset(&req, 0, sizeof(req));
+	req.nodes = j->size;
+	req.end_time = now + j->estimate;
+	req.io_intensity = -1;
+	req.seed = job_seed(s, j);
+	view.topo = s->topo;
+	view.free = s->free_map;
+	view.end_time = s->node_end;
+	view.now = now;
+	rc = mesh_alloc_place(s->alloc, &view, &req, out);
+	if (rc == MESH_ENOSPC)
+		return 0;
+	if (rc)
+		return mesh_diag_set(s->diag, rc, NULL, j->line, "allocator",
+				     "%s failed for job %ld (%u nodes): %s",
+				     mesh_alloc_name(s->alloc), j->id, j->size,
+				     mesh_strerror(rc));
+	for (i = 0; i < j->size; i++) {
+		mesh_bitmap_clear(s->free_map, out[i]);
+		s->node_end[out[i]] = now + j->estimate;
+	}
+	s->free_count -= j->size;
+	rc = mesh_metrics_compute(s->topo, out, j->size, &m);
+	if (rc)
+		return rc;
+	j->start = now;
+	j->end = now + j->run;
+	j->node_off = s->node_fill;
+	j->sum_pairwise = m.sum_pairwise;
+	j->avg_pairwise = m.avg_pairwise;
+	j->diameter = m.diameter;
+	s->node_fill += j->size;
+	s->res->jobs[s->res->n++] = *j;
+	heap_push(s, j->end, idx);
+	s->started++;
+	return 1;
+}
+
+static void queue_remove(struct sim *s, size_t pos)
+{
+	memmove(s->queue + pos, s->queue + pos + 1,
+		(s->qlen - pos - 1) * sizeof(*s->queue));
+	s->qlen--;
+}
+
+static int by_end(const void *a, const void *b)
+{
+	const struct heap_item *x = a, *y = b;
+
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+/* Shadow time and extra nodes for a head job of `need` nodes. */
+static void shadow_of(struct sim *s, uint32_t need, double *shadow,
+		      uint32_t *extra)
+{
+	uint32_t avail = s->free_count;
+	size_t i;
+
+	for (i = 0; i < s->hlen; i++) {
+		const struct mesh_sim_job *j = &s->jobs[s->heap[i].job];
+
+		s->byest[i].end = j->start + j->estimate;
+		s->byest[i].job = s->heap[i].job;
+	}
+	qsort(s->byest, s->hlen, sizeof(*s->byest), by_end);
+	*shadow = INFINITY;
+	*extra = 0;
+	for (i = 0; i < s->hlen; i++) {
+		avail += s->jobs[s->byest[i].job].size;
+		/* Nodes of every job ending at the shadow are free then. */
+		if (avail >= need &&
+		    (i + 1 == s->hlen || s->byest[i + 1].end > s->byest[i].end)) {
+			*shadow = s->byest[i].end;
+			*extra = avail - need;
+			return;
+		}
+	}
+}
+
+static int schedule(struct sim *s, double now)
+{
+	double shadow;
+	uint32_t extra;
+	size_t pos;
+	int rc;
+
+	while (s->qlen) {
+		rc = try_start(s, s->queue[0], now);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			break;
+		queue_remove(s, 0);
+	}
+	if (!s->qlen || s->opts->sched != MESH_SCHED_EASY)
+		return 0;
+	shadow_of(s, s->jobs[s->queue[0]].size, &shadow, &extra);
+	for (pos = 1; pos < s->qlen; pos++) {
+		struct mesh_sim_job *j = &s->jobs[s->queue[pos]];
+		int ends_in_time = now + j->estimate <= shadow;
+
+		if (j->size > s->free_count || (!ends_in_time && j->size > extra))
+			continue;
+		rc = try_start(s, s->queue[pos], now);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			continue;
+		if (!ends_in_time)
+			extra -= j->size;
+		queue_remove(s, pos--);
+	}
+	return 0;
+}
+
+static void finish(struct sim *s, size_t idx)
+{
+	const struct mesh_sim_job *j = &s->jobs[idx];
+	uint32_t i, node;
+
+	for (i = 0; i < j->size; i++) {
+		node = s->res->nodes[j->node_off + i];
+		mesh_bitmap_set(s->free_map, node);
+		s->node_end[node] = 0;
+	}
+	s->free_count += j->size;
+}
+
+/* A head job the allocator refuses on an otherwise idle machine can
+ * never start: drop it (counted as refused) instead of deadlocking. */
+static int drop_unplaceable_head(struct sim *s)
+{
+	if (s->hlen || !s->qlen || s->next_arrival < s->n)
+		return 0;
+	s->res->summary.refused++;
+	queue_remove(s, 0);
+	return 1;
+}
+
+static int run_loop(struct sim *s)
+{
+	size_t total = s->n, next_report = 0;
+	double now, last = 0;
+	int rc;
+
+	while (s->next_arrival < s->n || s->hlen || s->qlen) {
+		now = INFINITY;
+		if (s->hlen)
+			now = s->heap[0].end;
+		if (s->next_arrival < s->n &&
+		    s->jobs[s->next_arrival].submit < now)
+			now = s->jobs[s->next_arrival].submit;
+		if (now == INFINITY) {
+			if (!drop_unplaceable_head(s))
+				return MESH_EINTERNAL;
+			rc = schedule(s, last);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		last = now;
+		while (s->hlen && s->heap[0].end <= now)
+			finish(s, heap_pop(s).job);
+		while (s->next_arrival < s->n &&
+		       s->jobs[s->next_arrival].submit <= now)
+			s->queue[s->qlen++] = s->next_arrival++;
+		rc = schedule(s, now);
+		if (rc < 0)
+			return rc;
+		if (s->opts->progress && s->started >= next_report) {
+			s->opts->progress(s->opts->progress_arg, s->started, total);
+			next_report = s->started + 1024;
+		}
+	}
+	return 0;
+}
+
+static void summarise(struct mesh_sim_result *r, uint32_t nodes)
+{
+	struct mesh_sim_summary *sum = &r->summary;
+	double first = INFINITY, last = 0, work = 0, wait = 0, bsld = 0;
+	double pair = 0, avg_multi = 0;
+	size_t i, multi = 0;
+
+	sum->jobs = r->n;
+	for (i = 0; i < r->n; i++) {
+		const struct mesh_sim_job *j = &r->jobs[i];
+		double w = j->start - j->submit;
+
+		first = j->submit < first ? j->submit : first;
+		last = j->end > last ? j->end : last;
+		work += j->run * j->size;
+		wait += w;
+		bsld += fmax(1.0, (w + j->run) / fmax(j->run, 10.0));
+		pair += (double) j->sum_pairwise;
+		if (j->size >= 2) {
+			avg_multi += j->avg_pairwise;
+			multi++;
+		}
+	}
+	if (!r->n)
+		return;
+	sum->makespan = last - first;
+	sum->utilization = sum->makespan > 0 ? work / (nodes * sum->makespan) : 0;
+	sum->mean_wait = wait / (double) r->n;
+	sum->mean_bounded_slowdown = bsld / (double) r->n;
+	sum->mean_sum_pairwise = pair / (double) r->n;
+	sum->mean_avg_pairwise_multi = multi ? avg_multi / (double) multi : 0;
+}
+
+static int sim_alloc(struct sim *s)
+{
+	uint64_t total_nodes = 0;
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		total_nodes += s->jobs[i].size;
+	s->res->jobs = calloc(s->n ? s->n : 1, sizeof(*s->res->jobs));
+	s->res->nodes = malloc((total_nodes ? total_nodes : 1) * sizeof(uint32_t));
+	s->queue = malloc((s->n ? s->n : 1) * sizeof(*s->queue));
+	s->heap = malloc((s->n ? s->n : 1) * sizeof(*s->heap));
+	s->byest = malloc((s->n ? s->n : 1) * sizeof(*s->byest));
+	s->node_end = calloc(s->topo->nodes, sizeof(*s->node_end));
+	if (!s->res->jobs || !s->res->nodes || !s->queue || !s->heap ||
+	    !s->byest || !s->node_end ||
+	    mesh_bitmap_create(s->topo->nodes, &s->free_map))
+		return MESH_ENOMEM;
+	mesh_bitmap_fill(s->free_map, true);
+	s->free_count = s->topo->nodes;
+	return 0;
+}
+
+int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
+		 const struct mesh_swf_trace *tr, const struct mesh_sim_opts *o,
+		 struct mesh_sim_result **out, struct mesh_diag *d)
+{
+	struct sim s;
+	int rc;
+
+	if (!t || !a || !tr || !o || !out || !(o->load > 0) || !isfinite(o->load))
+		return MESH_EINVAL;
+	memset(&s, 0, sizeof(s));
+	s.topo = t;
+	s.alloc = a;
+	s.opts = o;
+	s.diag = d;
+	s.res = calloc(1, sizeof(*s.res));
+	if (!s.res)
+		return MESH_ENOMEM;
+	rc = accept_jobs(&s, tr);
+	if (!rc)
+		rc = sim_alloc(&s);
+	if (!rc)
+		rc = run_loop(&s);
+	if (!rc)
+		summarise(s.res, t->nodes);
+	if (!rc && o->progress)
+		o->progress(o->progress_arg, s.n, s.n);
+	free(s.jobs);
+	free(s.queue);
+	free(s.heap);
+	free(s.byest);
+	free(s.node_end);
+	mesh_bitmap_destroy(s.free_map);
+	if (rc) {
+		mesh_sim_result_free(s.res);
+		return rc;
+	}
+	*out = s.res;
+	return 0;
+}
+
+void mesh_sim_result_free(struct mesh_sim_result *r)
+{
+	if (!r)
+		return;
+	free(r->jobs);
+	free(r->nodes);
+	free(r);
+}

@@ -1,0 +1,96 @@
+/* sim.h - event-driven replay of a workload on a mesh.
+ *
+ * Jobs arrive at their (load-scaled) submit times, wait in one FCFS
+ * queue, and are started by FCFS or EASY backfilling (Lifka 1995) on
+ * processor counts; the allocator then chooses the nodes.  At equal
+ * times all completions are processed, then all arrivals, then one
+ * scheduling pass.
+ */
+#ifndef MESH_SIM_H
+#define MESH_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc.h"
+#include "diag.h"
+#include "swf.h"
+#include "topo.h"
+
+enum mesh_sched { MESH_SCHED_FCFS, MESH_SCHED_EASY };
+
+enum mesh_estimate {
+	/* Requested time, or the actual runtime where the request is
+	 * missing or shorter (the allocation literature's convention). */
+	MESH_ESTIMATE_CLAMP,
+	/* Always the actual runtime (perfect estimates). */
+	MESH_ESTIMATE_EXACT,
+};
+
+enum mesh_size_field {
+	MESH_SIZE_ALLOC, /* allocated processors, else requested */
+	MESH_SIZE_REQ,   /* requested processors, else allocated */
+};
+
+struct mesh_sim_opts {
+	enum mesh_sched sched;
+	enum mesh_estimate estimate;
+	enum mesh_size_field size_field;
+	double load;       /* inter-arrival multiplier, > 0 (1 = as traced) */
+	/* Keep jobs whose runtime is exactly 0: they are placed and leave
+	 * at once.  Walker et al. count them (Fig. 8: all 18,239 NASA jobs);
+	 * by default they are skipped like other non-positive runtimes. */
+	int keep_zero_runtime;
+	uint64_t seed;     /* passed to randomised allocators */
+	/* Called now and then with jobs done so far; may be NULL. */
+	void (*progress)(void *arg, size_t done, size_t total);
+	void *progress_arg;
+};
+
+struct mesh_sim_job {
+	long id;
+	long line;          /* trace line */
+	double submit, start, end, run, estimate;
+	uint32_t size;
+	uint64_t sum_pairwise;
+	double avg_pairwise;
+	int diameter;
+	size_t node_off;    /* nodes in result->nodes[node_off .. + size) */
+};
+
+struct mesh_sim_summary {
+	size_t jobs;              /* simulated */
+	size_t skipped;           /* all skipped */
+	size_t skipped_runtime;   /* missing or non-positive runtime */
+	size_t skipped_size;      /* missing or non-positive size */
+	size_t skipped_too_large; /* larger than the mesh */
+	size_t refused;           /* never placeable by this allocator */
+	double makespan;          /* last end - first submit */
+	double utilization;       /* node-seconds used / (nodes * makespan) */
+	double mean_wait;
+	double mean_bounded_slowdown; /* tau = 10 s */
+	double mean_sum_pairwise;     /* over all jobs, 1-node jobs = 0 */
+	double mean_avg_pairwise_multi; /* over jobs of >= 2 nodes */
+};
+
+struct mesh_sim_result {
+	struct mesh_sim_job *jobs; /* in start order */
+	size_t n;
+	uint32_t *nodes;           /* node indices of all jobs */
+	struct mesh_sim_summary summary;
+};
+
+/** \brief Default options: EASY, clamped estimates, load 1. */
+void mesh_sim_opts_init(struct mesh_sim_opts *o);
+
+/** \brief Replay tr on t with allocator a.
+ *  \param[out] out results; free with mesh_sim_result_free().
+ *  \return 0, MESH_EINVAL, MESH_ENOMEM, or the allocator's error (e.g.
+ *  MESH_EINTERNAL), described in d. */
+int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
+		 const struct mesh_swf_trace *tr, const struct mesh_sim_opts *o,
+		 struct mesh_sim_result **out, struct mesh_diag *d);
+
+void mesh_sim_result_free(struct mesh_sim_result *r);
+
+#endif

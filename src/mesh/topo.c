@@ -1,0 +1,203 @@
+/* topo.c - mesh/torus construction, parsing and distances. */
+#include "topo.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+int mesh_topo_create(int ndims, const int *dim, const bool *wrap,
+		     struct mesh_topo **out)
+{
+	struct mesh_topo *t;
+	uint64_t nodes = 1;
+	int d;
+
+	if (!out || !dim || ndims < 2 || ndims > MESH_MAX_DIMS)
+		return MESH_EINVAL;
+	for (d = 0; d < ndims; d++) {
+		if (dim[d] < 1)
+			return MESH_EINVAL;
+		nodes *= (uint64_t) dim[d];
+		if (nodes > MESH_MAX_NODES)
+			return MESH_ERANGE;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return MESH_ENOMEM;
+	t->ndims = ndims;
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		t->dim[d] = d < ndims ? dim[d] : 1;
+		/* A ring of 1 or 2 nodes has no distinct wrap link. */
+		t->wrap[d] = d < ndims && wrap && wrap[d] && t->dim[d] > 2;
+	}
+	t->nodes = (uint32_t) nodes;
+	*out = t;
+	return 0;
+}
+
+static int parse_dim(const char *s, const char **end, int *len, bool *wrap)
+{
+	char *e;
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return MESH_EPARSE;
+	errno = 0;
+	v = strtol(s, &e, 10);
+	if (errno || v < 1 || v > (long) MESH_MAX_NODES)
+		return MESH_ERANGE;
+	*len = (int) v;
+	*wrap = false;
+	if (*e == 't' || *e == 'T') {
+		*wrap = true;
+		e++;
+	}
+	*end = e;
+	return 0;
+}
+
+int mesh_topo_parse(const char *spec, struct mesh_topo **out,
+		    struct mesh_diag *d)
+{
+	int dim[MESH_MAX_DIMS];
+	bool wrap[MESH_MAX_DIMS];
+	const char *p = spec;
+	int n = 0, rc;
+
+	if (!spec || !out)
+		return MESH_EINVAL;
+	for (;;) {
+		if (n == MESH_MAX_DIMS)
+			return mesh_diag_set(d, MESH_EPARSE, NULL, 0, "mesh",
+					     "more than 3 dimensions in \"%s\"",
+					     spec);
+		rc = parse_dim(p, &p, &dim[n], &wrap[n]);
+		if (rc)
+			return mesh_diag_set(d, rc, NULL, 0, "mesh",
+					     "expected WxH[xD] with positive integers and optional 't' for wraparound, got \"%s\"",
+					     spec);
+		n++;
+		if (*p == '\0')
+			break;
+		if (*p != 'x' && *p != 'X')
+			return mesh_diag_set(d, MESH_EPARSE, NULL, 0, "mesh",
+					     "unexpected '%c' in \"%s\"", *p,
+					     spec);
+		p++;
+	}
+	if (n < 2)
+		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, "mesh",
+				     "need 2 or 3 dimensions, got \"%s\"",
+				     spec);
+	rc = mesh_topo_create(n, dim, wrap, out);
+	if (rc)
+		return mesh_diag_set(d, rc, NULL, 0, "mesh",
+				     "\"%s\": %s (at most %u nodes)", spec,
+				     mesh_strerror(rc), MESH_MAX_NODES);
+	return 0;
+}
+
+void mesh_topo_destroy(struct mesh_topo *t)
+{
+	if (!t)
+		return;
+	free(t->io_nodes);
+	free(t);
+}
+
+const char *mesh_topo_format(const struct mesh_topo *t, char *buf,
+			     size_t len)
+{
+	size_t used = 0;
+	int d, n;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	for (d = 0; d < t->ndims && used < len; d++) {
+		n = snprintf(buf + used, len - used, "%s%d%s", d ? "x" : "",
+			     t->dim[d], t->wrap[d] ? "t" : "");
+		if (n < 0)
+			break;
+		used += (size_t) n;
+	}
+	return buf;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+int mesh_topo_set_io_nodes(struct mesh_topo *t, const uint32_t *idx,
+			   size_t n)
+{
+	uint32_t *copy = NULL;
+	size_t i;
+
+	if (!t || (n && !idx))
+		return MESH_EINVAL;
+	if (n) {
+		copy = malloc(n * sizeof(*copy));
+		if (!copy)
+			return MESH_ENOMEM;
+		memcpy(copy, idx, n * sizeof(*copy));
+		qsort(copy, n, sizeof(*copy), cmp_u32);
+		for (i = 0; i < n; i++) {
+			if (copy[i] >= t->nodes ||
+			    (i && copy[i] == copy[i - 1])) {
+				free(copy);
+				return MESH_EINVAL;
+			}
+		}
+	}
+	free(t->io_nodes);
+	t->io_nodes = copy;
+	t->n_io = n;
+	return 0;
+}
+
+bool mesh_topo_is_io(const struct mesh_topo *t, uint32_t idx)
+{
+	return t->n_io &&
+	       bsearch(&idx, t->io_nodes, t->n_io, sizeof(idx), cmp_u32);
+}
+
+int mesh_topo_distance(const struct mesh_topo *t, uint32_t a, uint32_t b)
+{
+	int ca[MESH_MAX_DIMS], cb[MESH_MAX_DIMS];
+	int d, sum = 0;
+
+	mesh_topo_coords(t, a, ca);
+	mesh_topo_coords(t, b, cb);
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		sum += mesh_topo_axis_distance(t, d, ca[d], cb[d]);
+	return sum;
+}
+
+int mesh_topo_check(const struct mesh_topo *t)
+{
+	uint64_t n = 1;
+	size_t i;
+	int d;
+
+	if (!t || t->ndims < 2 || t->ndims > MESH_MAX_DIMS)
+		return MESH_EINTERNAL;
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		if (t->dim[d] < 1 || (d >= t->ndims && t->dim[d] != 1))
+			return MESH_EINTERNAL;
+		n *= (uint64_t) t->dim[d];
+	}
+	if (n != t->nodes)
+		return MESH_EINTERNAL;
+	for (i = 0; i < t->n_io; i++)
+		if (t->io_nodes[i] >= t->nodes ||
+		    (i && t->io_nodes[i] <= t->io_nodes[i - 1]))
+			return MESH_EINTERNAL;
+	return 0;
+}
