@@ -14,6 +14,15 @@ struct mesh_alloc_ops {
 	 * removed from the request and from v->free by the caller). */
 	int (*place)(struct mesh_allocator *a, const struct mesh_view *v,
 		     const struct mesh_request *req, uint32_t *out);
+	/* Optional (needed by sl:<base>): enumerate the placements that
+	 * place() considers equally good, the one place() returns first.
+	 * Each is passed to cb in buf (req->nodes entries, owned by the
+	 * caller); enumeration stops when cb returns non-zero.  Same
+	 * preconditions and errors as place(). */
+	int (*candidates)(struct mesh_allocator *a, const struct mesh_view *v,
+			  const struct mesh_request *req, uint32_t *buf,
+			  int (*cb)(void *ctx, const uint32_t *nodes),
+			  void *ctx);
 };
 
 struct mesh_alloc_entry {
@@ -46,5 +55,15 @@ int mesh__param_uint(const char *params, const char *key, unsigned long min,
 /* Ops tables, one per allocator family. */
 extern const struct mesh_alloc_ops mesh__curve_ops;
 extern const struct mesh_alloc_ops mesh__mc1x1_ops;
+extern const struct mesh_alloc_ops mesh__mc_ops;
+extern const struct mesh_alloc_ops mesh__genalg_ops;
+extern const struct mesh_alloc_ops mesh__mm_ops;
+extern const struct mesh_alloc_ops mesh__paging_ops;
+extern const struct mesh_alloc_ops mesh__random_ops;
+extern const struct mesh_alloc_ops mesh__contig_ops;
+extern const struct mesh_alloc_ops mesh__mbs_ops;
+extern const struct mesh_alloc_ops mesh__plas_ops;
+extern const struct mesh_alloc_ops mesh__mce_ops;
+extern const struct mesh_alloc_ops mesh__sl_ops;
 
 #endif

@@ -183,13 +183,85 @@ static int exit_axis(int nd, int bits)
 	return 0;
 }
 
+/* Spliced Hilbert: blocks of side s along the longest axis. */
+static void order_spliced(const struct mesh_topo *t, const int longest[],
+			  int side, int blocks, uint32_t *order)
+{
+	int nd = t->ndims, bits = log2_ceil(side), e = exit_axis(nd, bits);
+	int axis[MESH_MAX_DIMS], u[MESH_MAX_DIMS], v[MESH_MAX_DIMS], i, j;
+	uint64_t h, cells = (uint64_t) 1 << (nd * bits);
+	uint32_t r = 0;
+
+	/* Map the curve's exit axis onto the splice (longest) axis. */
+	axis[e] = longest[0];
+	for (i = 0, j = 1; i < MESH_MAX_DIMS; i++)
+		if (i != e)
+			axis[i] = i < nd ? longest[j++] : i;
+	for (j = 0; j < blocks; j++) {
+		for (h = 0; h < cells; h++) {
+			hilbert_point(nd, bits, h, u);
+			u[e] += j * side;
+			for (i = 0; i < MESH_MAX_DIMS; i++)
+				v[axis[i]] = i < nd ? u[i] : 0;
+			order[r++] = mesh_topo_index(t, v);
+		}
+	}
+}
+
+/* If the first t->nodes cells of the enclosing cube's curve fill a box
+ * with the mesh's side lengths, map that box onto the mesh: the order is
+ * then a continuous piece of one Hilbert curve (e.g. 16x16x8 is the first
+ * half of the 16^3 curve).  Returns 1 if used. */
+static int order_prefix(const struct mesh_topo *t, int bits, uint32_t *order)
+{
+	int nd = t->ndims, ext[MESH_MAX_DIMS] = { 0, 0, 0 };
+	int axis[MESH_MAX_DIMS] = { 0, 1, 2 }, used[MESH_MAX_DIMS] = { 0, 0, 0 };
+	int u[MESH_MAX_DIMS], v[MESH_MAX_DIMS], i, d;
+	uint64_t h;
+
+	for (h = 0; h < t->nodes; h++) {
+		hilbert_point(nd, bits, h, u);
+		for (i = 0; i < nd; i++)
+			ext[i] = u[i] + 1 > ext[i] ? u[i] + 1 : ext[i];
+	}
+	for (i = 0; i < nd; i++) {
+		for (d = 0; d < nd && (used[d] || t->dim[d] != ext[i]); d++)
+			;
+		if (d == nd)
+			return 0;
+		used[d] = 1;
+		axis[i] = d;
+	}
+	for (h = 0; h < t->nodes; h++) {
+		hilbert_point(nd, bits, h, u);
+		v[2] = 0;
+		for (i = 0; i < nd; i++)
+			v[axis[i]] = u[i];
+		order[h] = mesh_topo_index(t, v);
+	}
+	return 1;
+}
+
+/* Enclosing cube's curve with cells outside the mesh skipped. */
+static void order_clipped(const struct mesh_topo *t, int bits, uint32_t *order)
+{
+	int nd = t->ndims, u[MESH_MAX_DIMS], v[MESH_MAX_DIMS], i;
+	uint64_t h, cells = (uint64_t) 1 << (nd * bits);
+	uint32_t r = 0;
+
+	for (h = 0; h < cells; h++) {
+		hilbert_point(nd, bits, h, u);
+		v[2] = 0;
+		for (i = 0; i < nd; i++)
+			v[i] = u[i];
+		if (v[0] < t->dim[0] && v[1] < t->dim[1] && v[2] < t->dim[2])
+			order[r++] = mesh_topo_index(t, v);
+	}
+}
+
 static void order_hilbert(const struct mesh_topo *t, uint32_t *order)
 {
-	int nd = t->ndims, longest[MESH_MAX_DIMS], axis[MESH_MAX_DIMS];
-	int u[MESH_MAX_DIMS], v[MESH_MAX_DIMS], side, bits, blocks = 1;
-	int i, j, e, spliced;
-	uint64_t h, cells;
-	uint32_t r = 0;
+	int nd = t->ndims, longest[MESH_MAX_DIMS], side, i, spliced, bits;
 
 	axes_by_length(t, 1, longest);
 	side = t->dim[longest[nd - 1]];
@@ -197,30 +269,12 @@ static void order_hilbert(const struct mesh_topo *t, uint32_t *order)
 	for (i = 1; i < nd; i++)
 		spliced = spliced && t->dim[longest[i]] == side;
 	if (spliced) {
-		blocks = t->dim[longest[0]] / side;
-	} else {
-		side = 1 << log2_ceil(t->dim[longest[0]]);
+		order_spliced(t, longest, side, t->dim[longest[0]] / side, order);
+		return;
 	}
-	bits = log2_ceil(side);
-	/* Map the curve's exit axis onto the splice (longest) axis. */
-	e = exit_axis(nd, bits);
-	axis[e] = longest[0];
-	for (i = 0, j = 1; i < MESH_MAX_DIMS; i++)
-		if (i != e)
-			axis[i] = i < nd ? longest[j++] : i;
-	cells = (uint64_t) 1 << (nd * bits);
-	for (j = 0; j < blocks; j++) {
-		for (h = 0; h < cells; h++) {
-			hilbert_point(nd, bits, h, u);
-			u[e] += j * side;
-			for (i = 0; i < MESH_MAX_DIMS; i++)
-				v[axis[i]] = i < nd ? u[i] : 0;
-			if (v[0] >= t->dim[0] || v[1] >= t->dim[1] ||
-			    v[2] >= t->dim[2])
-				continue;
-			order[r++] = mesh_topo_index(t, v);
-		}
-	}
+	bits = log2_ceil(t->dim[longest[0]]);
+	if (!order_prefix(t, bits, order))
+		order_clipped(t, bits, order);
 }
 
 int mesh_curve_order(const struct mesh_topo *t, enum mesh_curve c,

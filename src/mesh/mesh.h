@@ -11,9 +11,11 @@
 
 #include "alloc.h"
 #include "bitmap.h"
+#include "conf.h"
 #include "curve.h"
 #include "diag.h"
 #include "error.h"
+#include "hostlist.h"
 #include "metrics.h"
 #include "sim.h"
 #include "swf.h"

@@ -1,0 +1,689 @@
+#!/usr/bin/env bash
+# cluster.sh - a throw-away local Slurm cluster (one slurmctld, N slurmd's
+# via Slurm's multiple-slurmd mode, a private munged) on loopback.
+#
+# Usage:
+#   cluster.sh start --dir DIR --mesh WxH[xD] [options]
+#       --select TYPE          SelectType (default select/mesh)
+#       --allocator NAME       Allocator= in the generated mesh.conf (mc1x1)
+#       --plugin-dir DIR       extra PluginDir entry (our built plugins)
+#       --mesh-conf FILE       use FILE as DIR/etc/mesh.conf instead of
+#                              generating one
+#       --extra-slurm-conf L   append/override a slurm.conf line (repeatable;
+#                              a simple Key=Value replaces the default Key)
+#       --port-base N          first TCP port (default: auto, see README)
+#       --timeout SECS         bound for every wait (default 30)
+#       --keep-state           do not wipe DIR/state (recover old jobs)
+#   cluster.sh stop --dir DIR          stop everything recorded in DIR/run/pids
+#   cluster.sh restart-ctld --dir DIR  restart only slurmctld (keeps state)
+#   cluster.sh env --dir DIR           print 'export SLURM_CONF=...' lines
+#   cluster.sh status --dir DIR        show recorded daemons and sinfo
+#
+# The daemons inherit cluster.sh's environment, so variables a plugin reads
+# can be set before 'start'. Exit status: 0 ok, 1 failure, 2 usage error.
+set -euo pipefail
+
+SLURMCTLD=${SLURMCTLD:-/usr/sbin/slurmctld-wlm}
+SLURMD=${SLURMD:-/usr/sbin/slurmd-wlm}
+SLURMSTEPD=${SLURMSTEPD:-/usr/sbin/slurmstepd-wlm}
+MUNGED=${MUNGED:-/usr/sbin/munged}
+DEBIAN_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
+
+prog=${0##*/}
+log() { printf '%s: %s\n' "$prog" "$*" >&2; }
+die() { printf '%s: ERROR: %s\n' "$prog" "$*" >&2; exit 1; }
+usage_die() {
+    printf '%s: %s\n' "$prog" "$*" >&2
+    printf "Try '%s --help'.\n" "$prog" >&2
+    exit 2
+}
+usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; }
+
+# ---------------------------------------------------------------- options
+cmd=""
+dir=""
+mesh=""
+select_type="select/mesh"
+allocator="mc1x1"
+plugin_dir=""
+mesh_conf_src=""
+port_base=""
+timeout_s=30
+keep_state=0
+extra_conf=()
+
+parse_args() {
+    [ $# -gt 0 ] || usage_die "missing command"
+    case "$1" in
+        -h|--help|help) usage; exit 0 ;;
+    esac
+    cmd=$1
+    shift
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --dir) dir=${2:?--dir needs a value}; shift ;;
+            --mesh) mesh=${2:?--mesh needs a value}; shift ;;
+            --select) select_type=${2:?--select needs a value}; shift ;;
+            --allocator) allocator=${2:?--allocator needs a value}; shift ;;
+            --plugin-dir) plugin_dir=${2:?--plugin-dir needs a value}; shift ;;
+            --mesh-conf) mesh_conf_src=${2:?--mesh-conf needs a value}; shift ;;
+            --extra-slurm-conf) extra_conf+=("${2:?--extra-slurm-conf needs a value}"); shift ;;
+            --port-base) port_base=${2:?--port-base needs a value}; shift ;;
+            --timeout) timeout_s=${2:?--timeout needs a value}; shift ;;
+            --keep-state) keep_state=1 ;;
+            -h|--help) usage; exit 0 ;;
+            *) usage_die "unknown argument: $1" ;;
+        esac
+        shift
+    done
+    [ -n "$dir" ] || usage_die "--dir is required"
+    case "$timeout_s" in ''|*[!0-9]*) usage_die "--timeout must be a number" ;; esac
+    if [ "$cmd" = start ]; then
+        mkdir -p "$dir" || die "cannot create $dir"
+    fi
+    [ -d "$dir" ] || die "$dir does not exist"
+    dir=$(cd "$dir" && pwd -P)
+}
+
+# ------------------------------------------------------------- utilities
+pids_file() { printf '%s/run/pids' "$dir"; }
+conf_file() { printf '%s/etc/slurm.conf' "$dir"; }
+
+# True if PID is a live (non-zombie) process whose command name contains
+# WANT (guards against PID reuse).
+pid_alive() {
+    local pid=$1 want=${2:-} stat comm
+    [ -n "$pid" ] && [ -r "/proc/$pid/stat" ] || return 1
+    stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 1
+    comm=${stat#*(}; comm=${comm%)*}
+    stat=${stat##*) }
+    [ "${stat%% *}" != Z ] || return 1
+    [ -z "$want" ] && return 0
+    case "$comm" in *"$want"*) return 0 ;; esac
+    # comm is truncated to 15 chars; fall back to argv[0].
+    case "$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline")" in
+        *"$want"*) return 0 ;;
+    esac
+    return 1
+}
+
+# Read DIR/run/pids ("name pid" per line) into parallel arrays.
+rec_names=()
+rec_pids=()
+load_pids() {
+    rec_names=(); rec_pids=()
+    local f name pid
+    f=$(pids_file)
+    [ -f "$f" ] || return 0
+    while read -r name pid; do
+        if [ -z "${name:-}" ] || [ -z "${pid:-}" ]; then continue; fi
+        rec_names+=("$name"); rec_pids+=("$pid")
+    done <"$f"
+}
+
+record_pid() {   # name pid
+    printf '%s %s\n' "$1" "$2" >>"$(pids_file)"
+}
+
+drop_pid_record() {   # name
+    local f tmp
+    f=$(pids_file)
+    [ -f "$f" ] || return 0
+    tmp="$f.tmp.$$"
+    awk -v n="$1" '$1 != n' "$f" >"$tmp" || true
+    mv -f "$tmp" "$f"
+}
+
+# Binary name a record should match (for pid_alive's reuse check).
+want_for() {
+    case "$1" in
+        munged) echo munged ;;
+        slurmctld) echo slurmctld ;;
+        slurmd-*) echo slurmd ;;
+        *) echo "" ;;
+    esac
+}
+
+# Ports currently in LISTEN state on this host.
+listening_ports() {
+    if command -v ss >/dev/null 2>&1; then
+        ss -Htln 2>/dev/null | awk '{n=split($4,a,":"); print a[n]}'
+    else
+        local f
+        for f in /proc/net/tcp /proc/net/tcp6; do
+            [ -r "$f" ] || continue
+            awk 'NR > 1 && $4 == "0A" {split($2,a,":"); print strtonum("0x" a[2])}' "$f"
+        done
+    fi
+}
+
+# Choose a base port such that base..base+count are not listening.
+# Auto mode starts from a value derived from DIR so that clusters in
+# different directories tend not to collide, and stays below the
+# ephemeral range (32768+).
+choose_port_base() {   # count
+    local count=$1 start base p busy listening
+    listening=" $(listening_ports | sort -un | tr '\n' ' ') "
+    if [ -n "$port_base" ]; then
+        case "$port_base" in ''|*[!0-9]*) usage_die "--port-base must be a number" ;; esac
+        start=$port_base
+    elif [ -n "${SLURM_MESH_PORT_BASE:-}" ]; then
+        start=$SLURM_MESH_PORT_BASE
+    else
+        start=$(( 20000 + ($(printf '%s' "$dir" | cksum | cut -d' ' -f1) % 100) * 100 ))
+    fi
+    base=$start
+    while :; do
+        busy=0
+        for ((p = base; p <= base + count; p++)); do
+            case "$listening" in *" $p "*) busy=1; break ;; esac
+        done
+        if [ "$busy" -eq 0 ]; then
+            echo "$base"
+            return 0
+        fi
+        if [ -n "$port_base" ]; then
+            die "port $p (in --port-base $port_base range) is in use"
+        fi
+        base=$((base + 100))
+        [ $((base + count)) -lt 32768 ] || base=20000
+        [ "$base" -ne "$start" ] || die "no free port block found"
+    done
+}
+
+# Number of nodes for a mesh spec like 4x4, 4x4x2, 4tx4t.
+mesh_node_count() {
+    local spec=$1 n=1 d IFS=x
+    # shellcheck disable=SC2206  # intentional split on 'x'
+    local dims=($spec)
+    [ "${#dims[@]}" -ge 1 ] && [ "${#dims[@]}" -le 3 ] || return 1
+    for d in "${dims[@]}"; do
+        d=${d%t}
+        case "$d" in ''|*[!0-9]*) return 1 ;; esac
+        [ "$d" -ge 1 ] || return 1
+        n=$((n * d))
+    done
+    echo "$n"
+}
+
+# Run a Slurm client with a bounded time and our config.
+sl() { SLURM_CONF=$(conf_file) timeout 10 "$@"; }
+
+ctld_pings() {
+    sl scontrol ping 2>/dev/null | grep -q 'is UP'
+}
+
+tail_ctld_log() {
+    local f="$dir/log/slurmctld.log"
+    {
+        echo "----- tail of $f -----"
+        if [ -s "$f" ]; then tail -n 40 "$f"; else echo "(empty)"; fi
+        # Fatal config errors happen before the log file is opened.
+        if [ ! -s "$f" ] && [ -s "$dir/log/slurmctld.stdout" ]; then
+            echo "----- tail of $dir/log/slurmctld.stdout -----"
+            tail -n 20 "$dir/log/slurmctld.stdout"
+        fi
+        echo "-----"
+    } >&2
+}
+
+# -------------------------------------------------------------- stopping
+# Send SIG to PID and every process in the session PID leads (slurmstepd's
+# and job tasks started by a slurmd run under setsid keep its session).
+session_members() {   # sid [comm-regex]
+    ps -e -o pid= -o sid= -o comm= 2>/dev/null \
+        | awk -v s="$1" -v re="${2:-.}" '$2 == s && $3 ~ re {print $1}'
+}
+
+# slurmstepd calls setsid(), so steps and their tasks leave slurmd's
+# session. Find our stepds by the SLURM_CONF they inherited from slurmd and
+# print their session ids (the tasks share them under proctrack/pgid).
+stepd_sessions() {
+    local conf pid sid st comm
+    conf=$(conf_file)
+    ps -e -o pid= -o sid= -o stat= -o comm= 2>/dev/null \
+            | while read -r pid sid st comm; do
+        case "$st" in Z*) continue ;; esac
+        case "$comm" in slurmstepd*) ;; *) continue ;; esac
+        if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" \
+                | grep -qxF "SLURM_CONF=$conf"; then
+            echo "$pid $sid"
+        fi
+    done
+}
+
+wait_gone() {   # timeout pid...
+    local t=$1 end p any
+    shift
+    end=$((SECONDS + t))
+    while :; do
+        any=0
+        for p in "$@"; do
+            if pid_alive "$p"; then any=1; break; fi
+        done
+        [ "$any" -eq 1 ] || return 0
+        [ "$SECONDS" -lt "$end" ] || return 1
+        sleep 0.2
+    done
+}
+
+# Stop the named records (all if none given): TERM, bounded wait, KILL.
+stop_records() {
+    local names=("$@") i n pid want targets=() members=() sids=() m
+    local stepds=() sid dead_sids=()
+    load_pids
+    for i in "${!rec_names[@]}"; do
+        n=${rec_names[$i]}; pid=${rec_pids[$i]}
+        if [ "${#names[@]}" -gt 0 ]; then
+            case " ${names[*]} " in *" $n "*) ;; *) continue ;; esac
+        fi
+        want=$(want_for "$n")
+        if pid_alive "$pid" "$want"; then
+            targets+=("$pid")
+            sids+=("$pid")
+        else
+            # The PID may have been reused: only pick up our own leftovers.
+            dead_sids+=("$pid")
+        fi
+    done
+    # Sessions of our slurmstepd's (steps and job tasks) unless only
+    # slurmctld is being stopped.
+    if [ "${#names[@]}" -eq 0 ] || [ "${names[*]}" != slurmctld ]; then
+        while read -r m sid; do
+            [ -n "$m" ] || continue
+            stepds+=("$m"); sids+=("$sid")
+        done < <(stepd_sessions)
+    fi
+    # Members of those sessions and of the daemons' own sessions
+    # (slurmscriptd), even if the daemon itself is already gone.
+    for pid in "${sids[@]}"; do
+        while read -r m; do
+            if [ -z "$m" ] || [ "$m" = "$pid" ]; then continue; fi
+            case " ${stepds[*]} " in *" $m "*) continue ;; esac
+            members+=("$m")
+        done < <(session_members "$pid")
+    done
+    for pid in "${dead_sids[@]}"; do
+        while read -r m; do
+            [ -z "$m" ] || members+=("$m")
+        done < <(session_members "$pid" '^(slurm|munge)')
+    done
+    # Job tasks and client helpers (srun inside a batch job keeps retrying
+    # after TERM) get a short grace period; slurmstepd ignores TERM anyway.
+    if [ "${#targets[@]}" -gt 0 ]; then
+        kill -TERM "${targets[@]}" 2>/dev/null || true
+    fi
+    if [ "${#members[@]}" -gt 0 ]; then
+        kill -TERM "${members[@]}" 2>/dev/null || true
+    fi
+    if [ "${#stepds[@]}" -gt 0 ]; then
+        kill -KILL "${stepds[@]}" 2>/dev/null || true
+    fi
+    if ! wait_gone 2 "${members[@]}" "${stepds[@]}"; then
+        for pid in "${members[@]}" "${stepds[@]}"; do
+            if pid_alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
+        done
+    fi
+    if ! wait_gone 15 "${targets[@]}"; then
+        for pid in "${targets[@]}"; do
+            if pid_alive "$pid"; then
+                log "pid $pid did not exit on TERM, sending KILL"
+                kill -KILL "$pid" 2>/dev/null || true
+            fi
+        done
+    fi
+    wait_gone 5 "${targets[@]}" "${members[@]}" "${stepds[@]}" \
+        || log "WARNING: some processes survived KILL"
+    return 0
+}
+
+cmd_stop() {
+    local f
+    f=$(pids_file)
+    if [ ! -f "$f" ]; then
+        log "nothing recorded in $f (already stopped)"
+        return 0
+    fi
+    # slurmctld first (no node-down noise), then slurmds with their
+    # stepds/tasks, munged last (stepds may still talk to it).
+    stop_records slurmctld
+    load_pids
+    local n slurmds=()
+    for n in "${rec_names[@]}"; do
+        case "$n" in slurmd-*) slurmds+=("$n") ;; esac
+    done
+    [ "${#slurmds[@]}" -gt 0 ] && stop_records "${slurmds[@]}"
+    stop_records
+    rm -f "$f"
+    log "stopped cluster in $dir"
+}
+
+# -------------------------------------------------------------- starting
+write_slurm_conf() {   # nnodes base
+    local n=$1 base=$2 last host user nodes ports pdir
+    last=$((n - 1))
+    host=$(hostname -s 2>/dev/null || hostname)
+    user=$(id -un)
+    nodes="n[0-$last]"
+    [ "$n" -gt 1 ] || nodes="n0"
+    ports="[$((base + 1))-$((base + n))]"
+    [ "$n" -gt 1 ] || ports="$((base + 1))"
+    pdir=$DEBIAN_PLUGIN_DIR
+    [ -z "$plugin_dir" ] || pdir="$pdir:$plugin_dir"
+
+    local -a lines=(
+        "# Generated by slurm-mesh contrib/slurm-local/cluster.sh; do not edit."
+        "ClusterName=meshlocal"
+        "SlurmctldHost=$host(127.0.0.1)"
+        "SlurmctldPort=$base"
+        "SlurmUser=$user"
+        "SlurmdUser=$user"
+        "AuthType=auth/munge"
+        "CredType=cred/munge"
+        "AuthInfo=socket=$dir/munge/munge.socket"
+        "PluginDir=$pdir"
+        "StateSaveLocation=$dir/state"
+        "SlurmdSpoolDir=$dir/spool/%n"
+        "SlurmctldPidFile=$dir/run/slurmctld.pid"
+        "SlurmdPidFile=$dir/run/slurmd-%n.pid"
+        "SlurmctldLogFile=$dir/log/slurmctld.log"
+        "SlurmdLogFile=$dir/log/slurmd-%n.log"
+        "SlurmctldDebug=debug"
+        "SlurmdDebug=info"
+        "DebugFlags=SelectType"
+        "SelectType=$select_type"
+        "SchedulerType=sched/backfill"
+        "SchedulerParameters=bf_interval=1,sched_interval=2"
+        "ProctrackType=proctrack/pgid"
+        "TaskPlugin=task/none"
+        "JobAcctGatherType=jobacct_gather/none"
+        "AccountingStorageType=accounting_storage/none"
+        "JobCompType=jobcomp/none"
+        "MpiDefault=none"
+        "SwitchType=switch/none"
+        "ReturnToService=2"
+        "MinJobAge=300"
+        "KillWait=2"
+        "MessageTimeout=10"
+        "SlurmdTimeout=60"
+        "InactiveLimit=0"
+        "MailProg=/bin/true"
+        "NodeName=DEFAULT CPUs=1 RealMemory=1000 State=UNKNOWN"
+        "NodeName=$nodes NodeHostname=$host NodeAddr=127.0.0.1 Port=$ports"
+        "PartitionName=mesh Nodes=$nodes Default=YES MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE"
+    )
+    # --extra-slurm-conf: a simple Key=Value replaces the same key; lines for
+    # multi-record keys (NodeName, PartitionName, ...) are appended.
+    local e key i lkey replaced
+    for e in "${extra_conf[@]}"; do
+        key=${e%%=*}
+        key=$(printf '%s' "$key" | tr '[:upper:]' '[:lower:]' | tr -d ' ')
+        replaced=0
+        case "$key" in
+            nodename|partitionname|nodeset|frontendname|downnodes|include|slurmctldhost) ;;
+            *)
+                for i in "${!lines[@]}"; do
+                    lkey=${lines[$i]%%=*}
+                    lkey=$(printf '%s' "$lkey" | tr '[:upper:]' '[:lower:]')
+                    if [ "$lkey" = "$key" ]; then
+                        lines[i]=$e; replaced=1
+                    fi
+                done
+                ;;
+        esac
+        [ "$replaced" -eq 1 ] || lines+=("$e")
+    done
+    printf '%s\n' "${lines[@]}" >"$dir/etc/slurm.conf"
+}
+
+write_mesh_conf() {   # nnodes
+    local n=$1 nodes="n[0-$(($1 - 1))]"
+    [ "$n" -gt 1 ] || nodes="n0"
+    if [ -n "$mesh_conf_src" ]; then
+        [ -r "$mesh_conf_src" ] || die "--mesh-conf $mesh_conf_src not readable"
+        cp -f "$mesh_conf_src" "$dir/etc/mesh.conf.tmp"
+        mv -f "$dir/etc/mesh.conf.tmp" "$dir/etc/mesh.conf"
+        return 0
+    fi
+    cat >"$dir/etc/mesh.conf" <<EOF
+# Generated by slurm-mesh contrib/slurm-local/cluster.sh
+Dimensions=$mesh
+Nodes=$nodes
+Allocator=$allocator
+EOF
+}
+
+# Start "$@" in the background in a new session, stdin from /dev/null,
+# stdout+stderr appended to LOG, with no other inherited descriptors (so a
+# caller capturing our output, e.g. x=$(cluster.sh start ...), never waits
+# for the daemons). setsid and env exec in place, so $! is the daemon's PID.
+spawned_pid=""
+spawn() {   # log cmd...
+    local logf=$1
+    shift
+    (
+        for fd in /proc/"$BASHPID"/fd/*; do
+            fd=${fd##*/}
+            case "$fd" in ''|*[!0-9]*) continue ;; esac
+            if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+        done
+        exec setsid "$@" </dev/null >>"$logf" 2>&1
+    ) &
+    spawned_pid=$!
+}
+
+start_munged() {
+    local m="$dir/munge" pid end
+    mkdir -p "$m"
+    chmod 0700 "$m"
+    if [ ! -s "$m/munge.key" ]; then
+        if ! mungekey --create --keyfile="$m/munge.key" >/dev/null 2>&1; then
+            dd if=/dev/urandom of="$m/munge.key" bs=1024 count=1 status=none
+        fi
+    fi
+    chmod 0600 "$m/munge.key"
+    rm -f "$m/munge.socket" "$m/munge.socket.lock" "$m/munged.pid"
+    spawn "$dir/log/munged.stdout" "$MUNGED" --foreground --force \
+        --key-file="$m/munge.key" --socket="$m/munge.socket" \
+        --pid-file="$m/munged.pid" --log-file="$dir/log/munged.log" \
+        --seed-file="$m/munged.seed"
+    pid=$spawned_pid
+    record_pid munged "$pid"
+    end=$((SECONDS + timeout_s))
+    until munge -n -S "$m/munge.socket" 2>/dev/null \
+            | unmunge -S "$m/munge.socket" >/dev/null 2>&1; do
+        if ! pid_alive "$pid"; then
+            tail -n 20 "$dir/log/munged.log" "$dir/log/munged.stdout" >&2 || true
+            return 1
+        fi
+        [ "$SECONDS" -lt "$end" ] || { log "munged not answering"; return 1; }
+        sleep 0.2
+    done
+}
+
+start_slurmctld() {
+    local pid end
+    spawn "$dir/log/slurmctld.stdout" \
+        env SLURM_CONF="$(conf_file)" "$SLURMCTLD" -D
+    pid=$spawned_pid
+    drop_pid_record slurmctld
+    record_pid slurmctld "$pid"
+    end=$((SECONDS + timeout_s))
+    while ! ctld_pings; do
+        if ! pid_alive "$pid"; then
+            log "slurmctld (pid $pid) exited during startup"
+            return 1
+        fi
+        if [ "$SECONDS" -ge "$end" ]; then
+            log "slurmctld did not answer 'scontrol ping' within ${timeout_s}s"
+            return 1
+        fi
+        sleep 0.3
+    done
+}
+
+start_slurmds() {   # nnodes
+    local n=$1 i pid
+    for ((i = 0; i < n; i++)); do
+        mkdir -p "$dir/spool/n$i"
+        spawn "$dir/log/slurmd-n$i.stdout" \
+            env SLURM_CONF="$(conf_file)" "$SLURMD" -D -d "$SLURMSTEPD" -N "n$i"
+        pid=$spawned_pid
+        record_pid "slurmd-n$i" "$pid"
+    done
+}
+
+# Wait until sinfo reports all N nodes idle.
+wait_idle() {   # nnodes
+    local n=$1 end idle i ctld_pid
+    end=$((SECONDS + timeout_s))
+    while :; do
+        idle=$(sl sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | grep -c . || true)
+        [ "$idle" -lt "$n" ] || return 0
+        load_pids
+        for i in "${!rec_names[@]}"; do
+            if [ "${rec_names[$i]}" = slurmctld ]; then ctld_pid=${rec_pids[$i]}; fi
+        done
+        if ! pid_alive "${ctld_pid:-}" slurmctld; then
+            log "slurmctld exited while waiting for nodes"
+            return 1
+        fi
+        if [ "$SECONDS" -ge "$end" ]; then
+            log "only $idle of $n nodes idle after ${timeout_s}s:"
+            sl sinfo -N -o '%N %T %E' 2>&1 | head -n 40 >&2 || true
+            return 1
+        fi
+        sleep 0.5
+    done
+}
+
+already_running() {
+    local i
+    load_pids
+    for i in "${!rec_names[@]}"; do
+        if pid_alive "${rec_pids[$i]}" "$(want_for "${rec_names[$i]}")"; then
+            return 0
+        fi
+    done
+    return 1
+}
+
+fail_start() {
+    tail_ctld_log
+    log "start failed; stopping everything"
+    cmd_stop >/dev/null 2>&1 || true
+    exit 1
+}
+
+cmd_start() {
+    local n base t0
+    t0=$SECONDS
+    [ -n "$mesh" ] || usage_die "start needs --mesh WxH[xD]"
+    n=$(mesh_node_count "$mesh") || usage_die "bad --mesh '$mesh' (want e.g. 4x4, 4x4x2, 4tx4t)"
+    [ "$n" -le 4096 ] || usage_die "mesh too large ($n nodes)"
+    local b
+    for b in "$SLURMCTLD" "$SLURMD" "$SLURMSTEPD" "$MUNGED"; do
+        [ -x "$b" ] || die "$b not found (run contrib/setup-debian.sh)"
+    done
+    if [ -n "$plugin_dir" ]; then
+        [ -d "$plugin_dir" ] || die "--plugin-dir $plugin_dir is not a directory"
+        plugin_dir=$(cd "$plugin_dir" && pwd -P)
+    fi
+    if already_running; then
+        die "a cluster is already running in $dir (run '$prog stop --dir $dir')"
+    fi
+
+    mkdir -p "$dir"/{etc,state,spool,log,run,munge}
+    rm -f "$(pids_file)" "$dir"/run/*.pid
+    rm -f "$dir"/log/*.log "$dir"/log/*.stdout
+    [ "$keep_state" -eq 1 ] || rm -rf "${dir:?}/state" "${dir:?}/spool"
+    mkdir -p "$dir/state" "$dir/spool"
+
+    base=$(choose_port_base "$n")
+    write_slurm_conf "$n" "$base"
+    write_mesh_conf "$n"
+    echo "$base" >"$dir/run/port_base"
+
+    log "starting munged"
+    start_munged || fail_start
+    log "starting slurmctld ($select_type, port $base)"
+    start_slurmctld || fail_start
+    log "starting $n slurmd's (ports $((base + 1))-$((base + n)))"
+    start_slurmds "$n"
+    wait_idle "$n" || fail_start
+    log "cluster up in $((SECONDS - t0))s: $n nodes idle; SLURM_CONF=$(conf_file)"
+}
+
+# Wait until no node is UNKNOWN or not responding ('*'): after a restart
+# slurmctld knows node states only once every slurmd has re-registered.
+wait_registered() {
+    local end bad
+    end=$((SECONDS + timeout_s))
+    while :; do
+        bad=$(sl sinfo -h -N -o '%N %T' 2>/dev/null \
+            | awk 'BEGIN {b = 0; n = 0} {n++; if ($2 ~ /unknown|\*$/) b++}
+                   END {print (n == 0) ? -1 : b}')
+        [ "$bad" != 0 ] || return 0
+        if [ "$SECONDS" -ge "$end" ]; then
+            log "nodes not all registered after ${timeout_s}s:"
+            sl sinfo -N -o '%N %T %E' 2>&1 | head -n 40 >&2 || true
+            return 1
+        fi
+        sleep 0.5
+    done
+}
+
+cmd_restart_ctld() {
+    [ -f "$(conf_file)" ] || die "no cluster configured in $dir"
+    local t0=$SECONDS
+    stop_records slurmctld
+    drop_pid_record slurmctld
+    log "restarting slurmctld"
+    if ! start_slurmctld; then
+        tail_ctld_log
+        stop_records slurmctld
+        drop_pid_record slurmctld
+        exit 1
+    fi
+    wait_registered || exit 1
+    log "slurmctld back up in $((SECONDS - t0))s, all nodes registered"
+}
+
+cmd_env() {
+    [ -f "$(conf_file)" ] || die "no cluster configured in $dir"
+    printf 'export SLURM_CONF=%q\n' "$(conf_file)"
+    printf 'export SLURM_MESH_CLUSTER_DIR=%q\n' "$dir"
+}
+
+cmd_status() {
+    local i rc=0 st
+    load_pids
+    if [ "${#rec_names[@]}" -eq 0 ]; then
+        echo "no daemons recorded in $(pids_file)"
+        return 1
+    fi
+    for i in "${!rec_names[@]}"; do
+        if pid_alive "${rec_pids[$i]}" "$(want_for "${rec_names[$i]}")"; then
+            st=running
+        else
+            st=DEAD; rc=1
+        fi
+        printf '%-12s %7s %s\n' "${rec_names[$i]}" "${rec_pids[$i]}" "$st"
+    done
+    sl sinfo 2>&1 || rc=1
+    return "$rc"
+}
+
+main() {
+    parse_args "$@"
+    case "$cmd" in
+        start) cmd_start ;;
+        stop) cmd_stop ;;
+        restart-ctld) cmd_restart_ctld ;;
+        env) cmd_env ;;
+        status) cmd_status ;;
+        *) usage_die "unknown command: $cmd" ;;
+    esac
+}
+
+main "$@"

@@ -1,0 +1,405 @@
+/* alloc_centre.c - incremental pair sums and L1 nearest sets for the
+ * centre-based allocators (see alloc_centre.h).
+ *
+ * HOW IT WORKS: the distance from a point to a set splits into per-axis
+ * sums; on a mesh axis it is a*C(<a) - S(<a) + S(>a) - a*C(>a), on a ring
+ * the same over the two half-rings, all read from Fenwick trees.  The k
+ * nearest free nodes are found by enumerating L1 spheres of growing
+ * radius around the centre; only the last, partly used sphere is sorted
+ * (by node index).  After each insertion the score so far plus lb[k] -
+ * lb[j] bounds the final score from below, where lb[j] sums, for
+ * i < j, the least possible distance sum from a lattice point to i other
+ * lattice points (nearest points of Z^d, d the number of axes longer
+ * than 1; a mesh or torus has at most as many points within any radius).
+ */
+#include "alloc_centre.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+int mesh__pairsum_init(struct mesh__pairsum *p, const struct mesh_topo *t)
+{
+	int d;
+
+	memset(p, 0, sizeof(*p));
+	p->topo = t;
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		p->cnt[d] = calloc((size_t) t->dim[d] + 1, sizeof(int64_t));
+		p->sum[d] = calloc((size_t) t->dim[d] + 1, sizeof(int64_t));
+		if (!p->cnt[d] || !p->sum[d]) {
+			mesh__pairsum_free(p);
+			return MESH_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void mesh__pairsum_free(struct mesh__pairsum *p)
+{
+	int d;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		free(p->cnt[d]);
+		free(p->sum[d]);
+		p->cnt[d] = p->sum[d] = NULL;
+	}
+}
+
+/* Sum of tree entries [0, i). */
+static int64_t fen_prefix(const int64_t *f, int i)
+{
+	int64_t s = 0;
+
+	for (; i > 0; i -= i & -i)
+		s += f[i];
+	return s;
+}
+
+static void fen_add(int64_t *f, int len, int i, int64_t v)
+{
+	for (i++; i <= len; i += i & -i)
+		f[i] += v;
+}
+
+/* sum over members b in [lo, hi] of (sign * b + off). */
+static int64_t seg(const struct mesh__pairsum *p, int d, int lo, int hi,
+		   int sign, int64_t off)
+{
+	int64_t c, s;
+
+	if (lo > hi)
+		return 0;
+	c = fen_prefix(p->cnt[d], hi + 1) - fen_prefix(p->cnt[d], lo);
+	s = fen_prefix(p->sum[d], hi + 1) - fen_prefix(p->sum[d], lo);
+	return sign * s + off * c;
+}
+
+static int64_t axis_dist_to(const struct mesh__pairsum *p, int d, int a)
+{
+	int len = p->topo->dim[d], h = len / 2, g = len - 1 - len / 2;
+	int64_t r;
+
+	if (len == 1)
+		return 0;
+	if (!p->topo->wrap[d])
+		return seg(p, d, 0, a - 1, -1, a) +
+		       seg(p, d, a + 1, len - 1, 1, -a);
+	/* forward half-ring (a, a + h], backward half-ring [a - g, a) */
+	r = seg(p, d, a + 1, a + h < len ? a + h : len - 1, 1, -a);
+	if (a + h >= len)
+		r += seg(p, d, 0, a + h - len, 1, (int64_t) len - a);
+	r += seg(p, d, a - g > 0 ? a - g : 0, a - 1, -1, a);
+	if (a - g < 0)
+		r += seg(p, d, a - g + len, len - 1, -1, (int64_t) a + len);
+	return r;
+}
+
+uint64_t mesh__pairsum_dist_to(const struct mesh__pairsum *p, const int c[3])
+{
+	int64_t s = 0;
+	int d;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		s += axis_dist_to(p, d, c[d]);
+	return (uint64_t) s;
+}
+
+void mesh__pairsum_update(struct mesh__pairsum *p, const int c[3], int sign)
+{
+	int d;
+
+	if (sign < 0) {
+		for (d = 0; d < MESH_MAX_DIMS; d++) {
+			fen_add(p->cnt[d], p->topo->dim[d], c[d], -1);
+			fen_add(p->sum[d], p->topo->dim[d], c[d], -c[d]);
+		}
+		p->n--;
+		p->total -= mesh__pairsum_dist_to(p, c);
+		return;
+	}
+	p->total += mesh__pairsum_dist_to(p, c);
+	p->n++;
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		fen_add(p->cnt[d], p->topo->dim[d], c[d], 1);
+		fen_add(p->sum[d], p->topo->dim[d], c[d], c[d]);
+	}
+}
+
+/* lb[j] for j = 0..n (see the file comment). */
+static void fill_lower_bounds(uint64_t *lb, uint32_t n, int nd)
+{
+	uint64_t g = 0, left = 0;
+	uint32_t j;
+	int r = 0;
+
+	lb[0] = 0;
+	for (j = 0; j < n; j++) {
+		lb[j + 1] = lb[j] + g; /* adding point j costs >= g(j) */
+		while (left == 0) {
+			r++;
+			left = nd == 1 ? 2 : nd == 2 ? 4u * (uint64_t) r :
+				4u * (uint64_t) r * (uint64_t) r + 2;
+		}
+		g += (uint64_t) r; /* g(j + 1) adds the next nearest point */
+		left--;
+	}
+}
+
+int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
+{
+	int d, nd = 0;
+
+	memset(x, 0, sizeof(*x));
+	x->topo = t;
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		nd += t->dim[d] > 1;
+		x->rmax += t->dim[d];
+	}
+	x->shell = malloc(t->nodes * sizeof(*x->shell));
+	x->taken = malloc(t->nodes * sizeof(*x->taken));
+	x->lb = malloc(((size_t) t->nodes + 1) * sizeof(*x->lb));
+	if (!x->shell || !x->taken || !x->lb ||
+	    mesh__pairsum_init(&x->ps, t)) {
+		mesh__l1near_free(x);
+		return MESH_ENOMEM;
+	}
+	fill_lower_bounds(x->lb, t->nodes, nd ? nd : 1);
+	return 0;
+}
+
+void mesh__l1near_free(struct mesh__l1near *x)
+{
+	mesh__pairsum_free(&x->ps);
+	free(x->shell);
+	free(x->taken);
+	free(x->lb);
+	x->shell = x->taken = NULL;
+	x->lb = NULL;
+}
+
+/* Offsets allowed per axis so that each node has exactly one offset,
+ * of length equal to its axis distance from c. */
+static void offset_range(const struct mesh_topo *t, const int c[3], int lo[3],
+			 int hi[3])
+{
+	int d;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		if (t->wrap[d]) {
+			lo[d] = -((t->dim[d] - 1) / 2);
+			hi[d] = t->dim[d] / 2;
+		} else {
+			lo[d] = -c[d];
+			hi[d] = t->dim[d] - 1 - c[d];
+		}
+	}
+}
+
+static inline int wrap_coord(int q, int len)
+{
+	return q < 0 ? q + len : q >= len ? q - len : q;
+}
+
+static inline int imax(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+static inline int imin(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+/* Free nodes at L1 distance exactly r from c; returns their number. */
+static uint32_t gather_shell(struct mesh__l1near *x, const struct mesh_bitmap *f,
+			     const int c[3], const int lo[3], const int hi[3],
+			     int r)
+{
+	const struct mesh_topo *t = x->topo;
+	uint32_t m = 0, X = (uint32_t) t->dim[0], XY = X * (uint32_t) t->dim[1];
+	int dz, dy, rz, rx, q[3];
+
+	for (dz = imax(-r, lo[2]); dz <= imin(r, hi[2]); dz++) {
+		rz = r - (dz < 0 ? -dz : dz);
+		q[2] = wrap_coord(c[2] + dz, t->dim[2]);
+		for (dy = imax(-rz, lo[1]); dy <= imin(rz, hi[1]); dy++) {
+			uint32_t base, n;
+
+			rx = rz - (dy < 0 ? -dy : dy);
+			q[1] = wrap_coord(c[1] + dy, t->dim[1]);
+			base = (uint32_t) q[1] * X + (uint32_t) q[2] * XY;
+			if (-rx >= lo[0]) {
+				n = base + (uint32_t) wrap_coord(c[0] - rx, (int) X);
+				if (mesh_bitmap_test(f, n))
+					x->shell[m++] = n;
+			}
+			if (rx > 0 && rx <= hi[0]) {
+				n = base + (uint32_t) wrap_coord(c[0] + rx, (int) X);
+				if (mesh_bitmap_test(f, n))
+					x->shell[m++] = n;
+			}
+		}
+	}
+	return m;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+static void reset_taken(struct mesh__l1near *x)
+{
+	int q[3];
+
+	while (x->ps.n) {
+		mesh_topo_coords(x->topo, x->taken[x->ps.n - 1], q);
+		mesh__pairsum_update(&x->ps, q, -1);
+	}
+	x->ps.total = 0;
+}
+
+uint64_t mesh__l1near_score(struct mesh__l1near *x,
+			    const struct mesh_bitmap *free_map, const int c[3],
+			    uint32_t k, uint64_t bound, uint32_t *out)
+{
+	int lo[3], hi[3], r, q[3];
+	uint32_t m, i;
+	uint64_t score;
+
+	reset_taken(x);
+	offset_range(x->topo, c, lo, hi);
+	for (r = 0; x->ps.n < k && r <= x->rmax; r++) {
+		m = gather_shell(x, free_map, c, lo, hi, r);
+		if (x->ps.n + m > k) {
+			qsort(x->shell, m, sizeof(*x->shell), cmp_u32);
+			m = k - x->ps.n;
+		}
+		for (i = 0; i < m; i++) {
+			mesh_topo_coords(x->topo, x->shell[i], q);
+			x->taken[x->ps.n] = x->shell[i];
+			mesh__pairsum_update(&x->ps, q, 1);
+			if (x->ps.total + x->lb[k] - x->lb[x->ps.n] >= bound)
+				return UINT64_MAX;
+		}
+	}
+	score = x->ps.total;
+	if (out)
+		memcpy(out, x->taken, k * sizeof(*out));
+	return score;
+}
+
+uint64_t mesh__l1near_best(struct mesh__l1near *x,
+			   const struct mesh_bitmap *free_map, uint32_t k,
+			   mesh__centre_pred pred, const void *ctx,
+			   uint32_t *out)
+{
+	uint64_t best = UINT64_MAX, s;
+	uint32_t i;
+	int c[3];
+
+	for (i = 0; i < x->topo->nodes; i++) {
+		if (!pred(ctx, i))
+			continue;
+		mesh_topo_coords(x->topo, i, c);
+		s = mesh__l1near_score(x, free_map, c, k, best, out);
+		if (s < best)
+			best = s;
+	}
+	return best;
+}
+
+int mesh__l1near_ties(struct mesh__l1near *x,
+		      const struct mesh_bitmap *free_map, uint32_t k,
+		      mesh__centre_pred pred, const void *ctx, uint64_t best,
+		      uint32_t *buf, int (*cb)(void *, const uint32_t *),
+		      void *cb_ctx)
+{
+	uint32_t i;
+	int c[3];
+
+	for (i = 0; i < x->topo->nodes; i++) {
+		if (!pred(ctx, i))
+			continue;
+		mesh_topo_coords(x->topo, i, c);
+		if (mesh__l1near_score(x, free_map, c, k, best + 1, buf) ==
+			    best &&
+		    cb(cb_ctx, buf))
+			break;
+	}
+	return 0;
+}
+
+/* Split [lo, hi] on axis d into at most two in-range intervals. */
+static int split_axis(const struct mesh_topo *t, int d, int lo, int hi,
+		      int ilo[2], int ihi[2])
+{
+	int len = t->dim[d];
+
+	if (!t->wrap[d]) {
+		ilo[0] = lo < 0 ? 0 : lo;
+		ihi[0] = hi >= len ? len - 1 : hi;
+		return ilo[0] <= ihi[0];
+	}
+	if (hi - lo + 1 >= len) {
+		ilo[0] = 0;
+		ihi[0] = len - 1;
+		return 1;
+	}
+	lo = ((lo % len) + len) % len;
+	hi = lo + (hi - lo + len) % len; /* keeps the length */
+	hi = lo + (hi - lo);
+	if (hi < len) {
+		ilo[0] = lo;
+		ihi[0] = hi;
+		return 1;
+	}
+	ilo[0] = lo;
+	ihi[0] = len - 1;
+	ilo[1] = 0;
+	ihi[1] = hi - len;
+	return 2;
+}
+
+uint32_t mesh__box_count(const struct mesh__boxsum *b, const int lo[3],
+			 const int hi[3])
+{
+	int ilo[3][2], ihi[3][2], n[3], i, j, k, d, blo[3], bhi[3];
+	uint32_t total = 0;
+
+	for (d = 0; d < 3; d++) {
+		n[d] = split_axis(b->topo, d, lo[d], hi[d], ilo[d], ihi[d]);
+		if (!n[d])
+			return 0;
+	}
+	for (i = 0; i < n[0]; i++)
+		for (j = 0; j < n[1]; j++)
+			for (k = 0; k < n[2]; k++) {
+				blo[0] = ilo[0][i], bhi[0] = ihi[0][i];
+				blo[1] = ilo[1][j], bhi[1] = ihi[1][j];
+				blo[2] = ilo[2][k], bhi[2] = ihi[2][k];
+				total += mesh__boxsum_box(b, blo, bhi);
+			}
+	return total;
+}
+
+int mesh__interval_distance(const struct mesh_topo *t, int d, int q, int lo,
+			    int hi)
+{
+	int len = t->dim[d], a, b;
+
+	if (!t->wrap[d])
+		return q < lo ? lo - q : q > hi ? q - hi : 0;
+	if (hi - lo + 1 >= len)
+		return 0;
+	a = ((q - lo) % len + len) % len; /* forward from lo */
+	if (a <= hi - lo)
+		return 0;
+	b = len - a;                      /* back to lo */
+	a -= hi - lo;                     /* forward past hi */
+	return a < b ? a : b;
+}

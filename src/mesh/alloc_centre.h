@@ -1,0 +1,87 @@
+/* alloc_centre.h - machinery shared by the L1 centre-based allocators
+ * Gen-Alg, MM and MM-Inc (private; never installed).
+ *
+ * - mesh__pairsum: an incrementally built node set whose sum of pairwise
+ *   distances (L1, Lee on wrapped axes) is kept up to date in O(log L)
+ *   per insertion with one pair of Fenwick trees (count, coordinate sum)
+ *   per axis.
+ * - mesh__l1near: "the k free nodes nearest to a centre by L1 distance,
+ *   ties to the lowest node index" and its sum of pairwise distances,
+ *   found shell by shell (L1 spheres enumerated directly, never sorted
+ *   globally), with early termination against a bound.
+ */
+#ifndef MESH_ALLOC_CENTRE_H
+#define MESH_ALLOC_CENTRE_H
+
+#include <stdint.h>
+
+#include "bitmap.h"
+#include "boxsum.h"
+#include "topo.h"
+
+struct mesh__pairsum {
+	const struct mesh_topo *topo;
+	int64_t *cnt[MESH_MAX_DIMS]; /* Fenwick trees, 1-based */
+	int64_t *sum[MESH_MAX_DIMS];
+	uint32_t n;
+	uint64_t total; /* sum over unordered pairs */
+};
+
+int mesh__pairsum_init(struct mesh__pairsum *p, const struct mesh_topo *t);
+void mesh__pairsum_free(struct mesh__pairsum *p);
+/* Sum of distances from the point c to every member. */
+uint64_t mesh__pairsum_dist_to(const struct mesh__pairsum *p, const int c[3]);
+/* Insert (sign = +1) or remove (sign = -1) the point c; total follows. */
+void mesh__pairsum_update(struct mesh__pairsum *p, const int c[3], int sign);
+
+struct mesh__l1near {
+	const struct mesh_topo *topo;
+	struct mesh__pairsum ps;
+	uint32_t *shell;   /* scratch: free nodes of the current shell */
+	uint32_t *taken;   /* nodes inserted into ps, in order */
+	uint64_t *lb;      /* lb[j]: lower bound on the pair sum of j nodes */
+	int rmax;
+};
+
+int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t);
+void mesh__l1near_free(struct mesh__l1near *x);
+
+/* Sum of pairwise distances of the k free nodes nearest to centre c (L1,
+ * ties to the lowest node index), or UINT64_MAX once the score is known
+ * to be >= bound.  If out is not NULL and the score is below bound, the
+ * nodes are written to out[0..k).  Requires k <= free nodes. */
+uint64_t mesh__l1near_score(struct mesh__l1near *x,
+			    const struct mesh_bitmap *free_map, const int c[3],
+			    uint32_t k, uint64_t bound, uint32_t *out);
+
+/* Free nodes in the box lo[d] <= c[d] <= hi[d]; bounds may lie outside
+ * the mesh: wrapped axes wrap (a box at least as long as the ring is the
+ * whole ring), other axes are clipped. */
+uint32_t mesh__box_count(const struct mesh__boxsum *b, const int lo[3],
+			 const int hi[3]);
+
+/* Distance from coordinate q to the interval [lo, hi] on axis d (wrapped
+ * as above); 0 inside. */
+int mesh__interval_distance(const struct mesh_topo *t, int d, int q, int lo,
+			    int hi);
+
+/* Candidate-centre predicate of an allocator (Gen-Alg: free nodes; MM:
+ * points whose coordinates each occur among the free nodes). */
+typedef int (*mesh__centre_pred)(const void *ctx, uint32_t node);
+
+/* Lowest score over the candidate centres, ties to the lowest centre
+ * index; out receives that centre's set.  UINT64_MAX if no centre. */
+uint64_t mesh__l1near_best(struct mesh__l1near *x,
+			   const struct mesh_bitmap *free_map, uint32_t k,
+			   mesh__centre_pred pred, const void *ctx,
+			   uint32_t *out);
+
+/* Calls cb(cb_ctx, buf) for every candidate centre whose set scores
+ * exactly best, in centre order; stops early if cb returns non-zero. */
+int mesh__l1near_ties(struct mesh__l1near *x,
+		      const struct mesh_bitmap *free_map, uint32_t k,
+		      mesh__centre_pred pred, const void *ctx, uint64_t best,
+		      uint32_t *buf, int (*cb)(void *, const uint32_t *),
+		      void *cb_ctx);
+
+#endif

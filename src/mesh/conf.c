@@ -1,0 +1,785 @@
+/* conf.c - the mesh.conf parser.
+ *
+ * HOW IT WORKS: a first pass tokenises the text line by line and only
+ * records each key's raw value and line (so keys may come in any order);
+ * a second pass builds the topology, places the nodes (explicit
+ * coordinates first, then the Nodes= list in NodeOrder), applies the I/O
+ * nodes and creates the allocator once to prove the name and parameters
+ * valid.  Every error names the file, the line and the key.
+ */
+#include "conf.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "hostlist.h"
+
+#define CONF_MAX_BYTES (16u << 20)
+
+struct conf_kv {
+	char *val;
+	long line;
+};
+
+struct conf_def {
+	char *name;
+	int coord[MESH_MAX_DIMS];
+	int ncoord;
+	long line;
+};
+
+struct conf_raw {
+	const char *file;
+	struct conf_kv dims, nodes, order, io, alloc, params;
+	struct conf_def *defs;
+	size_t ndefs, cap;
+	long last_line;
+};
+
+static int conf_err(struct mesh_diag *d, int rc, const struct conf_raw *r,
+		    long line, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static int conf_err(struct mesh_diag *d, int rc, const struct conf_raw *r,
+		    long line, const char *key, const char *fmt, ...)
+{
+	char msg[sizeof(d->message)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return mesh_diag_set(d, rc, r->file, line > 0 ? line : 1, key, "%s",
+			     msg);
+}
+
+/* Moves a sub-parser's diagnostic to file/line/key. */
+static int conf_relocate(struct mesh_diag *d, int rc,
+			 const struct conf_raw *r, long line, const char *key)
+{
+	if (d) {
+		snprintf(d->file, sizeof(d->file), "%s", r->file);
+		d->line = line > 0 ? line : 1;
+		snprintf(d->field, sizeof(d->field), "%s", key);
+	}
+	return rc;
+}
+
+static void raw_free(struct conf_raw *r)
+{
+	size_t i;
+
+	free(r->dims.val);
+	free(r->nodes.val);
+	free(r->order.val);
+	free(r->io.val);
+	free(r->alloc.val);
+	free(r->params.val);
+	for (i = 0; i < r->ndefs; i++)
+		free(r->defs[i].name);
+	free(r->defs);
+}
+
+/* Parses "x,y[,z]" of non-negative integers; returns the count or -1. */
+static int parse_coord(const char *s, int c[MESH_MAX_DIMS])
+{
+	int n = 0;
+	char *end;
+	long v;
+
+	for (;;) {
+		if (n == MESH_MAX_DIMS || *s < '0' || *s > '9')
+			return -1;
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || v > (long) MESH_MAX_NODES)
+			return -1;
+		c[n++] = (int) v;
+		if (*end == '\0')
+			return n;
+		if (*end != ',')
+			return -1;
+		s = end + 1;
+	}
+}
+
+static int set_single(struct conf_kv *kv, const struct conf_raw *r,
+		      const char *key, const char *val, long line,
+		      struct mesh_diag *d)
+{
+	char first[32];
+
+	if (kv->val) {
+		snprintf(first, sizeof(first), "%ld", kv->line);
+		return conf_err(d, MESH_EPARSE, r, line, key,
+				"duplicate key %s (first given at line %s)",
+				key, first);
+	}
+	kv->val = strdup(val);
+	if (!kv->val)
+		return MESH_ENOMEM;
+	kv->line = line;
+	return 0;
+}
+
+static int add_def(struct conf_raw *r, const char *name, long line)
+{
+	if (r->ndefs == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 8;
+		struct conf_def *p = realloc(r->defs, cap * sizeof(*p));
+
+		if (!p)
+			return MESH_ENOMEM;
+		r->defs = p;
+		r->cap = cap;
+	}
+	memset(&r->defs[r->ndefs], 0, sizeof(r->defs[0]));
+	r->defs[r->ndefs].name = strdup(name);
+	if (!r->defs[r->ndefs].name)
+		return MESH_ENOMEM;
+	r->defs[r->ndefs].line = line;
+	r->ndefs++;
+	return 0;
+}
+
+/* State of one line: NodeName= and Coord= must come together. */
+struct conf_line {
+	const char *nodename;
+	const char *coord;
+	long line;
+};
+
+static struct conf_kv *single_key(struct conf_raw *r, const char *key)
+{
+	if (!strcasecmp(key, "Dimensions"))
+		return &r->dims;
+	if (!strcasecmp(key, "Nodes"))
+		return &r->nodes;
+	if (!strcasecmp(key, "NodeOrder"))
+		return &r->order;
+	if (!strcasecmp(key, "IONodes"))
+		return &r->io;
+	if (!strcasecmp(key, "Allocator"))
+		return &r->alloc;
+	if (!strcasecmp(key, "AllocatorParameters"))
+		return &r->params;
+	return NULL;
+}
+
+static int parse_token(struct conf_raw *r, char *tok, struct conf_line *l,
+		       struct mesh_diag *d)
+{
+	char *eq = strchr(tok, '=');
+	struct conf_kv *kv;
+
+	if (!eq || eq == tok)
+		return conf_err(d, MESH_EPARSE, r, l->line, "",
+				"expected Key=Value, got \"%s\"", tok);
+	*eq = '\0';
+	if (eq[1] == '\0')
+		return conf_err(d, MESH_EPARSE, r, l->line, tok,
+				"empty value for %s", tok);
+	kv = single_key(r, tok);
+	if (kv)
+		return set_single(kv, r, tok, eq + 1, l->line, d);
+	if (!strcasecmp(tok, "NodeName") || !strcasecmp(tok, "Coord")) {
+		const char **slot = tok[0] == 'n' || tok[0] == 'N' ?
+					    &l->nodename : &l->coord;
+
+		if (*slot)
+			return conf_err(d, MESH_EPARSE, r, l->line, tok,
+					"%s given twice on one line", tok);
+		*slot = eq + 1;
+		return 0;
+	}
+	return conf_err(d, MESH_EPARSE, r, l->line, tok,
+			"unknown key \"%s\" (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator or AllocatorParameters)",
+			tok);
+}
+
+static int finish_line(struct conf_raw *r, const struct conf_line *l,
+		       struct mesh_diag *d)
+{
+	struct conf_def *def;
+	int rc;
+
+	if (!l->nodename && !l->coord)
+		return 0;
+	if (!l->nodename)
+		return conf_err(d, MESH_EPARSE, r, l->line, "Coord",
+				"Coord=%s without NodeName= on the same line",
+				l->coord);
+	if (!l->coord)
+		return conf_err(d, MESH_EPARSE, r, l->line, "NodeName",
+				"NodeName=%s without Coord=x,y[,z] on the same line",
+				l->nodename);
+	if (strpbrk(l->nodename, "[],="))
+		return conf_err(d, MESH_EPARSE, r, l->line, "NodeName",
+				"bad value \"%s\": NodeName= takes one node name, not a hostlist",
+				l->nodename);
+	rc = add_def(r, l->nodename, l->line);
+	if (rc)
+		return rc;
+	def = &r->defs[r->ndefs - 1];
+	def->ncoord = parse_coord(l->coord, def->coord);
+	if (def->ncoord < 0)
+		return conf_err(d, MESH_EPARSE, r, l->line, "Coord",
+				"bad value \"%s\": expected x,y[,z] with non-negative integers",
+				l->coord);
+	return 0;
+}
+
+static int parse_line(struct conf_raw *r, char *text, long line,
+		      struct mesh_diag *d)
+{
+	struct conf_line l = { NULL, NULL, line };
+	char *hash = strchr(text, '#'), *tok, *save = NULL;
+	int rc;
+
+	if (hash)
+		*hash = '\0';
+	for (tok = strtok_r(text, " \t\r\f\v", &save); tok;
+	     tok = strtok_r(NULL, " \t\r\f\v", &save)) {
+		rc = parse_token(r, tok, &l, d);
+		if (rc)
+			return rc;
+	}
+	return finish_line(r, &l, d);
+}
+
+/* First pass: records every key with its line. */
+static int parse_text(struct conf_raw *r, const char *text, size_t len,
+		      struct mesh_diag *d)
+{
+	size_t start = 0, i;
+	char *line;
+	int rc = 0;
+
+	for (i = 0; i <= len && !rc; i++) {
+		if (i < len && text[i] != '\n' && text[i] != '\0')
+			continue;
+		if (i == len && start == len && len > 0)
+			break; /* text ends with a newline */
+		r->last_line++;
+		if (i < len && text[i] == '\0')
+			return conf_err(d, MESH_EPARSE, r, r->last_line, "",
+					"NUL byte in line");
+		line = strndup(text + start, i - start);
+		if (!line)
+			return MESH_ENOMEM;
+		rc = parse_line(r, line, r->last_line, d);
+		free(line);
+		start = i + 1;
+	}
+	return rc;
+}
+
+/* NodeOrder=yxz etc.: perm[k] is the dimension that varies k-th fastest. */
+static int parse_order(const struct conf_raw *r, const struct mesh_topo *t,
+		       int perm[MESH_MAX_DIMS], struct mesh_diag *d)
+{
+	const char *s = r->order.val;
+	bool seen[MESH_MAX_DIMS] = { false, false, false };
+	int k, dim;
+
+	for (k = 0; k < MESH_MAX_DIMS; k++)
+		perm[k] = k;
+	if (!s)
+		return 0;
+	if (strlen(s) != (size_t) t->ndims)
+		goto bad;
+	for (k = 0; k < t->ndims; k++) {
+		dim = (s[k] | 0x20) - 'x';
+		if (dim < 0 || dim >= t->ndims || seen[dim])
+			goto bad;
+		seen[dim] = true;
+		perm[k] = dim;
+	}
+	return 0;
+bad:
+	return conf_err(d, MESH_EPARSE, r, r->order.line, "NodeOrder",
+			"bad value \"%s\": expected a permutation of %s (first letter varies fastest)",
+			s, t->ndims == 2 ? "xy" : "xyz");
+}
+
+/* Mesh index of the i-th position when perm[0] varies fastest. */
+static uint32_t order_index(const struct mesh_topo *t, const int perm[3],
+			    uint32_t i)
+{
+	int c[MESH_MAX_DIMS] = { 0, 0, 0 }, k;
+
+	for (k = 0; k < MESH_MAX_DIMS; k++) {
+		c[perm[k]] = (int) (i % (uint32_t) t->dim[perm[k]]);
+		i /= (uint32_t) t->dim[perm[k]];
+	}
+	return mesh_topo_index(t, c);
+}
+
+static int coord_index(const struct mesh_topo *t, const int *c, int n,
+		       uint32_t *idx)
+{
+	int full[MESH_MAX_DIMS] = { 0, 0, 0 }, k;
+
+	if (n != t->ndims)
+		return -1;
+	for (k = 0; k < n; k++) {
+		if (c[k] < 0 || c[k] >= t->dim[k])
+			return -1;
+		full[k] = c[k];
+	}
+	*idx = mesh_topo_index(t, full);
+	return 0;
+}
+
+static int place(struct mesh_conf *c, const struct conf_raw *r, uint32_t idx,
+		 const char *name, long line, const char *key,
+		 struct mesh_diag *d)
+{
+	char other[320];
+
+	if (c->node_name[idx]) {
+		snprintf(other, sizeof(other), "%s (line %ld)",
+			 c->node_name[idx], c->node_line[idx]);
+		return conf_err(d, MESH_EINVAL, r, line, key,
+				"node %s is on the same coordinate as node %s",
+				name, other);
+	}
+	c->node_name[idx] = strdup(name);
+	if (!c->node_name[idx])
+		return MESH_ENOMEM;
+	c->node_line[idx] = line;
+	c->n_named++;
+	return 0;
+}
+
+static const struct conf_def *find_def(const struct conf_raw *r,
+				       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->ndefs; i++)
+		if (!strcmp(r->defs[i].name, name))
+			return &r->defs[i];
+	return NULL;
+}
+
+static int place_defs(struct mesh_conf *c, const struct conf_raw *r,
+		      struct mesh_diag *d)
+{
+	const struct mesh_topo *t = c->topo;
+	char dims[64];
+	uint32_t idx;
+	size_t i;
+	int rc;
+
+	mesh_topo_format(t, dims, sizeof(dims));
+	for (i = 0; i < r->ndefs; i++) {
+		const struct conf_def *def = &r->defs[i];
+
+		if (find_def(r, def->name) != def)
+			return conf_err(d, MESH_EINVAL, r, def->line,
+					"NodeName",
+					"node %s is given a coordinate twice",
+					def->name);
+		if (coord_index(t, def->coord, def->ncoord, &idx))
+			return conf_err(d, MESH_ERANGE, r, def->line, "Coord",
+					"coordinate of node %s is outside the dimensions %s (need one 0-based value per dimension)",
+					def->name, dims);
+		rc = place(c, r, idx, def->name, def->line, "Coord", d);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int place_list(struct mesh_conf *c, const struct conf_raw *r,
+		      const int perm[3], struct mesh_diag *d)
+{
+	char **names = NULL, cnt[64];
+	size_t n = 0, i;
+	int rc;
+
+	rc = mesh_hostlist_expand(r->nodes.val, MESH_MAX_NODES, &names, &n, d);
+	if (rc)
+		return conf_relocate(d, rc, r, r->nodes.line, "Nodes");
+	if (n > c->topo->nodes) {
+		snprintf(cnt, sizeof(cnt), "%zu names but %u positions", n,
+			 c->topo->nodes);
+		rc = conf_err(d, MESH_ERANGE, r, r->nodes.line, "Nodes",
+			      "more node names than mesh positions (%s in %s)",
+			      cnt, r->dims.val);
+		goto out;
+	}
+	for (i = 0; i < n && !rc; i++) {
+		if (find_def(r, names[i]))
+			continue; /* moved by NodeName=/Coord= */
+		rc = place(c, r, order_index(c->topo, perm, (uint32_t) i),
+			   names[i], r->nodes.line, "Nodes", d);
+	}
+out:
+	mesh_hostlist_free(names, n);
+	return rc;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct mesh_conf_entry *) a)->name,
+		      ((const struct mesh_conf_entry *) b)->name);
+}
+
+static int build_index(struct mesh_conf *c, const struct conf_raw *r,
+		       struct mesh_diag *d)
+{
+	uint32_t i, k = 0;
+
+	c->by_name = calloc(c->n_named ? c->n_named : 1, sizeof(*c->by_name));
+	if (!c->by_name)
+		return MESH_ENOMEM;
+	for (i = 0; i < c->topo->nodes; i++) {
+		if (!c->node_name[i])
+			continue;
+		c->by_name[k].name = c->node_name[i];
+		c->by_name[k++].idx = i;
+	}
+	qsort(c->by_name, k, sizeof(*c->by_name), cmp_entry);
+	for (i = 1; i < k; i++) {
+		uint32_t a = c->by_name[i].idx;
+
+		if (strcmp(c->by_name[i - 1].name, c->by_name[i].name))
+			continue;
+		return conf_err(d, MESH_EINVAL, r, c->node_line[a], "Nodes",
+				"node %s is listed twice", c->node_name[a]);
+	}
+	return 0;
+}
+
+static bool is_coord_list(const char *s)
+{
+	for (; *s; s++)
+		if (!strchr("0123456789,;", *s))
+			return false;
+	return true;
+}
+
+/* IONodes= "x,y;x,y" -> indices (appended to idx, *n updated). */
+static int io_from_coords(const struct mesh_conf *c, const struct conf_raw *r,
+			  uint32_t *idx, size_t *n, struct mesh_diag *d)
+{
+	char *copy = strdup(r->io.val), *item, *save = NULL;
+	int co[MESH_MAX_DIMS], nc, rc = 0;
+
+	if (!copy)
+		return MESH_ENOMEM;
+	for (item = strtok_r(copy, ";", &save); item && !rc;
+	     item = strtok_r(NULL, ";", &save)) {
+		nc = parse_coord(item, co);
+		if (nc < 0 || coord_index(c->topo, co, nc, &idx[*n]))
+			rc = conf_err(d, MESH_ERANGE, r, r->io.line, "IONodes",
+				      "bad I/O node coordinate \"%s\": expected x,y[,z] inside the dimensions %s",
+				      item, r->dims.val);
+		else if (++*n > c->topo->nodes)
+			rc = conf_err(d, MESH_ERANGE, r, r->io.line, "IONodes",
+				      "more I/O nodes than mesh positions");
+	}
+	if (!rc && *n == 0)
+		rc = conf_err(d, MESH_EPARSE, r, r->io.line, "IONodes",
+			      "bad value \"%s\": no coordinates", r->io.val);
+	free(copy);
+	return rc;
+}
+
+static int io_from_names(const struct mesh_conf *c, const struct conf_raw *r,
+			 uint32_t *idx, size_t *n, struct mesh_diag *d)
+{
+	char **names = NULL;
+	size_t cnt = 0, i;
+	int rc;
+
+	rc = mesh_hostlist_expand(r->io.val, c->topo->nodes, &names, &cnt, d);
+	if (rc)
+		return conf_relocate(d, rc, r, r->io.line, "IONodes");
+	for (i = 0; i < cnt && !rc; i++)
+		if (mesh_conf_lookup(c, names[i], &idx[(*n)++]))
+			rc = conf_err(d, MESH_EINVAL, r, r->io.line,
+				      "IONodes",
+				      "I/O node %s is not a node of the mesh",
+				      names[i]);
+	mesh_hostlist_free(names, cnt);
+	return rc;
+}
+
+static int apply_io(struct mesh_conf *c, const struct conf_raw *r,
+		    struct mesh_diag *d)
+{
+	uint32_t *idx;
+	size_t n = 0;
+	int rc;
+
+	if (!r->io.val)
+		return 0;
+	idx = calloc((size_t) c->topo->nodes + 1, sizeof(*idx));
+	if (!idx)
+		return MESH_ENOMEM;
+	if (is_coord_list(r->io.val))
+		rc = io_from_coords(c, r, idx, &n, d);
+	else
+		rc = io_from_names(c, r, idx, &n, d);
+	if (!rc && mesh_topo_set_io_nodes(c->topo, idx, n))
+		rc = conf_err(d, MESH_EINVAL, r, r->io.line, "IONodes",
+			      "an I/O node is listed twice in \"%s\"",
+			      r->io.val);
+	free(idx);
+	return rc;
+}
+
+static int check_allocator(struct mesh_conf *c, const struct conf_raw *r,
+			   struct mesh_diag *d)
+{
+	struct mesh_allocator *a = NULL;
+	int rc;
+
+	if (!r->alloc.val)
+		return conf_err(d, MESH_EPARSE, r, r->last_line, "Allocator",
+				"missing Allocator= (see meshsim --list-allocators)");
+	rc = mesh_alloc_create(c->topo, r->alloc.val, r->params.val, &a, d);
+	if (rc == MESH_ENOMEM)
+		return rc;
+	if (rc == MESH_ENOENT || (rc && !r->params.val))
+		return conf_relocate(d, rc, r, r->alloc.line, "Allocator");
+	if (rc)
+		return conf_relocate(d, rc, r, r->params.line,
+				     "AllocatorParameters");
+	mesh_alloc_destroy(a);
+	c->allocator = strdup(r->alloc.val);
+	c->alloc_params = r->params.val ? strdup(r->params.val) : NULL;
+	if (!c->allocator || (r->params.val && !c->alloc_params))
+		return MESH_ENOMEM;
+	return 0;
+}
+
+static int build_topo(struct mesh_conf *c, const struct conf_raw *r,
+		      struct mesh_diag *d)
+{
+	int rc;
+
+	if (!r->dims.val)
+		return conf_err(d, MESH_EPARSE, r, r->last_line, "Dimensions",
+				"missing Dimensions=WxH[xD]");
+	if (!r->nodes.val && !r->ndefs)
+		return conf_err(d, MESH_EPARSE, r, r->last_line, "Nodes",
+				"no nodes: give Nodes=<hostlist> and/or NodeName=<name> Coord=x,y[,z]");
+	rc = mesh_topo_parse(r->dims.val, &c->topo, d);
+	if (rc)
+		return conf_relocate(d, rc, r, r->dims.line, "Dimensions");
+	c->node_name = calloc(c->topo->nodes, sizeof(*c->node_name));
+	c->node_line = calloc(c->topo->nodes, sizeof(*c->node_line));
+	if (!c->node_name || !c->node_line)
+		return MESH_ENOMEM;
+	return 0;
+}
+
+static int build(struct mesh_conf *c, const struct conf_raw *r,
+		 struct mesh_diag *d)
+{
+	int perm[MESH_MAX_DIMS], rc;
+
+	rc = build_topo(c, r, d);
+	if (!rc)
+		rc = parse_order(r, c->topo, perm, d);
+	if (!rc)
+		rc = place_defs(c, r, d);
+	if (!rc && r->nodes.val)
+		rc = place_list(c, r, perm, d);
+	if (!rc)
+		rc = build_index(c, r, d);
+	if (!rc)
+		rc = apply_io(c, r, d);
+	if (!rc)
+		rc = check_allocator(c, r, d);
+	c->nodes_line = r->nodes.val ? r->nodes.line
+				     : (r->ndefs ? r->defs[0].line : 1);
+	return rc;
+}
+
+int mesh_conf_parse(const char *text, size_t len, const char *name,
+		    struct mesh_conf **out, struct mesh_diag *d)
+{
+	struct conf_raw r;
+	struct mesh_conf *c;
+	int rc;
+
+	if (!text || !out)
+		return MESH_EINVAL;
+	memset(&r, 0, sizeof(r));
+	r.file = name ? name : "mesh.conf";
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return MESH_ENOMEM;
+	rc = parse_text(&r, text, len, d);
+	if (!rc)
+		rc = build(c, &r, d);
+	if (!rc) {
+		c->path = strdup(r.file);
+		rc = c->path ? 0 : MESH_ENOMEM;
+	}
+	raw_free(&r);
+	if (rc) {
+		mesh_conf_destroy(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+static int read_file(const char *path, char **buf, size_t *len,
+		     struct mesh_diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 4096, n = 0, got;
+	char *p = NULL, *q;
+
+	if (!f)
+		return mesh_diag_set(d, MESH_EIO, path, 0, "", "cannot open: %s",
+				     strerror(errno));
+	for (;;) {
+		q = realloc(p, cap);
+		if (!q) {
+			free(p);
+			fclose(f);
+			return MESH_ENOMEM;
+		}
+		p = q;
+		got = fread(p + n, 1, cap - n, f);
+		n += got;
+		if (n < cap)
+			break;
+		if (cap >= CONF_MAX_BYTES) {
+			free(p);
+			fclose(f);
+			return mesh_diag_set(d, MESH_ERANGE, path, 0, "",
+					     "file larger than %u bytes",
+					     CONF_MAX_BYTES);
+		}
+		cap *= 2;
+	}
+	if (ferror(f)) {
+		free(p);
+		fclose(f);
+		return mesh_diag_set(d, MESH_EIO, path, 0, "", "read error");
+	}
+	fclose(f);
+	*buf = p;
+	*len = n;
+	return 0;
+}
+
+int mesh_conf_load(const char *path, struct mesh_conf **out,
+		   struct mesh_diag *d)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!path || !out)
+		return MESH_EINVAL;
+	rc = read_file(path, &buf, &len, d);
+	if (rc)
+		return rc;
+	rc = mesh_conf_parse(buf, len, path, out, d);
+	free(buf);
+	return rc;
+}
+
+void mesh_conf_destroy(struct mesh_conf *c)
+{
+	uint32_t i;
+
+	if (!c)
+		return;
+	if (c->node_name && c->topo)
+		for (i = 0; i < c->topo->nodes; i++)
+			free(c->node_name[i]);
+	free(c->node_name);
+	free(c->node_line);
+	free(c->by_name);
+	free(c->allocator);
+	free(c->alloc_params);
+	free(c->path);
+	mesh_topo_destroy(c->topo);
+	free(c);
+}
+
+int mesh_conf_lookup(const struct mesh_conf *c, const char *name,
+		     uint32_t *idx)
+{
+	struct mesh_conf_entry key = { name, 0 };
+	const struct mesh_conf_entry *e;
+
+	if (!c || !name || !c->by_name)
+		return MESH_ENOENT;
+	e = bsearch(&key, c->by_name, c->n_named, sizeof(key), cmp_entry);
+	if (!e)
+		return MESH_ENOENT;
+	if (idx)
+		*idx = e->idx;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+int mesh_conf_validate_nodes(const struct mesh_conf *c,
+			     const char *const *names, size_t n,
+			     struct mesh_diag *d)
+{
+	const char **sorted;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n; i++)
+		if (mesh_conf_lookup(c, names[i], NULL))
+			return mesh_diag_set(d, MESH_ENOENT, c->path,
+					     c->nodes_line, "Nodes",
+					     "node %s is defined in slurm.conf but has no position in the mesh",
+					     names[i]);
+	sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	if (!sorted)
+		return MESH_ENOMEM;
+	memcpy(sorted, names, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_str);
+	for (i = 0; i < c->n_named && !rc; i++) {
+		const struct mesh_conf_entry *e = &c->by_name[i];
+
+		if (!bsearch(&e->name, sorted, n, sizeof(*sorted), cmp_str))
+			rc = mesh_diag_set(d, MESH_ENOENT, c->path,
+					   c->node_line[e->idx], "Nodes",
+					   "node %s is in the mesh but not defined in slurm.conf",
+					   e->name);
+	}
+	free(sorted);
+	return rc;
+}
+
+int mesh_conf_path_near(const char *slurm_conf, char *buf, size_t len)
+{
+	const char *slash = slurm_conf ? strrchr(slurm_conf, '/') : NULL;
+	int n;
+
+	if (!buf || !len)
+		return MESH_ERANGE;
+	if (!slash)
+		n = snprintf(buf, len, "mesh.conf");
+	else
+		n = snprintf(buf, len, "%.*s/mesh.conf",
+			     (int) (slash - slurm_conf), slurm_conf);
+	return n < 0 || (size_t) n >= len ? MESH_ERANGE : 0;
+}

@@ -1,0 +1,221 @@
+/* check_alloc.c - the allocator interface, curve fits and MC1x1 on
+ * hand-worked free maps (Walker et al. Sec. II and Fig. 1). */
+#include "testutil.h"
+
+struct fixture {
+	struct mesh_topo *t;
+	struct mesh_bitmap *free_map;
+	struct mesh_allocator *a;
+};
+
+/* pattern: one char per node in index order, '.' free, '#' busy */
+static void fx_init(struct fixture *f, const char *mesh, const char *pattern,
+		    const char *alloc)
+{
+	struct mesh_diag d;
+	uint32_t i;
+
+	f->t = tu_topo(mesh);
+	ck_assert_uint_eq(strlen(pattern), f->t->nodes);
+	f->free_map = tu_all_free(f->t);
+	for (i = 0; i < f->t->nodes; i++)
+		if (pattern[i] == '#')
+			mesh_bitmap_clear(f->free_map, i);
+	ck_assert_int_eq(mesh_alloc_create(f->t, alloc, NULL, &f->a, &d), 0);
+}
+
+static void fx_fini(struct fixture *f)
+{
+	mesh_alloc_destroy(f->a);
+	mesh_bitmap_destroy(f->free_map);
+	mesh_topo_destroy(f->t);
+}
+
+static int fx_place(struct fixture *f, uint32_t k, uint32_t *out)
+{
+	struct mesh_request req;
+	struct mesh_view v = { f->t, f->free_map, NULL, 0 };
+
+	memset(&req, 0, sizeof(req));
+	req.nodes = k;
+	return mesh_alloc_place(f->a, &v, &req, out);
+}
+
+static const struct fit_case {
+	const char *alloc;
+	const char *pattern; /* 8x1 row-major: rank == node */
+	uint32_t k;
+	uint32_t want[4];
+} fit_cases[] = {
+	/* runs: [0-1] len 2, [3-5] len 3, [7] len 1 */
+	{ "rowmajor-freelist", "..#...#.", 1, { 0 } },
+	{ "rowmajor-ff", "..#...#.", 1, { 0 } },
+	{ "rowmajor-bf", "..#...#.", 1, { 7 } },
+	/* SoS: N(1)=N(2)=N(3)=1; using run 7 gives delta -1, runs 0/3 +2 */
+	{ "rowmajor-sos", "..#...#.", 1, { 7 } },
+	{ "rowmajor-ff", "..#...#.", 2, { 0, 1 } },
+	{ "rowmajor-bf", "..#...#.", 2, { 0, 1 } },
+	{ "rowmajor-sos", "..#...#.", 2, { 0, 1 } },
+	{ "rowmajor-ff", "..#...#.", 3, { 3, 4, 5 } },
+	{ "rowmajor-bf", "..#...#.", 3, { 3, 4, 5 } },
+	/* runs [0] 1, [3-5] 3, [7] 1; k=2: ff and bf take run 3-5 */
+	{ "rowmajor-ff", ".##...#.", 2, { 3, 4 } },
+	{ "rowmajor-bf", ".##...#.", 2, { 3, 4 } },
+	{ "rowmajor-freelist", ".##...#.", 2, { 0, 3 } },
+	/* no run of 4: free ranks 0,3,4,5,7; window 3..7 spans 4 < 5 */
+	{ "rowmajor-ff", ".##...#.", 4, { 3, 4, 5, 7 } },
+	{ "rowmajor-bf", ".##...#.", 4, { 3, 4, 5, 7 } },
+	{ "rowmajor-sos", ".##...#.", 4, { 3, 4, 5, 7 } },
+	{ "rowmajor-freelist", ".##...#.", 4, { 0, 3, 4, 5 } },
+	/* bf prefers the exact run of 2 at 6-7 over the run of 3 */
+	{ "rowmajor-bf", "...#..#.", 1, { 7 } },
+	{ "rowmajor-bf", "...#...#", 3, { 0, 1, 2 } },
+	{ "rowmajor-bf", "....#..#", 2, { 5, 6 } },
+	/* SoS, runs of 4 and 2, k=2: splitting the 4 changes sum N(h)^2 by
+	 * -1 + 3 = +2, the exact fit on the 2 by -1: take 5-6 */
+	{ "rowmajor-sos", "....#..#", 2, { 5, 6 } },
+};
+
+START_TEST(test_alloc_curve_fits)
+{
+	const struct fit_case *c = &fit_cases[_i];
+	struct fixture f;
+	uint32_t out[8], i;
+
+	fx_init(&f, "8x1", c->pattern, c->alloc);
+	ck_assert_int_eq(fx_place(&f, c->k, out), 0);
+	for (i = 0; i < c->k; i++)
+		ck_assert_msg(out[i] == c->want[i], "case %d %s: out[%u]=%u want %u",
+			      _i, c->alloc, i, out[i], c->want[i]);
+	fx_fini(&f);
+}
+END_TEST
+
+START_TEST(test_alloc_mc1x1_four_blocks)
+{
+	/* Four 4-node jobs on an empty 4x4 each get a 2x2 block. */
+	struct fixture f;
+	struct mesh_metrics m;
+	uint32_t out[4], job, i;
+
+	fx_init(&f, "4x4", "................", "mc1x1");
+	for (job = 0; job < 4; job++) {
+		ck_assert_int_eq(fx_place(&f, 4, out), 0);
+		ck_assert_int_eq(mesh_metrics_compute(f.t, out, 4, &m), 0);
+		ck_assert_uint_eq(m.sum_pairwise, 8);
+		ck_assert_int_eq(m.bbox[0], 2);
+		ck_assert_int_eq(m.bbox[1], 2);
+		for (i = 0; i < 4; i++)
+			mesh_bitmap_clear(f.free_map, out[i]);
+	}
+	ck_assert_uint_eq(mesh_bitmap_count(f.free_map), 0);
+	fx_fini(&f);
+}
+END_TEST
+
+START_TEST(test_alloc_mc1x1_picks_least_shell_sum)
+{
+	/* 5x5 with a free plus around (3,3) and one stray free node: the
+	 * centre (3,3) has 4 free nodes in shell 1 (score 4 for k = 5);
+	 * every other centre needs shell 2 (score >= 5). */
+	struct fixture f;
+	uint32_t out[5], i;
+	int seen_centre = 0;
+	/* rows y = 0..4, x = 0..4 left to right */
+	fx_init(&f, "5x5",
+		"#.###"
+		"#####"
+		"###.#"
+		"##..."
+		"###.#", "mc1x1");
+	ck_assert_int_eq(fx_place(&f, 5, out), 0);
+	for (i = 0; i < 5; i++)
+		seen_centre |= out[i] == tu_node(f.t, 3, 3, 0);
+	ck_assert(seen_centre);
+	for (i = 0; i < 5; i++)
+		ck_assert_int_le(mesh_topo_distance(f.t, out[i], tu_node(f.t, 3, 3, 0)), 1);
+	fx_fini(&f);
+}
+END_TEST
+
+START_TEST(test_alloc_errors)
+{
+	struct fixture f;
+	struct mesh_allocator *a = NULL;
+	struct mesh_diag d;
+	uint32_t out[16];
+
+	fx_init(&f, "4x4", "##..............", "snake-bf");
+	ck_assert_int_eq(fx_place(&f, 0, out), MESH_EINVAL);
+	ck_assert_int_eq(fx_place(&f, 17, out), MESH_EINVAL);
+	ck_assert_int_eq(fx_place(&f, 15, out), MESH_ENOSPC);
+	ck_assert_int_eq(fx_place(&f, 14, out), 0);
+	ck_assert_int_eq(mesh_alloc_create(f.t, "nosuch", NULL, &a, &d), MESH_ENOENT);
+	ck_assert_ptr_null(a);
+	ck_assert_str_eq(d.field, "allocator");
+	ck_assert_int_eq(mesh_alloc_create(f.t, "snake-bf", "bogus=1", &a, &d), MESH_EINVAL);
+	ck_assert_ptr_null(a);
+	fx_fini(&f);
+}
+END_TEST
+
+START_TEST(test_alloc_required_nodes)
+{
+	struct fixture f;
+	struct mesh_request req;
+	struct mesh_view v;
+	uint32_t out[4], want = 15, busy = 0, dup[2] = { 9, 9 };
+
+	fx_init(&f, "4x4", "#...............", "mc1x1");
+	v.topo = f.t, v.free = f.free_map, v.end_time = NULL, v.now = 0;
+	memset(&req, 0, sizeof(req));
+	req.nodes = 3;
+	req.required = &want;
+	req.n_required = 1;
+	ck_assert_int_eq(mesh_alloc_place(f.a, &v, &req, out), 0);
+	ck_assert(out[0] == 15 || out[1] == 15 || out[2] == 15);
+	req.required = &busy;
+	ck_assert_int_eq(mesh_alloc_place(f.a, &v, &req, out), MESH_EINVAL);
+	req.required = dup;
+	req.n_required = 2;
+	ck_assert_int_eq(mesh_alloc_place(f.a, &v, &req, out), MESH_EINVAL);
+	req.n_required = 4;
+	ck_assert_int_eq(mesh_alloc_place(f.a, &v, &req, out), MESH_EINVAL);
+	fx_fini(&f);
+}
+END_TEST
+
+START_TEST(test_alloc_registry_names)
+{
+	size_t i, n = mesh_alloc_count();
+	int found_hilbert_freelist = 0, found_mc1x1 = 0;
+
+	ck_assert_uint_ge(n, 17);
+	for (i = 0; i < n; i++) {
+		const struct mesh_alloc_info *info = mesh_alloc_describe(i);
+
+		ck_assert_ptr_nonnull(info->name);
+		ck_assert(strlen(info->summary) > 10);
+		found_hilbert_freelist |= !strcmp(info->name, "hilbert-freelist");
+		found_mc1x1 |= !strcmp(info->name, "mc1x1");
+	}
+	ck_assert(found_hilbert_freelist && found_mc1x1);
+	ck_assert_ptr_null(mesh_alloc_describe(n));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("alloc");
+	TCase *tc = tcase_create("place");
+
+	tcase_add_loop_test(tc, test_alloc_curve_fits, 0,
+			    sizeof(fit_cases) / sizeof(fit_cases[0]));
+	tcase_add_test(tc, test_alloc_mc1x1_four_blocks);
+	tcase_add_test(tc, test_alloc_mc1x1_picks_least_shell_sum);
+	tcase_add_test(tc, test_alloc_errors);
+	tcase_add_test(tc, test_alloc_required_nodes);
+	tcase_add_test(tc, test_alloc_registry_names);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
+}
