@@ -21,9 +21,9 @@ struct bench_opts {
 	int occ[4], nocc;
 	uint32_t sizes[4];
 	int nsizes;
-	int maps;              /* random maps per (mesh, occupancy) */
-	double budget;         /* seconds per (allocator, mesh, occ, size) */
-	const char *only;      /* comma-separated allocator list or NULL */
+	int maps;         /* random maps per (mesh, occupancy) */
+	double budget;    /* seconds per (allocator, mesh, occ, size) */
+	const char *only; /* comma-separated allocator list or NULL */
 	const char *trace;
 	int trace_runs;
 };
@@ -95,7 +95,8 @@ static struct mesh_bitmap **make_maps(const struct mesh_topo *t, int occ,
 				      int count, uint64_t seed)
 {
 	struct mesh_bitmap **maps = calloc((size_t) count, sizeof(*maps));
-	uint32_t i, busy, target = (uint32_t) ((uint64_t) t->nodes * (uint64_t) occ / 100);
+	uint32_t i, busy,
+	    target = (uint32_t) ((uint64_t) t->nodes * (uint64_t) occ / 100);
 	int m;
 
 	for (m = 0; m < count; m++) {
@@ -127,7 +128,8 @@ static void time_allocator(const struct bench_opts *o, struct mesh_topo *t,
 		free(samples);
 		return;
 	}
-	printf("%-9s %3d%% %-22s", mesh_topo_format(t, mesh, sizeof(mesh)), occ, name);
+	printf("%-9s %3d%% %-22s", mesh_topo_format(t, mesh, sizeof(mesh)), occ,
+	       name);
 	for (s = 0; s < o->nsizes; s++) {
 		double start = now_s(), t0;
 		struct mesh_request req;
@@ -149,7 +151,8 @@ static void time_allocator(const struct bench_opts *o, struct mesh_topo *t,
 				break;
 		}
 		if (n)
-			printf(" %12.1f%s", median(samples, n), n < o->maps ? "*" : " ");
+			printf(" %12.1f%s", median(samples, n),
+			       n < o->maps ? "*" : " ");
 		else
 			printf(" %12s ", "-");
 	}
@@ -166,19 +169,22 @@ static void bench_decisions(const struct bench_opts *o)
 	size_t i;
 
 	printf("== median microseconds per allocation decision ==\n");
-	printf("(%d random free maps per mesh and occupancy; '*' = fewer maps within the %.1f s budget; '-' = never placed)\n",
-	       o->maps, o->budget);
+	printf(
+	    "(%d random free maps per mesh and occupancy; '*' = fewer maps within the %.1f s budget; '-' = never placed)\n",
+	    o->maps, o->budget);
 	for (mi = 0; mi < o->nmeshes; mi++) {
 		struct mesh_topo *t = NULL;
 		struct mesh_diag d;
 
 		if (mesh_topo_parse(o->meshes[mi], &t, &d)) {
-			fprintf(stderr, "meshbench: bad mesh %s\n", o->meshes[mi]);
+			fprintf(stderr, "meshbench: bad mesh %s\n",
+				o->meshes[mi]);
 			continue;
 		}
 		add_io_nodes(t);
 		for (oi = 0; oi < o->nocc; oi++) {
-			struct mesh_bitmap **maps = make_maps(t, o->occ[oi], o->maps, 1000 + (uint64_t) mi);
+			struct mesh_bitmap **maps = make_maps(
+			    t, o->occ[oi], o->maps, 1000 + (uint64_t) mi);
 
 			printf("%-9s %4s %-22s", "mesh", "occ", "allocator");
 			for (s = 0; s < o->nsizes; s++)
@@ -186,7 +192,10 @@ static void bench_decisions(const struct bench_opts *o)
 			printf("\n");
 			for (i = 0; i < mesh_alloc_count(); i++)
 				if (selected(o, mesh_alloc_describe(i)->name))
-					time_allocator(o, t, maps, mesh_alloc_describe(i)->name, o->occ[oi]);
+					time_allocator(
+					    o, t, maps,
+					    mesh_alloc_describe(i)->name,
+					    o->occ[oi]);
 			for (s = 0; s < o->maps; s++)
 				mesh_bitmap_destroy(maps[s]);
 			free(maps);
@@ -205,19 +214,22 @@ static void bench_trace(const struct bench_opts *o)
 	int r;
 
 	if (mesh_swf_load(o->trace, &tr, &d)) {
-		printf("\n== trace replay: skipped (%s not readable) ==\n", o->trace);
+		printf("\n== trace replay: skipped (%s not readable) ==\n",
+		       o->trace);
 		free(runs);
 		return;
 	}
 	mesh_topo_parse("16x8", &t, &d);
-	printf("\n== whole-trace replay, %s (%zu jobs), 16x8, EASY: median of %d runs ==\n",
-	       o->trace, tr->n, o->trace_runs);
+	printf(
+	    "\n== whole-trace replay, %s (%zu jobs), 16x8, EASY: median of %d runs ==\n",
+	    o->trace, tr->n, o->trace_runs);
 	for (i = 0; i < mesh_alloc_count(); i++) {
 		const char *name = mesh_alloc_describe(i)->name;
 		struct mesh_allocator *a = NULL;
 		struct mesh_sim_opts so;
 
-		if (!selected(o, name) || mesh_alloc_create(t, name, NULL, &a, &d))
+		if (!selected(o, name) ||
+		    mesh_alloc_create(t, name, NULL, &a, &d))
 			continue;
 		mesh_sim_opts_init(&so);
 		so.keep_zero_runtime = 1;
@@ -269,7 +281,8 @@ int main(int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--quick")) {
-			o.meshes[0] = "16x8", o.meshes[1] = "32x32", o.meshes[2] = "16x16x8";
+			o.meshes[0] = "16x8", o.meshes[1] = "32x32",
+			o.meshes[2] = "16x16x8";
 			o.nmeshes = 3;
 			o.occ[0] = 50, o.nocc = 1;
 			o.maps = 9;
@@ -284,7 +297,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--no-trace")) {
 			o.trace_runs = 0;
 		} else {
-			fprintf(stderr, "usage: meshbench [--quick] [--meshes A,B] [--allocators A,B] [--maps N] [--trace FILE | --no-trace]\n");
+			fprintf(
+			    stderr,
+			    "usage: meshbench [--quick] [--meshes A,B] [--allocators A,B] [--maps N] [--trace FILE | --no-trace]\n");
 			return 2;
 		}
 	}

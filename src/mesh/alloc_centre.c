@@ -350,9 +350,9 @@ static int split_axis(const struct mesh_topo *t, int d, int lo, int hi,
 		ihi[0] = len - 1;
 		return 1;
 	}
+	hi -= lo; /* the length less one */
 	lo = ((lo % len) + len) % len;
-	hi = lo + (hi - lo + len) % len; /* keeps the length */
-	hi = lo + (hi - lo);
+	hi += lo;
 	if (hi < len) {
 		ilo[0] = lo;
 		ihi[0] = hi;

@@ -65,6 +65,47 @@ uint32_t mesh__box_count(const struct mesh__boxsum *b, const int lo[3],
 int mesh__interval_distance(const struct mesh_topo *t, int d, int q, int lo,
 			    int hi);
 
+/* MC engine (alloc_mc.c), shared with MC-Elongated.  Shell 0 around
+ * centre c with extents ext[] is the box whose low corner is
+ * c[d] - ceil((ext[d] - 1) / 2); shell s is that box grown by s on every
+ * side (L-inf rings); a node costs its shell number. */
+struct mesh__mc {
+	const struct mesh_topo *topo;
+	struct mesh__boxsum box;
+	uint64_t *keys; /* scratch for gathering */
+};
+
+struct mesh__mc_best {
+	uint64_t cost;  /* UINT64_MAX: none */
+	uint32_t centre;
+	int ext[3];
+	int radius;     /* last shell used */
+};
+
+/* Order within shells: returns a sort key < 2^20 for free node q at
+ * shell s of box [lo, hi] around centre c; nodes are taken by (s, key). */
+typedef uint64_t (*mesh__mc_key)(const void *ctx, const struct mesh_topo *t,
+				 const int q[3], const int c[3], int s,
+				 const int lo[3], const int hi[3]);
+
+int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t);
+void mesh__mc_free(struct mesh__mc *m);
+/* Builds the prefix sums of free_map (call once per allocation). */
+void mesh__mc_prepare(struct mesh__mc *m, const struct mesh_bitmap *free_map);
+/* Cost of centre c with extents ext, or >= bound (early exit). */
+uint64_t mesh__mc_cost(const struct mesh__mc *m, const int c[3],
+		       const int ext[3], uint32_t k, uint64_t bound,
+		       int *radius);
+/* Improves *best with every free centre for extents ext (strictly lower
+ * cost only, so earlier orientations and lower centres win ties). */
+void mesh__mc_search(const struct mesh__mc *m,
+		     const struct mesh_bitmap *free_map, const int ext[3],
+		     uint32_t k, struct mesh__mc_best *best);
+/* The k nodes of the candidate cluster described by best. */
+void mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
+		     const struct mesh__mc_best *best, uint32_t k,
+		     mesh__mc_key key, const void *ctx, uint32_t *out);
+
 /* Candidate-centre predicate of an allocator (Gen-Alg: free nodes; MM:
  * points whose coordinates each occur among the free nodes). */
 typedef int (*mesh__centre_pred)(const void *ctx, uint32_t node);

@@ -21,8 +21,8 @@ int mesh_bitmap_create(uint32_t nbits, struct mesh_bitmap **out)
 	if (!b)
 		return MESH_ENOMEM;
 	b->nbits = nbits;
-	b->words = calloc(word_count(nbits) ? word_count(nbits) : 1,
-			  sizeof(uint64_t));
+	b->words =
+	    calloc(word_count(nbits) ? word_count(nbits) : 1, sizeof(uint64_t));
 	if (!b->words) {
 		free(b);
 		return MESH_ENOMEM;
@@ -61,5 +61,6 @@ uint32_t mesh_bitmap_count(const struct mesh_bitmap *b)
 
 void mesh_bitmap_copy(struct mesh_bitmap *dst, const struct mesh_bitmap *src)
 {
-	memcpy(dst->words, src->words, word_count(src->nbits) * sizeof(uint64_t));
+	memcpy(dst->words, src->words,
+	       word_count(src->nbits) * sizeof(uint64_t));
 }

@@ -7,8 +7,9 @@
 
 static size_t at(const struct mesh_topo *t, int x, int y, int z)
 {
-	return (size_t) x + (size_t) (t->dim[0] + 1) *
-				    ((size_t) y + (size_t) (t->dim[1] + 1) * (size_t) z);
+	return (size_t) x +
+	       (size_t) (t->dim[0] + 1) *
+		   ((size_t) y + (size_t) (t->dim[1] + 1) * (size_t) z);
 }
 
 int mesh__boxsum_init(struct mesh__boxsum *b, const struct mesh_topo *t)
@@ -27,7 +28,8 @@ void mesh__boxsum_free(struct mesh__boxsum *b)
 	b->sum = NULL;
 }
 
-void mesh__boxsum_build(struct mesh__boxsum *b, const struct mesh_bitmap *free_map)
+void mesh__boxsum_build(struct mesh__boxsum *b,
+			const struct mesh_bitmap *free_map)
 {
 	const struct mesh_topo *t = b->topo;
 	uint32_t *s = b->sum, idx = 0;
@@ -37,11 +39,14 @@ void mesh__boxsum_build(struct mesh__boxsum *b, const struct mesh_bitmap *free_m
 		for (y = 1; y <= t->dim[1]; y++)
 			for (x = 1; x <= t->dim[0]; x++, idx++)
 				s[at(t, x, y, z)] =
-					mesh_bitmap_test(free_map, idx) +
-					s[at(t, x - 1, y, z)] + s[at(t, x, y - 1, z)] +
-					s[at(t, x, y, z - 1)] - s[at(t, x - 1, y - 1, z)] -
-					s[at(t, x - 1, y, z - 1)] - s[at(t, x, y - 1, z - 1)] +
-					s[at(t, x - 1, y - 1, z - 1)];
+				    mesh_bitmap_test(free_map, idx) +
+				    s[at(t, x - 1, y, z)] +
+				    s[at(t, x, y - 1, z)] +
+				    s[at(t, x, y, z - 1)] -
+				    s[at(t, x - 1, y - 1, z)] -
+				    s[at(t, x - 1, y, z - 1)] -
+				    s[at(t, x, y - 1, z - 1)] +
+				    s[at(t, x - 1, y - 1, z - 1)];
 }
 
 uint32_t mesh__boxsum_box(const struct mesh__boxsum *b, const int lo[3],

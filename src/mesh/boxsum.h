@@ -19,7 +19,8 @@ struct mesh__boxsum {
 
 int mesh__boxsum_init(struct mesh__boxsum *b, const struct mesh_topo *t);
 void mesh__boxsum_free(struct mesh__boxsum *b);
-void mesh__boxsum_build(struct mesh__boxsum *b, const struct mesh_bitmap *free_map);
+void mesh__boxsum_build(struct mesh__boxsum *b,
+			const struct mesh_bitmap *free_map);
 
 /* Free nodes with lo[d] <= c[d] <= hi[d] (inclusive, unwrapped). */
 uint32_t mesh__boxsum_box(const struct mesh__boxsum *b, const int lo[3],

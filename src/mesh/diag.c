@@ -27,8 +27,7 @@ int mesh_diag_set(struct mesh_diag *d, int rc, const char *file, long line,
 	return rc;
 }
 
-const char *mesh_diag_format(const struct mesh_diag *d, char *buf,
-			     size_t len)
+const char *mesh_diag_format(const struct mesh_diag *d, char *buf, size_t len)
 {
 	size_t used = 0;
 	int n;

@@ -9,9 +9,9 @@
 #include <stddef.h>
 
 struct mesh_diag {
-	char file[256];   /* input name, "" if none */
-	long line;        /* 1-based line, 0 if not line-oriented */
-	char field[48];   /* field or key name, "" if none */
+	char file[256]; /* input name, "" if none */
+	long line;      /* 1-based line, 0 if not line-oriented */
+	char field[48]; /* field or key name, "" if none */
 	char message[256];
 };
 
@@ -22,10 +22,9 @@ void mesh_diag_clear(struct mesh_diag *d);
  *  \return rc, so callers can write `return mesh_diag_set(d, ...)`. */
 int mesh_diag_set(struct mesh_diag *d, int rc, const char *file, long line,
 		  const char *field, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+    __attribute__((format(printf, 6, 7)));
 
 /** \brief Render "file:line:field: message" into buf (always terminated). */
-const char *mesh_diag_format(const struct mesh_diag *d, char *buf,
-			     size_t len);
+const char *mesh_diag_format(const struct mesh_diag *d, char *buf, size_t len);
 
 #endif

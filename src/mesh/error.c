@@ -6,8 +6,8 @@ const char *mesh_strerror(int rc)
 	switch (rc) {
 	case 0:
 		return "success";
-#define MESH_XX(name, val, msg)                                              \
-	case MESH_##name:                                                    \
+#define MESH_XX(name, val, msg)                                                \
+	case MESH_##name:                                                      \
 		return msg;
 		MESH_ERRNO_MAP(MESH_XX)
 #undef MESH_XX
@@ -21,8 +21,8 @@ const char *mesh_err_name(int rc)
 	switch (rc) {
 	case 0:
 		return "0";
-#define MESH_XX(name, val, msg)                                              \
-	case MESH_##name:                                                    \
+#define MESH_XX(name, val, msg)                                                \
+	case MESH_##name:                                                      \
 		return "MESH_" #name;
 		MESH_ERRNO_MAP(MESH_XX)
 #undef MESH_XX

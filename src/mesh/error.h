@@ -6,14 +6,14 @@
 #ifndef MESH_ERROR_H
 #define MESH_ERROR_H
 
-#define MESH_ERRNO_MAP(XX)                                                   \
-	XX(EINVAL, -1, "invalid argument")                                   \
-	XX(ENOMEM, -2, "out of memory")                                      \
-	XX(ENOSPC, -3, "no placement satisfies the request")                 \
-	XX(ENOENT, -4, "no such allocator or file")                          \
-	XX(EPARSE, -5, "malformed input")                                    \
-	XX(ERANGE, -6, "value out of range")                                 \
-	XX(EIO, -7, "input/output error")                                    \
+#define MESH_ERRNO_MAP(XX)                                                     \
+	XX(EINVAL, -1, "invalid argument")                                     \
+	XX(ENOMEM, -2, "out of memory")                                        \
+	XX(ENOSPC, -3, "no placement satisfies the request")                   \
+	XX(ENOENT, -4, "no such allocator or file")                            \
+	XX(EPARSE, -5, "malformed input")                                      \
+	XX(ERANGE, -6, "value out of range")                                   \
+	XX(EIO, -7, "input/output error")                                      \
 	XX(EINTERNAL, -8, "internal error")
 
 enum mesh_errno {

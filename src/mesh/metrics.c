@@ -35,7 +35,8 @@ static uint64_t axis_pair_sum(const struct mesh_topo *t, int d,
 		for (b = a + 1; b < len; b++)
 			if (hist[b])
 				sum += (uint64_t) hist[a] * hist[b] *
-				       (uint64_t) mesh_topo_axis_distance(t, d, a, b);
+				       (uint64_t) mesh_topo_axis_distance(t, d,
+									  a, b);
 	}
 	return sum;
 }
@@ -140,7 +141,8 @@ static void axis_costs(const struct mesh_topo *t, int d, const uint32_t *hist,
 		for (b = 0; b < t->dim[d]; b++)
 			if (hist[b])
 				cost[a] += (uint64_t) hist[b] *
-					   (uint64_t) mesh_topo_axis_distance(t, d, a, b);
+					   (uint64_t) mesh_topo_axis_distance(
+					       t, d, a, b);
 	}
 }
 
@@ -172,8 +174,7 @@ static int center_distance(const struct mesh_topo *t, const uint32_t *nodes,
 
 /* L1 diameter on a mesh is the largest spread of x +- y +- z; on a torus
  * the pairwise loop is used. */
-static int diameter(const struct mesh_topo *t, const uint32_t *nodes,
-		    size_t n)
+static int diameter(const struct mesh_topo *t, const uint32_t *nodes, size_t n)
 {
 	int c[MESH_MAX_DIMS], s, best = 0, dist;
 	long lo[4], hi[4], v;
@@ -182,7 +183,8 @@ static int diameter(const struct mesh_topo *t, const uint32_t *nodes,
 	if (t->wrap[0] || t->wrap[1] || t->wrap[2]) {
 		for (i = 0; i < n; i++)
 			for (j = i + 1; j < n; j++) {
-				dist = mesh_topo_distance(t, nodes[i], nodes[j]);
+				dist =
+				    mesh_topo_distance(t, nodes[i], nodes[j]);
 				if (dist > best)
 					best = dist;
 			}

@@ -16,13 +16,13 @@
 
 struct mesh_metrics {
 	uint32_t nodes;
-	uint64_t sum_pairwise;       /* over unordered pairs */
-	double avg_pairwise;         /* over distinct pairs; 0 for 1 node */
+	uint64_t sum_pairwise; /* over unordered pairs */
+	double avg_pairwise;   /* over distinct pairs; 0 for 1 node */
 	int diameter;
 	uint64_t distance_from_center; /* min over allocated l of sum d(l,m) */
-	uint64_t nodes_affected;     /* nodes in the enclosing box */
+	uint64_t nodes_affected;       /* nodes in the enclosing box */
 	uint64_t links_affected;
-	int bbox[MESH_MAX_DIMS];     /* enclosing box side lengths */
+	int bbox[MESH_MAX_DIMS]; /* enclosing box side lengths */
 };
 
 /** \brief Compute all metrics of the node set (n >= 1, distinct nodes).

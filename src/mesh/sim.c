@@ -32,9 +32,9 @@ struct sim {
 	struct mesh_sim_job *jobs; /* accepted jobs, by submit */
 	size_t n, next_arrival, started;
 	size_t *queue, qlen;
-	struct heap_item *heap;    /* running jobs by actual end */
+	struct heap_item *heap; /* running jobs by actual end */
 	size_t hlen;
-	struct heap_item *byest;   /* scratch for the shadow computation */
+	struct heap_item *byest; /* scratch for the shadow computation */
 	struct mesh_bitmap *free_map;
 	double *node_end;
 	uint32_t free_count;
@@ -94,10 +94,10 @@ static long job_size(const struct mesh_swf_job *j, enum mesh_size_field f)
 	return first > 0 ? first : second;
 }
 
-static double job_estimate(const struct mesh_swf_job *j,
-			   enum mesh_estimate e)
+static double job_estimate(const struct mesh_swf_job *j, enum mesh_estimate e)
 {
-	if (e == MESH_ESTIMATE_EXACT || j->req_time <= 0 || j->req_time < j->run)
+	if (e == MESH_ESTIMATE_EXACT || j->req_time <= 0 ||
+	    j->req_time < j->run)
 		return j->run;
 	return j->req_time;
 }
@@ -126,7 +126,8 @@ static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 		long size = job_size(j, s->opts->size_field);
 		struct mesh_sim_job *sj;
 
-		if (j->run < 0 || (j->run == 0 && !s->opts->keep_zero_runtime)) {
+		if (j->run < 0 ||
+		    (j->run == 0 && !s->opts->keep_zero_runtime)) {
 			sum->skipped_runtime++;
 			continue;
 		}
@@ -146,13 +147,14 @@ static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 		sj->estimate = job_estimate(j, s->opts->estimate);
 		sj->size = (uint32_t) size;
 	}
-	sum->skipped = sum->skipped_runtime + sum->skipped_size +
-		       sum->skipped_too_large;
+	sum->skipped =
+	    sum->skipped_runtime + sum->skipped_size + sum->skipped_too_large;
 	qsort(s->jobs, s->n, sizeof(*s->jobs), by_submit);
 	if (s->n)
 		t0 = s->jobs[0].submit;
 	for (i = 0; i < s->n; i++)
-		s->jobs[i].submit = t0 + (s->jobs[i].submit - t0) * s->opts->load;
+		s->jobs[i].submit =
+		    t0 + (s->jobs[i].submit - t0) * s->opts->load;
 	return 0;
 }
 
@@ -249,8 +251,8 @@ static void shadow_of(struct sim *s, uint32_t need, double *shadow,
 	for (i = 0; i < s->hlen; i++) {
 		avail += s->jobs[s->byest[i].job].size;
 		/* Nodes of every job ending at the shadow are free then. */
-		if (avail >= need &&
-		    (i + 1 == s->hlen || s->byest[i + 1].end > s->byest[i].end)) {
+		if (avail >= need && (i + 1 == s->hlen ||
+				      s->byest[i + 1].end > s->byest[i].end)) {
 			*shadow = s->byest[i].end;
 			*extra = avail - need;
 			return;
@@ -280,7 +282,8 @@ static int schedule(struct sim *s, double now)
 		struct mesh_sim_job *j = &s->jobs[s->queue[pos]];
 		int ends_in_time = now + j->estimate <= shadow;
 
-		if (j->size > s->free_count || (!ends_in_time && j->size > extra))
+		if (j->size > s->free_count ||
+		    (!ends_in_time && j->size > extra))
 			continue;
 		rc = try_start(s, s->queue[pos], now);
 		if (rc < 0)
@@ -349,7 +352,8 @@ static int run_loop(struct sim *s)
 		if (rc < 0)
 			return rc;
 		if (s->opts->progress && s->started >= next_report) {
-			s->opts->progress(s->opts->progress_arg, s->started, total);
+			s->opts->progress(s->opts->progress_arg, s->started,
+					  total);
 			next_report = s->started + 1024;
 		}
 	}
@@ -382,7 +386,8 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 	if (!r->n)
 		return;
 	sum->makespan = last - first;
-	sum->utilization = sum->makespan > 0 ? work / (nodes * sum->makespan) : 0;
+	sum->utilization =
+	    sum->makespan > 0 ? work / (nodes * sum->makespan) : 0;
 	sum->mean_wait = wait / (double) r->n;
 	sum->mean_bounded_slowdown = bsld / (double) r->n;
 	sum->mean_sum_pairwise = pair / (double) r->n;
@@ -397,7 +402,8 @@ static int sim_alloc(struct sim *s)
 	for (i = 0; i < s->n; i++)
 		total_nodes += s->jobs[i].size;
 	s->res->jobs = calloc(s->n ? s->n : 1, sizeof(*s->res->jobs));
-	s->res->nodes = malloc((total_nodes ? total_nodes : 1) * sizeof(uint32_t));
+	s->res->nodes =
+	    malloc((total_nodes ? total_nodes : 1) * sizeof(uint32_t));
 	s->queue = malloc((s->n ? s->n : 1) * sizeof(*s->queue));
 	s->heap = malloc((s->n ? s->n : 1) * sizeof(*s->heap));
 	s->byest = malloc((s->n ? s->n : 1) * sizeof(*s->byest));
@@ -418,7 +424,8 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 	struct sim s;
 	int rc;
 
-	if (!t || !a || !tr || !o || !out || !(o->load > 0) || !isfinite(o->load))
+	if (!t || !a || !tr || !o || !out || !(o->load > 0) ||
+	    !isfinite(o->load))
 		return MESH_EINVAL;
 	memset(&s, 0, sizeof(s));
 	s.topo = t;

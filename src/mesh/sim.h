@@ -36,12 +36,12 @@ struct mesh_sim_opts {
 	enum mesh_sched sched;
 	enum mesh_estimate estimate;
 	enum mesh_size_field size_field;
-	double load;       /* inter-arrival multiplier, > 0 (1 = as traced) */
+	double load; /* inter-arrival multiplier, > 0 (1 = as traced) */
 	/* Keep jobs whose runtime is exactly 0: they are placed and leave
 	 * at once.  Walker et al. count them (Fig. 8: all 18,239 NASA jobs);
 	 * by default they are skipped like other non-positive runtimes. */
 	int keep_zero_runtime;
-	uint64_t seed;     /* passed to randomised allocators */
+	uint64_t seed; /* passed to randomised allocators */
 	/* Called now and then with jobs done so far; may be NULL. */
 	void (*progress)(void *arg, size_t done, size_t total);
 	void *progress_arg;
@@ -49,13 +49,13 @@ struct mesh_sim_opts {
 
 struct mesh_sim_job {
 	long id;
-	long line;          /* trace line */
+	long line; /* trace line */
 	double submit, start, end, run, estimate;
 	uint32_t size;
 	uint64_t sum_pairwise;
 	double avg_pairwise;
 	int diameter;
-	size_t node_off;    /* nodes in result->nodes[node_off .. + size) */
+	size_t node_off; /* nodes in result->nodes[node_off .. + size) */
 };
 
 struct mesh_sim_summary {
@@ -68,15 +68,15 @@ struct mesh_sim_summary {
 	double makespan;          /* last end - first submit */
 	double utilization;       /* node-seconds used / (nodes * makespan) */
 	double mean_wait;
-	double mean_bounded_slowdown; /* tau = 10 s */
-	double mean_sum_pairwise;     /* over all jobs, 1-node jobs = 0 */
+	double mean_bounded_slowdown;   /* tau = 10 s */
+	double mean_sum_pairwise;       /* over all jobs, 1-node jobs = 0 */
 	double mean_avg_pairwise_multi; /* over jobs of >= 2 nodes */
 };
 
 struct mesh_sim_result {
 	struct mesh_sim_job *jobs; /* in start order */
 	size_t n;
-	uint32_t *nodes;           /* node indices of all jobs */
+	uint32_t *nodes; /* node indices of all jobs */
 	struct mesh_sim_summary summary;
 };
 

@@ -10,10 +10,10 @@
 #include "error.h"
 
 static const char *const field_names[MESH_SWF_FIELDS] = {
-	"job_number", "submit_time", "wait_time", "run_time",
-	"alloc_procs", "avg_cpu_time", "used_memory", "req_procs",
-	"req_time", "req_memory", "status", "user_id", "group_id",
-	"app_id", "queue", "partition", "preceding_job", "think_time"
+	"job_number",   "submit_time",   "wait_time", "run_time", "alloc_procs",
+	"avg_cpu_time", "used_memory",   "req_procs", "req_time", "req_memory",
+	"status",       "user_id",       "group_id",  "app_id",   "queue",
+	"partition",    "preceding_job", "think_time"
 };
 
 /* Fields that may carry fractions: times, CPU time, memory. */
@@ -35,9 +35,10 @@ static int parse_field(const char **p, int i, double *v, struct mesh_diag *d)
 	while (*s == ' ' || *s == '\t')
 		s++;
 	if (*s == '\0' || *s == '\n' || *s == '\r')
-		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, field_names[i],
-				     "missing field %d of %d (a job line has 18 fields)",
-				     i + 1, MESH_SWF_FIELDS);
+		return mesh_diag_set(
+		    d, MESH_EPARSE, NULL, 0, field_names[i],
+		    "missing field %d of %d (a job line has 18 fields)", i + 1,
+		    MESH_SWF_FIELDS);
 	len = strcspn(s, " \t\r\n");
 	errno = 0;
 	*v = strtod(s, &end);
@@ -50,9 +51,10 @@ static int parse_field(const char **p, int i, double *v, struct mesh_diag *d)
 				     "expected an integer, got \"%.*s\"",
 				     (int) (len > 40 ? 40 : len), s);
 	if (*v < 0 && *v != -1)
-		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, field_names[i],
-				     "negative value %.*s (only -1, meaning missing, is allowed)",
-				     (int) (len > 40 ? 40 : len), s);
+		return mesh_diag_set(
+		    d, MESH_EPARSE, NULL, 0, field_names[i],
+		    "negative value %.*s (only -1, meaning missing, is allowed)",
+		    (int) (len > 40 ? 40 : len), s);
 	*p = s + len;
 	return 0;
 }
@@ -73,7 +75,8 @@ int mesh_swf_parse_line(const char *line, struct mesh_swf_job *job,
 		p++;
 	if (*p)
 		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, "line",
-				     "more than 18 fields (extra \"%.20s\")", p);
+				     "more than 18 fields (extra \"%.20s\")",
+				     p);
 	job->id = (long) f[0];
 	job->submit = f[1];
 	job->wait = f[2];

@@ -16,27 +16,27 @@
 #define MESH_SWF_FIELDS 18
 
 struct mesh_swf_job {
-	long id;            /* 1 job number */
-	double submit;      /* 2 submit time (s) */
-	double wait;        /* 3 */
-	double run;         /* 4 run time (s) */
-	long procs;         /* 5 allocated processors */
-	double avg_cpu;     /* 6 average CPU time used (may be fractional) */
-	double used_mem;    /* 7 */
-	long req_procs;     /* 8 requested processors */
-	double req_time;    /* 9 requested time (s) */
-	double req_mem;     /* 10 */
-	long status;        /* 11 */
+	long id;         /* 1 job number */
+	double submit;   /* 2 submit time (s) */
+	double wait;     /* 3 */
+	double run;      /* 4 run time (s) */
+	long procs;      /* 5 allocated processors */
+	double avg_cpu;  /* 6 average CPU time used (may be fractional) */
+	double used_mem; /* 7 */
+	long req_procs;  /* 8 requested processors */
+	double req_time; /* 9 requested time (s) */
+	double req_mem;  /* 10 */
+	long status;     /* 11 */
 	long user, group, app, queue, partition, prev_job; /* 12-17 */
-	double think;       /* 18 */
-	long line;          /* line number in the file */
+	double think;                                      /* 18 */
+	long line; /* line number in the file */
 };
 
 struct mesh_swf_trace {
 	struct mesh_swf_job *jobs;
 	size_t n;
-	long max_nodes;     /* header MaxNodes, -1 if absent */
-	long max_procs;     /* header MaxProcs, -1 if absent */
+	long max_nodes; /* header MaxNodes, -1 if absent */
+	long max_procs; /* header MaxProcs, -1 if absent */
 };
 
 /** \brief Name of SWF field i (1-based, 1..18), e.g. "req_procs". */

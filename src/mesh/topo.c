@@ -76,9 +76,10 @@ int mesh_topo_parse(const char *spec, struct mesh_topo **out,
 					     spec);
 		rc = parse_dim(p, &p, &dim[n], &wrap[n]);
 		if (rc)
-			return mesh_diag_set(d, rc, NULL, 0, "mesh",
-					     "expected WxH[xD] with positive integers and optional 't' for wraparound, got \"%s\"",
-					     spec);
+			return mesh_diag_set(
+			    d, rc, NULL, 0, "mesh",
+			    "expected WxH[xD] with positive integers and optional 't' for wraparound, got \"%s\"",
+			    spec);
 		n++;
 		if (*p == '\0')
 			break;
@@ -108,8 +109,7 @@ void mesh_topo_destroy(struct mesh_topo *t)
 	free(t);
 }
 
-const char *mesh_topo_format(const struct mesh_topo *t, char *buf,
-			     size_t len)
+const char *mesh_topo_format(const struct mesh_topo *t, char *buf, size_t len)
 {
 	size_t used = 0;
 	int d, n;
@@ -134,8 +134,7 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int mesh_topo_set_io_nodes(struct mesh_topo *t, const uint32_t *idx,
-			   size_t n)
+int mesh_topo_set_io_nodes(struct mesh_topo *t, const uint32_t *idx, size_t n)
 {
 	uint32_t *copy = NULL;
 	size_t i;

@@ -20,11 +20,11 @@
 
 /* Read-only for users; create and destroy through the functions below. */
 struct mesh_topo {
-	int ndims;                 /* 2 or 3 as given by the user */
-	int dim[MESH_MAX_DIMS];    /* lengths; unused dims are 1 */
-	bool wrap[MESH_MAX_DIMS];  /* wraparound (torus) per dimension */
-	uint32_t nodes;            /* product of dim[] */
-	uint32_t *io_nodes;        /* designated I/O node indices, sorted */
+	int ndims;                /* 2 or 3 as given by the user */
+	int dim[MESH_MAX_DIMS];   /* lengths; unused dims are 1 */
+	bool wrap[MESH_MAX_DIMS]; /* wraparound (torus) per dimension */
+	uint32_t nodes;           /* product of dim[] */
+	uint32_t *io_nodes;       /* designated I/O node indices, sorted */
 	size_t n_io;
 };
 
@@ -46,13 +46,11 @@ int mesh_topo_parse(const char *spec, struct mesh_topo **out,
 void mesh_topo_destroy(struct mesh_topo *t);
 
 /** \brief Write "16x8" / "8tx8tx4" into buf; returns buf. */
-const char *mesh_topo_format(const struct mesh_topo *t, char *buf,
-			     size_t len);
+const char *mesh_topo_format(const struct mesh_topo *t, char *buf, size_t len);
 
 /** \brief Replace the I/O node set (indices < t->nodes, duplicates are
  *  MESH_EINVAL).  On error the old set is kept. */
-int mesh_topo_set_io_nodes(struct mesh_topo *t, const uint32_t *idx,
-			   size_t n);
+int mesh_topo_set_io_nodes(struct mesh_topo *t, const uint32_t *idx, size_t n);
 
 /** \brief True if node idx is a designated I/O node. */
 bool mesh_topo_is_io(const struct mesh_topo *t, uint32_t idx);
@@ -71,7 +69,7 @@ static inline uint32_t mesh_topo_index(const struct mesh_topo *t,
 {
 	return (uint32_t) c[0] +
 	       (uint32_t) t->dim[0] *
-		       ((uint32_t) c[1] + (uint32_t) t->dim[1] * (uint32_t) c[2]);
+		   ((uint32_t) c[1] + (uint32_t) t->dim[1] * (uint32_t) c[2]);
 }
 
 /** \brief Hop distance along one dimension (Lee distance on a ring). */

@@ -22,6 +22,8 @@ struct options {
 	const char *mesh_spec;
 	const char *allocator;
 	const char *alloc_params;
+	const char *mesh_conf;
+	int allocator_set; /* --allocator or --allocator-params given */
 	const char *jobs_csv;
 	const char *summary_json;
 	const char *trace;
@@ -38,6 +40,9 @@ static void usage(FILE *f)
 		"                        (default: near-square 2D mesh of the trace's MaxProcs)\n"
 		"  --allocator NAME      node allocator (default colsnake-bf)\n"
 		"  --allocator-params P  allocator parameters, key=value[,key=value]\n"
+		"  --mesh-conf FILE      take mesh, I/O nodes, allocator and parameters from a\n"
+		"                        mesh.conf (see mesh.conf(5)); excludes --mesh and\n"
+		"                        --allocator/--allocator-params\n"
 		"  --scheduler fcfs|easy scheduling policy (default easy)\n"
 		"  --load F              multiply inter-arrival times by F > 0 (default 1)\n"
 		"  --estimate clamp|exact\n"
@@ -85,12 +90,14 @@ static void list_allocators(void)
 
 enum { OPT_MESH = 256, OPT_ALLOC, OPT_PARAMS, OPT_SCHED, OPT_LOAD,
        OPT_EST, OPT_SIZE, OPT_SEED, OPT_CSV, OPT_SUMMARY, OPT_PROGRESS,
-       OPT_NOPROGRESS, OPT_LIST, OPT_HELP, OPT_VERSION, OPT_KEEP0 };
+       OPT_NOPROGRESS, OPT_LIST, OPT_HELP, OPT_VERSION, OPT_KEEP0,
+       OPT_MESHCONF };
 
 static const struct option long_opts[] = {
 	{ "mesh", required_argument, NULL, OPT_MESH },
 	{ "allocator", required_argument, NULL, OPT_ALLOC },
 	{ "allocator-params", required_argument, NULL, OPT_PARAMS },
+	{ "mesh-conf", required_argument, NULL, OPT_MESHCONF },
 	{ "scheduler", required_argument, NULL, OPT_SCHED },
 	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "estimate", required_argument, NULL, OPT_EST },
@@ -114,8 +121,9 @@ static int parse_option(int c, struct options *o)
 
 	switch (c) {
 	case OPT_MESH: o->mesh_spec = optarg; break;
-	case OPT_ALLOC: o->allocator = optarg; break;
-	case OPT_PARAMS: o->alloc_params = optarg; break;
+	case OPT_ALLOC: o->allocator = optarg; o->allocator_set = 1; break;
+	case OPT_PARAMS: o->alloc_params = optarg; o->allocator_set = 1; break;
+	case OPT_MESHCONF: o->mesh_conf = optarg; break;
 	case OPT_CSV: o->jobs_csv = optarg; break;
 	case OPT_SUMMARY: o->summary_json = optarg; break;
 	case OPT_PROGRESS: o->progress = 1; break;
@@ -183,7 +191,30 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return EXIT_USAGE;
 	}
 	o->trace = argv[optind];
+	if (o->mesh_conf && (o->mesh_spec || o->allocator_set)) {
+		fprintf(stderr, "meshsim: --mesh-conf %s conflicts with %s: the file sets the mesh and the allocator\n",
+			o->mesh_conf, o->mesh_spec ? "--mesh" : "--allocator/--allocator-params");
+		fprintf(stderr, "Try 'meshsim --help'.\n");
+		return EXIT_USAGE;
+	}
 	return -1;
+}
+
+/* Loads --mesh-conf; the options then point into *conf. */
+static int load_mesh_conf(struct options *o, struct mesh_conf **conf)
+{
+	struct mesh_diag d;
+	char buf[600];
+
+	mesh_diag_clear(&d);
+	if (mesh_conf_load(o->mesh_conf, conf, &d)) {
+		fprintf(stderr, "meshsim: --mesh-conf: %s\n",
+			mesh_diag_format(&d, buf, sizeof(buf)));
+		return EXIT_USAGE;
+	}
+	o->allocator = (*conf)->allocator;
+	o->alloc_params = (*conf)->alloc_params;
+	return 0;
 }
 
 /* Most square W x H (W >= H) with W * H == n. */
@@ -358,6 +389,7 @@ static int run(struct options *o)
 	struct mesh_allocator *a = NULL;
 	struct mesh_sim_result *res = NULL;
 	struct mesh_topo *t = NULL;
+	struct mesh_conf *conf = NULL;
 	struct mesh_diag d;
 	char buf[600];
 	int rc, status = EXIT_FAILURE;
@@ -368,7 +400,13 @@ static int run(struct options *o)
 		fprintf(stderr, "meshsim: %s\n", mesh_diag_format(&d, buf, sizeof(buf)));
 		return EXIT_FAILURE;
 	}
-	status = make_topo(o, tr, &t);
+	if (o->mesh_conf) {
+		status = load_mesh_conf(o, &conf);
+		if (!status)
+			t = conf->topo;
+	} else {
+		status = make_topo(o, tr, &t);
+	}
 	if (status)
 		goto out;
 	status = EXIT_FAILURE;
@@ -397,7 +435,9 @@ static int run(struct options *o)
 out:
 	mesh_sim_result_free(res);
 	mesh_alloc_destroy(a);
-	mesh_topo_destroy(t);
+	if (!conf)
+		mesh_topo_destroy(t);
+	mesh_conf_destroy(conf);
 	mesh_swf_free(tr);
 	return status;
 }

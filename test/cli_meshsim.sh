@@ -1,0 +1,64 @@
+#!/bin/bash
+# cli_meshsim.sh - the meshsim command line on small generated traces:
+# outputs, file formats, and clear errors for bad flags and bad input.
+set -u
+meshsim=${MESHSIM:-../src/meshsim/meshsim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { echo "PASS: $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
+check() { if eval "$2"; then ok "$1"; else ko "$1"; fi; }
+
+cat >"$tmp/t.swf" <<'SWF'
+; MaxNodes: 16
+; MaxProcs: 16
+1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1
+2 10 -1 50 8 12.5 -1 8 -1 -1 1 1 1 -1 -1 -1 -1 -1
+3 20 -1 0 2 -1 -1 2 10 -1 1 1 1 -1 -1 -1 -1 -1
+4 30 -1 -1 2 -1 -1 2 10 -1 1 1 1 -1 -1 -1 -1 -1
+5 40 -1 30 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1
+SWF
+
+"$meshsim" --allocator mc1x1 --jobs-csv "$tmp/j.csv" --summary "$tmp/s.json" "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
+check "runs on a small trace" '[ $? -eq 0 ]'
+check "default mesh from MaxProcs is 4x4" 'grep -q "^mesh  *4x4 (16 nodes)" "$tmp/out"'
+check "skips missing/zero runtimes with a count" 'grep -q "jobs skipped  *2 (runtime 2" "$tmp/out"'
+check "csv header" '[ "$(head -1 "$tmp/j.csv")" = "job_id,submit,start,end,wait,run,nodes,sum_pairwise,avg_pairwise,diameter,coords" ]'
+check "csv has one row per simulated job" '[ "$(wc -l <"$tmp/j.csv")" -eq 4 ]'
+check "mc1x1 gives job 1 a 2x2 block (sum 8, 4 coords)" 'grep -q "^1,0,0,100,0,100,4,8,1.333333,2,[0-9]:[0-9] [0-9]:[0-9] [0-9]:[0-9] [0-9]:[0-9]$" "$tmp/j.csv"'
+for key in jobs skipped makespan utilization mean_wait mean_bounded_slowdown \
+	mean_sum_pairwise mean_avg_pairwise_multi allocator scheduler mesh; do
+	check "summary has $key" "grep -q '\"$key\":' '$tmp/s.json'"
+done
+check "summary is JSON" 'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/s.json" 2>/dev/null || ! command -v python3 >/dev/null'
+check "keep-zero-runtime counts the zero-length job" '"$meshsim" --keep-zero-runtime "$tmp/t.swf" | grep -q "jobs simulated  *4"'
+check "list-allocators lists the curve fits and mc1x1" '"$meshsim" --list-allocators | grep -q "^hilbert-freelist" && "$meshsim" --list-allocators | grep -q "^mc1x1"'
+
+# Bad flags: exit 2 and name the flag.
+"$meshsim" --mesh 4y4 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "bad --mesh exits 2" '[ $? -eq 2 ] && grep -q "mesh" "$tmp/err"'
+"$meshsim" --load -1 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "bad --load exits 2 naming the flag" '[ $? -eq 2 ] && grep -q -- "--load: invalid value \"-1\"" "$tmp/err"'
+"$meshsim" --scheduler sjf "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "bad --scheduler exits 2" '[ $? -eq 2 ] && grep -q -- "--scheduler" "$tmp/err"'
+"$meshsim" --allocator nosuch "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "unknown allocator exits 2" '[ $? -eq 2 ] && grep -q "unknown allocator \"nosuch\"" "$tmp/err"'
+"$meshsim" --mesh 2x2 "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
+check "jobs larger than the mesh are skipped and counted" '[ $? -eq 0 ] && grep -q "larger than mesh 1)" "$tmp/out"'
+"$meshsim" >/dev/null 2>"$tmp/err"
+check "no trace exits 2" '[ $? -eq 2 ]'
+
+# Bad trace line: file, line and field named; non-zero exit; no output.
+cp "$tmp/t.swf" "$tmp/bad.swf"
+echo "6 50 -1 10 3.5 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1" >>"$tmp/bad.swf"
+"$meshsim" --summary "$tmp/bad.json" "$tmp/bad.swf" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "bad trace line exits non-zero" '[ $rc -ne 0 ]'
+check "bad trace line names file:line:field" 'grep -q "bad.swf:8:alloc_procs: expected an integer, got \"3.5\"" "$tmp/err"'
+check "no summary written on a bad trace" '[ ! -e "$tmp/bad.json" ]'
+"$meshsim" "$tmp/missing.swf" >/dev/null 2>"$tmp/err"
+check "missing trace file is named" '[ $? -ne 0 ] && grep -q "missing.swf" "$tmp/err"'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
