@@ -179,20 +179,22 @@ START_TEST(test_sim_skips_and_zero_runtime)
 	static const struct jobspec js[] = {
 		{ 1, 0, 10, -1, 2 }, { 2, 0, -1, -1, 2 }, { 3, 0, 0, -1, 2 },
 		{ 4, 0, 5, -1, -1 }, { 5, 0, 5, -1, 9 }, { 6, 0, 5, -1, 0 },
+		{ 7, -1, 5, -1, 1 },
 	};
 	struct mesh_sim_opts o;
 	struct mesh_sim_result *r;
 
 	mesh_sim_opts_init(&o);
-	r = simulate("4x2", "colsnake-ff", js, 6, &o);
+	r = simulate("4x2", "colsnake-ff", js, 7, &o);
 	ck_assert_uint_eq(r->summary.jobs, 1);
-	ck_assert_uint_eq(r->summary.skipped, 5);
+	ck_assert_uint_eq(r->summary.skipped, 6);
+	ck_assert_uint_eq(r->summary.skipped_submit, 1);
 	ck_assert_uint_eq(r->summary.skipped_runtime, 2);
 	ck_assert_uint_eq(r->summary.skipped_size, 2);
 	ck_assert_uint_eq(r->summary.skipped_too_large, 1);
 	mesh_sim_result_free(r);
 	o.keep_zero_runtime = 1;
-	r = simulate("4x2", "colsnake-ff", js, 6, &o);
+	r = simulate("4x2", "colsnake-ff", js, 7, &o);
 	ck_assert_uint_eq(r->summary.jobs, 2);
 	ck_assert(start_of(r, 3) == 0);
 	mesh_sim_result_free(r);

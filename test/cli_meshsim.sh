@@ -45,7 +45,7 @@ check "bad --scheduler exits 2" '[ $? -eq 2 ] && grep -q -- "--scheduler" "$tmp/
 "$meshsim" --allocator nosuch "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "unknown allocator exits 2" '[ $? -eq 2 ] && grep -q "unknown allocator \"nosuch\"" "$tmp/err"'
 "$meshsim" --mesh 2x2 "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
-check "jobs larger than the mesh are skipped and counted" '[ $? -eq 0 ] && grep -q "larger than mesh 1)" "$tmp/out"'
+check "jobs larger than the mesh are skipped and counted" '[ $? -eq 0 ] && grep -q "larger than mesh 1," "$tmp/out"'
 "$meshsim" >/dev/null 2>"$tmp/err"
 check "no trace exits 2" '[ $? -eq 2 ]'
 

@@ -36,6 +36,37 @@ static const struct mesh_alloc_entry registry[] = {
 	CURVE_FIT("hilbert", "sos", 3, 3, "spliced Hilbert curve, sum-of-squares fit (Walker et al. Fig. 5)"),
 	{ { "mc1x1", "L-inf shells around every free centre, least shell sum (Walker et al. Sec. I, Fig. 1)", 0 },
 	  &mesh__mc1x1_ops, 0 },
+	{ { "mc", "shell 0 of the requested shape, L-inf rings, least total shell number (Mache Ch. V, Fig. 31)", MESH_ALLOC_USES_SHAPE },
+	  &mesh__mc_ops, 0 },
+	{ { "genalg", "k free nodes nearest each free centre by L1, least pairwise sum (Krumke et al.; Walker et al. Sec. V)", 0 },
+	  &mesh__genalg_ops, 0 },
+	{ { "mm", "Manhattan median: centres from free coordinates, k nearest by L1, least pairwise sum (Bender et al.)", 0 },
+	  &mesh__mm_ops, 0 },
+	{ { "mm-inc", "MM then best improving swaps of the pairwise sum (Bender et al.)", 0 },
+	  &mesh__mm_ops, 1 },
+	{ { "paging", "square pages in row-major order, free pages first; page=N (Lo et al. 1997; Mache Ch. II)", 0 },
+	  &mesh__paging_ops, 0 },
+	{ { "random", "k free nodes uniformly at random from req->seed (Lo et al. 1997)", 0 },
+	  &mesh__random_ops, 0 },
+	{ { "contig-ff", "contiguous sub-mesh, first fit, wraps on tori (Tang et al. Sec. VI)", MESH_ALLOC_CONTIGUOUS_ONLY | MESH_ALLOC_USES_SHAPE },
+	  &mesh__contig_ops, 0 },
+	{ { "contig-bf", "contiguous sub-mesh, best fit by least fragmentation, wraps on tori (Tang et al. Sec. VI)", MESH_ALLOC_CONTIGUOUS_ONLY | MESH_ALLOC_USES_SHAPE },
+	  &mesh__contig_ops, 1 },
+	{ { "mbs", "Multiple Buddy Strategy, 2D power-of-2 squares; 2D meshes only (Lo et al. 1997; Walker et al. Fig. 10)", 0 },
+	  &mesh__mbs_ops, 0 },
+	{ { "mbs-layered", "MBS with the 2D square hierarchy on every layer (Walker et al. Sec. III-A)", 0 },
+	  &mesh__mbs_ops, 1 },
+	{ { "mbs-octet", "MBS with power-of-2 cubes (Walker et al. Sec. III-A)", 0 },
+	  &mesh__mbs_ops, 2 },
+	{ { "mbs-granular", "MBS over x/y/z buddy phases, blocks of every power-of-2 size (Walker et al. Sec. III-A, Fig. 11)", 0 },
+	  &mesh__mbs_ops, 3 },
+	{ { "plas", "column-parallel middle-out scan from the I/O nodes (Mache Ch. VII, Figs. 51-52)", MESH_ALLOC_USES_IO },
+	  &mesh__plas_ops, 0 },
+	{ { "mc-elongated", "MC with shell 0 of floor(k/h) whole columns, middle-out (Mache Ch. VII, Fig. 59)", MESH_ALLOC_USES_IO },
+	  &mesh__mce_ops, 0 },
+	/* One entry serves every sl:<base>; it is listed as sl:mc1x1. */
+	{ { "sl:mc1x1", "sl:<base> = walltime-aware tie-break among <base>'s equally good placements; bases: curve fits, mc1x1, mc, genalg, mm, mm-inc (Tang et al. Sec. IV-A, Alg. 1)", MESH_ALLOC_USES_WALLTIME },
+	  &mesh__sl_ops, 0 },
 };
 
 static const size_t registry_len = sizeof(registry) / sizeof(registry[0]);
@@ -70,7 +101,7 @@ int mesh_alloc_create(const struct mesh_topo *t, const char *name,
 
 	if (!t || !name || !out)
 		return MESH_EINVAL;
-	e = find_entry(name);
+	e = find_entry(strncmp(name, "sl:", 3) ? name : "sl:mc1x1");
 	if (!e)
 		return mesh_diag_set(d, MESH_ENOENT, NULL, 0, "allocator",
 				     "unknown allocator \"%s\" (see meshsim --list-allocators)",
@@ -116,6 +147,8 @@ const char *mesh_alloc_name(const struct mesh_allocator *a)
 
 unsigned mesh_alloc_flags(const struct mesh_allocator *a)
 {
+	if (a->base) /* wrapper: the base's contract plus its own */
+		return a->entry->info.flags | mesh_alloc_flags(a->base);
 	return a->entry->info.flags;
 }
 

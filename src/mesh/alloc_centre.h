@@ -106,6 +106,24 @@ void mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 		     const struct mesh__mc_best *best, uint32_t k,
 		     mesh__mc_key key, const void *ctx, uint32_t *out);
 
+/* I/O geometry for PLAS and MC-Elongated (Mache Ch. VII generalised):
+ * columns run along the axis over which the I/O nodes spread most (ties:
+ * y, z, x); mid is the coordinate of the (m/2)-th I/O node in that order,
+ * so the middle I/O link lies between mid - 1 and mid; u and w are the
+ * other axes (u first in x, y, z order). */
+struct mesh__io_geom {
+	int axis, mid, u, w;
+};
+
+/* 0, or MESH_EINVAL if t has no I/O nodes. */
+int mesh__io_geometry(const struct mesh_topo *t, struct mesh__io_geom *g);
+
+/* Middle-out rank of coordinate y along the column axis: mid, mid - 1,
+ * mid + 1, mid - 2, ... alternate above and below the middle link (rows
+ * past one end continue in order on the other). */
+int mesh__io_rank(const struct mesh_topo *t, const struct mesh__io_geom *g,
+		  int y);
+
 /* Candidate-centre predicate of an allocator (Gen-Alg: free nodes; MM:
  * points whose coordinates each occur among the free nodes). */
 typedef int (*mesh__centre_pred)(const void *ctx, uint32_t node);

@@ -180,8 +180,71 @@ static int curve_place(struct mesh_allocator *a, const struct mesh_view *v,
 	return 0;
 }
 
+/* Candidates for sl: (decision, see doc/allocators.md): freelist has
+ * one; ff offers every run that holds k (FF does not rank them); bf the
+ * runs of the least fitting length; sos the runs of the least delta;
+ * without a fitting run, every window of the least span.  Each candidate
+ * is the first k nodes of its run or window, in curve order. */
+static int curve_candidates(struct mesh_allocator *a,
+			    const struct mesh_view *v,
+			    const struct mesh_request *req, uint32_t *buf,
+			    int (*cb)(void *ctx, const uint32_t *nodes),
+			    void *ctx)
+{
+	struct curve_priv *p = a->priv;
+	const uint32_t *fr = p->free_rank;
+	uint32_t k = req->nodes, m, i, j, len, best_len = 0, span, best_span;
+	int64_t run, delta, best_delta = 0;
+
+	m = collect_free(p, v);
+	if (m < k)
+		return MESH_ENOSPC;
+	if (p->fit == FIT_FREELIST)
+		return curve_place(a, v, req, buf) ? MESH_ENOSPC : (cb(ctx, buf), 0);
+	run = pick_run(p, m, k);
+	if (run < 0) {
+		best_span = fr[pick_window(fr, m, k) + k - 1] -
+			    fr[pick_window(fr, m, k)];
+		for (i = 0; i + k <= m; i++) {
+			span = fr[i + k - 1] - fr[i];
+			if (span != best_span)
+				continue;
+			for (j = 0; j < k; j++)
+				buf[j] = p->order[fr[i + j]];
+			if (cb(ctx, buf))
+				break;
+		}
+		return 0;
+	}
+	len = run_length(fr, m, (uint32_t) run);
+	best_len = len;
+	if (p->fit == FIT_SOS)
+		for (i = 0; i < m; i += run_length(fr, m, i))
+			p->hist[run_length(fr, m, i)]++;
+	if (p->fit == FIT_SOS)
+		best_delta = sos_delta(p->hist, len, k);
+	for (i = 0; i < m; i += len) {
+		len = run_length(fr, m, i);
+		if (len < k)
+			continue;
+		delta = p->fit == FIT_SOS ? sos_delta(p->hist, len, k) : 0;
+		if ((p->fit == FIT_BF && len != best_len) ||
+		    (p->fit == FIT_SOS && delta != best_delta))
+			continue;
+		for (j = 0; j < k; j++)
+			buf[j] = p->order[fr[i + j]];
+		if (cb(ctx, buf))
+			break;
+	}
+	if (p->fit == FIT_SOS)
+		for (i = 0; i < m; i += run_length(fr, m, i))
+			p->hist[run_length(fr, m, i)] = 0;
+	return 0;
+}
+
 const struct mesh_alloc_ops mesh__curve_ops = {
 	.create = curve_create,
 	.destroy = curve_destroy,
 	.place = curve_place,
+	.candidates = curve_candidates,
 };

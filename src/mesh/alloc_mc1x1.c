@@ -177,8 +177,46 @@ static int mc_place(struct mesh_allocator *a, const struct mesh_view *v,
 	return 0;
 }
 
+/* Candidates for sl: every free centre of the least score, by index. */
+static int mc_candidates(struct mesh_allocator *a, const struct mesh_view *v,
+			 const struct mesh_request *req, uint32_t *buf,
+			 int (*cb)(void *ctx, const uint32_t *nodes),
+			 void *ctx)
+{
+	struct mc_priv *p = a->priv;
+	const struct mesh_topo *t = a->topo;
+	uint64_t best = UINT64_MAX, s;
+	uint32_t i;
+	int c[3], r, rmax = max_radius(t);
+
+	mesh__boxsum_build(&p->box, v->free);
+	for (i = 0; i < t->nodes; i++) {
+		if (!mesh_bitmap_test(v->free, i))
+			continue;
+		mesh_topo_coords(t, i, c);
+		s = centre_score(&p->box, c, req->nodes, rmax, best, &r);
+		if (s < best)
+			best = s;
+	}
+	if (best == UINT64_MAX)
+		return MESH_ENOSPC;
+	for (i = 0; i < t->nodes; i++) {
+		if (!mesh_bitmap_test(v->free, i))
+			continue;
+		mesh_topo_coords(t, i, c);
+		if (centre_score(&p->box, c, req->nodes, rmax, best + 1, &r) !=
+		    best)
+			continue;
+		gather(p, v, i, r, req->nodes, buf);
+		if (cb(ctx, buf))
+			break;
+	}
+	return 0;
+}
+
 const struct mesh_alloc_ops mesh__mc1x1_ops = {
 	.create = mc_create,
 	.destroy = mc_destroy,
 	.place = mc_place,
+	.candidates = mc_candidates,
 };

@@ -344,6 +344,14 @@ static int place(struct mesh_conf *c, const struct conf_raw *r, uint32_t idx,
 {
 	char other[320];
 
+	if (c->node_name[idx] && !strcmp(key, "Nodes")) {
+		/* The explicit Coord= is the line to fix. */
+		snprintf(other, sizeof(other), "%s (line %ld, from Nodes=)",
+			 name, line);
+		return conf_err(d, MESH_EINVAL, r, c->node_line[idx], "Coord",
+				"node %s is on the same coordinate as node %s",
+				c->node_name[idx], other);
+	}
 	if (c->node_name[idx]) {
 		snprintf(other, sizeof(other), "%s (line %ld)",
 			 c->node_name[idx], c->node_line[idx]);

@@ -15,6 +15,7 @@
 #include "curve.h"
 #include "diag.h"
 #include "error.h"
+#include "ioload.h"
 #include "hostlist.h"
 #include "metrics.h"
 #include "sim.h"

@@ -126,6 +126,10 @@ static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 		long size = job_size(j, s->opts->size_field);
 		struct mesh_sim_job *sj;
 
+		if (j->submit < 0) {
+			sum->skipped_submit++;
+			continue;
+		}
 		if (j->run < 0 ||
 		    (j->run == 0 && !s->opts->keep_zero_runtime)) {
 			sum->skipped_runtime++;
@@ -147,8 +151,8 @@ static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 		sj->estimate = job_estimate(j, s->opts->estimate);
 		sj->size = (uint32_t) size;
 	}
-	sum->skipped =
-	    sum->skipped_runtime + sum->skipped_size + sum->skipped_too_large;
+	sum->skipped = sum->skipped_runtime + sum->skipped_size +
+		       sum->skipped_too_large + sum->skipped_submit;
 	qsort(s->jobs, s->n, sizeof(*s->jobs), by_submit);
 	if (s->n)
 		t0 = s->jobs[0].submit;

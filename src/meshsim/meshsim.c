@@ -342,9 +342,10 @@ static int write_summary(const char *path, const struct options *o,
 		o->sim.estimate == MESH_ESTIMATE_EXACT ? "exact" : "clamp");
 	fprintf(f, "  \"jobs\": %zu,\n  \"skipped\": %zu,\n"
 		   "  \"skipped_runtime\": %zu,\n  \"skipped_size\": %zu,\n"
-		   "  \"skipped_too_large\": %zu,\n  \"refused\": %zu,\n",
+		   "  \"skipped_too_large\": %zu,\n  \"skipped_submit\": %zu,\n"
+		   "  \"refused\": %zu,\n",
 		s->jobs, s->skipped, s->skipped_runtime, s->skipped_size,
-		s->skipped_too_large, s->refused);
+		s->skipped_too_large, s->skipped_submit, s->refused);
 	fprintf(f, "  \"makespan\": %.17g,\n  \"utilization\": %.17g,\n"
 		   "  \"mean_wait\": %.17g,\n  \"mean_bounded_slowdown\": %.17g,\n"
 		   "  \"mean_sum_pairwise\": %.17g,\n"
@@ -371,8 +372,9 @@ static void print_table(const struct options *o, const struct mesh_topo *t,
 	printf("scheduler                %s\n",
 	       o->sim.sched == MESH_SCHED_EASY ? "easy" : "fcfs");
 	printf("jobs simulated           %zu\n", s->jobs);
-	printf("jobs skipped             %zu (runtime %zu, size %zu, larger than mesh %zu)\n",
-	       s->skipped, s->skipped_runtime, s->skipped_size, s->skipped_too_large);
+	printf("jobs skipped             %zu (runtime %zu, size %zu, larger than mesh %zu, submit time %zu)\n",
+	       s->skipped, s->skipped_runtime, s->skipped_size, s->skipped_too_large,
+	       s->skipped_submit);
 	if (s->refused)
 		printf("jobs never placeable     %zu\n", s->refused);
 	printf("makespan (s)             %.0f\n", s->makespan);

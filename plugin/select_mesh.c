@@ -1,0 +1,1207 @@
+/*****************************************************************************\
+ *  select_mesh.c - whole-node selection plugin for mesh and torus machines.
+ *
+ *  Node choice is delegated to the slurm-mesh allocator library; this file
+ *  is the Slurm glue: usage tracking, the RUN_NOW / TEST_ONLY / WILL_RUN
+ *  modes, job_resrcs, and the placement summary in SystemComment.
+ *  mesh.conf (next to slurm.conf) maps node names to coordinates and names
+ *  the allocator; see mesh.conf(5) and doc/select-mesh.md.
+ *****************************************************************************
+ *  Copyright (C) 2026 The slurm-mesh authors.
+ *
+ *  This file is part of slurm-mesh, a plugin for Slurm.
+ *
+ *  This program is free software; you can redistribute it and/or modify it
+ *  under the terms of the GNU General Public License as published by the Free
+ *  Software Foundation; either version 2 of the License, or (at your option)
+ *  any later version.
+ *
+ *  This program is distributed in the hope that it will be useful, but WITHOUT
+ *  ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ *  FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License for
+ *  more details.
+ *
+ *  You should have received a copy of the GNU General Public License along
+ *  with this program; if not, write to the Free Software Foundation, Inc.,
+ *  51 Franklin Street, Fifth Floor, Boston, MA 02110-1301  USA.
+\*****************************************************************************/
+
+#include "config.h"		/* Slurm's config.h, see Makefile.am */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/slurm_xlator.h"	/* Must be first */
+#include "src/common/assoc_mgr.h"
+#include "src/common/bitstring.h"
+#include "src/common/job_resources.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/run_in_daemon.h"
+#include "src/common/select.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "mesh/mesh.h"
+
+/*
+ * Data symbols that only slurmctld defines.  Tentative definitions keep
+ * the dlopen in clients and slurmd working; in slurmctld the executable's
+ * exported definitions interpose them (see doc/select-mesh.md).
+ */
+slurm_conf_t slurm_conf;
+node_record_t **node_record_table_ptr;
+List job_list;
+int node_record_count;
+time_t last_node_update;
+
+const char plugin_name[] = "Mesh/torus node selection plugin";
+const char plugin_type[] = "select/mesh";
+/* Unique and >= 100, outside Slurm's 101-110; packed into saved state:
+ * never change it. */
+const uint32_t plugin_id = 190;
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+#define MESH_COMMENT_PREFIX "mesh:v1 "
+#define NODEINFO_MAGIC 0x8e5a
+
+struct select_nodeinfo {
+	uint16_t magic;
+	uint16_t alloc_cpus;
+	uint64_t alloc_memory;
+	char *tres_alloc_fmt_str;
+	double tres_alloc_weighted;
+};
+
+/* A job that holds nodes (running, or suspended by the scheduler). */
+struct mesh_job {
+	uint32_t job_id;
+	bitstr_t *nodes;	/* Slurm node indices */
+	time_t end_time;	/* last known; refreshed from the job record */
+};
+
+/* Everything below is protected by mesh_mutex. */
+static pthread_mutex_t mesh_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct mesh_conf *mconf;
+static struct mesh_allocator *mallocator;
+static uint32_t *node2mesh;	/* Slurm node index -> mesh index */
+static int *mesh2node;		/* mesh index -> Slurm node index or -1 */
+static int map_node_cnt;	/* node_record_count the maps were built for */
+static List tracked;		/* struct mesh_job */
+static uint16_t *busy;		/* per Slurm node: tracked jobs holding it */
+static bool state_valid;	/* tracked/busy match job_list */
+
+/* One placement attempt. */
+struct mesh_try {
+	job_record_t *job_ptr;
+	bitstr_t *avail;	/* IN usable nodes; OUT chosen nodes */
+	const uint16_t *busy;	/* NULL: ignore current load */
+	uint32_t min_nodes, max_nodes, req_nodes;
+	uint32_t total_cpus;	/* OUT */
+};
+
+static void _conf_fatal(const char *what, const struct mesh_diag *d)
+{
+	char buf[800];
+
+	fatal("%s: %s: %s", plugin_type, what,
+	      mesh_diag_format(d, buf, sizeof(buf)));
+}
+
+/* Path of mesh.conf: next to the slurm.conf slurmctld read. */
+static void _conf_path(char *buf, size_t len)
+{
+	const char *sc = slurm_conf.slurm_conf;
+
+	if (!sc)
+		sc = getenv("SLURM_CONF");
+	if (!sc)	/* Debian's default; slurmctld always sets the above */
+		sc = "/etc/slurm/slurm.conf";
+	if (mesh_conf_path_near(sc, buf, len))
+		fatal("%s: path of mesh.conf next to %s is too long",
+		      plugin_type, sc);
+}
+
+static void _free_maps(void)
+{
+	xfree(node2mesh);
+	xfree(mesh2node);
+	xfree(busy);
+	map_node_cnt = 0;
+}
+
+/*
+ * Load mesh.conf, check it against the node table and build the index
+ * maps.  Any problem is fatal: a wrong mesh must never be scheduled on.
+ * NOTE: caller holds mesh_mutex.
+ */
+static void _load_conf_locked(void)
+{
+	struct mesh_conf *c = NULL;
+	struct mesh_allocator *a = NULL;
+	struct mesh_diag d;
+	const char **names;
+	char path[1024];
+	node_record_t *node_ptr;
+	int i, n = 0;
+	uint32_t idx;
+
+	_conf_path(path, sizeof(path));
+	mesh_diag_clear(&d);
+	if (mesh_conf_load(path, &c, &d))
+		_conf_fatal("bad mesh.conf", &d);
+	names = xcalloc(node_record_count + 1, sizeof(*names));
+	for (i = 0; (node_ptr = next_node(&i)); i++)
+		names[n++] = node_ptr->name;
+	if (mesh_conf_validate_nodes(c, names, n, &d))
+		_conf_fatal("mesh.conf does not match slurm.conf", &d);
+	xfree(names);
+	if (mesh_alloc_create(c->topo, c->allocator, c->alloc_params, &a, &d))
+		_conf_fatal("allocator", &d);
+
+	mesh_alloc_destroy(mallocator);
+	mesh_conf_destroy(mconf);
+	_free_maps();
+	mconf = c;
+	mallocator = a;
+	node2mesh = xcalloc(node_record_count + 1, sizeof(*node2mesh));
+	mesh2node = xcalloc(c->topo->nodes, sizeof(*mesh2node));
+	for (idx = 0; idx < c->topo->nodes; idx++)
+		mesh2node[idx] = -1;
+	for (i = 0; (node_ptr = next_node(&i)); i++) {
+		(void) mesh_conf_lookup(c, node_ptr->name, &idx);
+		node2mesh[i] = idx;
+		mesh2node[idx] = i;
+	}
+	busy = xcalloc(node_record_count + 1, sizeof(*busy));
+	map_node_cnt = node_record_count;
+	info("%s: %s: %u nodes in a %dx%dx%d mesh, allocator %s%s%s",
+	     plugin_type, path, c->n_named, c->topo->dim[0], c->topo->dim[1],
+	     c->topo->dim[2], c->allocator, c->alloc_params ? " " : "",
+	     c->alloc_params ? c->alloc_params : "");
+}
+
+static void _job_free(void *x)
+{
+	struct mesh_job *mj = x;
+
+	if (!mj)
+		return;
+	FREE_NULL_BITMAP(mj->nodes);
+	xfree(mj);
+}
+
+static int _job_find(void *x, void *key)
+{
+	return ((struct mesh_job *) x)->job_id == *(uint32_t *) key;
+}
+
+/* Nodes a job holds: its resources minus nodes released by resizing. */
+static bitstr_t *_job_nodes(job_record_t *job_ptr)
+{
+	bitstr_t *b;
+
+	if (!job_ptr->node_bitmap)
+		return NULL;
+	b = bit_copy(job_ptr->node_bitmap);
+	if (job_ptr->job_resrcs && job_ptr->job_resrcs->node_bitmap &&
+	    bit_size(job_ptr->job_resrcs->node_bitmap) == bit_size(b))
+		bit_and(b, job_ptr->job_resrcs->node_bitmap);
+	return b;
+}
+
+static void _busy_add(bitstr_t *nodes, int delta)
+{
+	int i, last = MIN(bit_size(nodes), map_node_cnt);
+
+	for (i = 0; i < last; i++) {
+		if (!bit_test(nodes, i))
+			continue;
+		if (delta > 0)
+			busy[i]++;
+		else if (busy[i])
+			busy[i]--;
+	}
+}
+
+/* Track a job's nodes; a no-op if already tracked.  Holds mesh_mutex. */
+static void _track_add(job_record_t *job_ptr)
+{
+	struct mesh_job *mj;
+	bitstr_t *nodes;
+
+	if (list_find_first(tracked, _job_find, &job_ptr->job_id))
+		return;
+	nodes = _job_nodes(job_ptr);
+	if (!nodes)
+		return;
+	mj = xmalloc(sizeof(*mj));
+	mj->job_id = job_ptr->job_id;
+	mj->nodes = nodes;
+	mj->end_time = job_ptr->end_time;
+	list_append(tracked, mj);
+	_busy_add(nodes, 1);
+}
+
+/* Stop tracking a job; a no-op if unknown.  Holds mesh_mutex. */
+static void _track_remove(uint32_t job_id)
+{
+	struct mesh_job *mj = list_remove_first(tracked, _job_find, &job_id);
+
+	if (!mj)
+		return;
+	_busy_add(mj->nodes, -1);
+	_job_free(mj);
+}
+
+/*
+ * Rebuild usage from job_list: the running and suspended jobs' nodes.
+ * Needs no state file, so restarts and reconfigures are always exact.
+ * NOTE: caller holds mesh_mutex; slurmctld holds the job read lock.
+ */
+static void _rebuild_locked(void)
+{
+	ListIterator it;
+	job_record_t *job_ptr;
+
+	if (!mconf || map_node_cnt != node_record_count)
+		_load_conf_locked();
+	FREE_NULL_LIST(tracked);
+	tracked = list_create(_job_free);
+	memset(busy, 0, sizeof(*busy) * (map_node_cnt + 1));
+	if (job_list) {
+		it = list_iterator_create(job_list);
+		while ((job_ptr = list_next(it))) {
+			if (IS_JOB_RUNNING(job_ptr) ||
+			    IS_JOB_SUSPENDED(job_ptr))
+				_track_add(job_ptr);
+		}
+		list_iterator_destroy(it);
+	}
+	state_valid = true;
+	log_flag(SELECT_TYPE, "%s: usage rebuilt from %d running/suspended jobs",
+		 plugin_type, list_count(tracked));
+}
+
+static void _ensure_state_locked(void)
+{
+	if (!state_valid)
+		_rebuild_locked();
+}
+
+static const char *_mode_str(uint16_t mode)
+{
+	if (SELECT_IS_MODE_RUN_NOW(mode))
+		return "RUN_NOW";
+	if (SELECT_IS_MODE_TEST_ONLY(mode))
+		return "TEST_ONLY";
+	if (SELECT_IS_MODE_RESV(mode))
+		return "RESV";
+	return "WILL_RUN";
+}
+
+/* End time of every busy mesh position (for walltime-aware allocators). */
+static double *_end_times(const uint16_t *use)
+{
+	double *end = xcalloc(mconf->topo->nodes, sizeof(*end));
+	ListIterator it = list_iterator_create(tracked);
+	struct mesh_job *mj;
+	int i;
+
+	while ((mj = list_next(it))) {
+		for (i = 0; i < map_node_cnt; i++) {
+			if (bit_test(mj->nodes, i) && use[i] &&
+			    (double) mj->end_time > end[node2mesh[i]])
+				end[node2mesh[i]] = (double) mj->end_time;
+		}
+	}
+	list_iterator_destroy(it);
+	return end;
+}
+
+/* Mesh indices of the job's required nodes (--nodelist); -1 if one of
+ * them is not usable. */
+static int _required(job_record_t *job_ptr, bitstr_t *avail,
+		     uint32_t **req)
+{
+	bitstr_t *rb = job_ptr->details->req_node_bitmap;
+	int i, n = 0;
+
+	*req = NULL;
+	if (!rb)
+		return 0;
+	*req = xcalloc(bit_set_count(rb) + 1, sizeof(**req));
+	for (i = 0; i < MIN(bit_size(rb), map_node_cnt); i++) {
+		if (!bit_test(rb, i))
+			continue;
+		if (!bit_test(avail, i)) {
+			xfree(*req);
+			return -1;
+		}
+		(*req)[n++] = node2mesh[i];
+	}
+	return n;
+}
+
+/*
+ * Ask the allocator for k nodes of t->avail that are free under t->busy.
+ * RET 0 with out[] filled, or a MESH_E* code.
+ */
+static int _place_k(struct mesh_try *t, uint32_t k, const uint32_t *req,
+		    int n_req, uint32_t *out)
+{
+	struct mesh_bitmap *free_map = NULL;
+	struct mesh_request r;
+	struct mesh_view v;
+	struct mesh_metrics m;
+	job_record_t *job_ptr = t->job_ptr;
+	double *end = NULL;
+	uint32_t idx;
+	int rc, s;
+
+	if ((rc = mesh_bitmap_create(mconf->topo->nodes, &free_map)))
+		return rc;
+	for (idx = 0; idx < mconf->topo->nodes; idx++) {
+		s = mesh2node[idx];
+		if (s >= 0 && s < bit_size(t->avail) && bit_test(t->avail, s) &&
+		    (!t->busy || !t->busy[s]))
+			mesh_bitmap_set(free_map, idx);
+	}
+	memset(&r, 0, sizeof(r));
+	r.nodes = k;
+	r.io_intensity = -1.0;
+	r.seed = job_ptr->job_id;
+	r.required = req;
+	r.n_required = (size_t) n_req;
+	if (job_ptr->time_limit != NO_VAL && job_ptr->time_limit != INFINITE)
+		r.end_time = (double) time(NULL) + job_ptr->time_limit * 60.0;
+	if (job_ptr->details->contiguous)
+		r.flags |= MESH_REQ_CONTIGUOUS;
+	if (t->busy && (mesh_alloc_flags(mallocator) & MESH_ALLOC_USES_WALLTIME))
+		end = _end_times(t->busy);
+	v.topo = mconf->topo;
+	v.free = free_map;
+	v.end_time = end;
+	v.now = (double) time(NULL);
+	rc = mesh_alloc_place(mallocator, &v, &r, out);
+	/* --contiguous means a full sub-mesh, whatever the allocator does */
+	if (!rc && job_ptr->details->contiguous &&
+	    (mesh_metrics_compute(mconf->topo, out, k, &m) ||
+	     m.nodes_affected != k))
+		rc = MESH_ENOSPC;
+	mesh_bitmap_destroy(free_map);
+	xfree(end);
+	return rc;
+}
+
+/* CPUs the job gets on the chosen nodes (whole nodes). */
+static uint32_t _sum_cpus(const uint32_t *out, uint32_t k)
+{
+	uint32_t i, cpus = 0;
+
+	for (i = 0; i < k; i++)
+		cpus += node_record_table_ptr[mesh2node[out[i]]]->config_ptr->cpus;
+	return cpus;
+}
+
+static uint32_t _max_node_cpus(void)
+{
+	node_record_t *node_ptr;
+	uint32_t max = 1;
+	int i;
+
+	for (i = 0; (node_ptr = next_node(&i)); i++)
+		max = MAX(max, node_ptr->config_ptr->cpus);
+	return max;
+}
+
+/*
+ * Choose nodes for the job: first the requested count, then the minimum;
+ * grow while the job's CPU minimum is not met.
+ * RET SLURM_SUCCESS with t->avail trimmed to the choice, or SLURM_ERROR
+ * with t->avail untouched.
+ */
+static int _try_place(struct mesh_try *t)
+{
+	uint32_t *req = NULL, *out, k = 0, cand[2], avail_cnt, min_cpus;
+	int n_req, c, rc = MESH_ENOSPC;
+
+	avail_cnt = bit_set_count(t->avail);
+	n_req = _required(t->job_ptr, t->avail, &req);
+	if (n_req < 0 || avail_cnt == 0)
+		return SLURM_ERROR;
+	cand[0] = MAX(MAX(t->req_nodes, t->min_nodes), (uint32_t) n_req);
+	cand[1] = MAX(MAX(t->min_nodes, 1), (uint32_t) n_req);
+	min_cpus = t->job_ptr->details->min_cpus;
+	out = xcalloc(mconf->topo->nodes, sizeof(*out));
+	for (c = 0; c < 2 && rc; c++) {
+		k = MIN(MIN(cand[c], t->max_nodes), avail_cnt);
+		if (k < cand[1] || k == 0 || (c == 1 && cand[1] == cand[0]))
+			continue;
+		while (!(rc = _place_k(t, k, req, n_req, out)) &&
+		       (t->total_cpus = _sum_cpus(out, k)) < min_cpus) {
+			uint32_t more = (min_cpus - t->total_cpus +
+					 _max_node_cpus() - 1) /
+					_max_node_cpus();
+
+			rc = MESH_ENOSPC;
+			if (k + more > MIN(t->max_nodes, avail_cnt))
+				break;
+			k += more;
+		}
+	}
+	if (!rc) {
+		bit_clear_all(t->avail);
+		for (c = 0; (uint32_t) c < k; c++)
+			bit_set(t->avail, mesh2node[out[c]]);
+	}
+	xfree(out);
+	xfree(req);
+	return rc ? SLURM_ERROR : SLURM_SUCCESS;
+}
+
+/* Fill job_ptr->job_resrcs for whole nodes, as slurmctld requires. */
+static void _build_resources(job_record_t *job_ptr, bitstr_t *bitmap)
+{
+	job_resources_t *jr;
+	node_record_t *node_ptr;
+	int i, j = 0, k = -1, n = bit_set_count(bitmap);
+	uint16_t cpus;
+
+	if (job_ptr->job_resrcs)	/* requeued job */
+		free_job_resources(&job_ptr->job_resrcs);
+	jr = job_ptr->job_resrcs = create_job_resources();
+	jr->cpu_array_reps = xcalloc(n, sizeof(uint32_t));
+	jr->cpu_array_value = xcalloc(n, sizeof(uint16_t));
+	jr->cpus = xcalloc(n, sizeof(uint16_t));
+	jr->cpus_used = xcalloc(n, sizeof(uint16_t));
+	jr->memory_allocated = xcalloc(n, sizeof(uint64_t));
+	jr->memory_used = xcalloc(n, sizeof(uint64_t));
+	jr->nhosts = n;
+	jr->node_bitmap = bit_copy(bitmap);
+	jr->nodes = bitmap2node_name(bitmap);
+	jr->ncpus = job_ptr->total_cpus;
+	jr->threads_per_core = job_ptr->details->mc_ptr ?
+		job_ptr->details->mc_ptr->threads_per_core : NO_VAL16;
+	jr->cr_type = slurm_conf.select_type_param;
+	if (build_job_resources(jr))
+		error("%s: %s: build_job_resources: %m", plugin_type, __func__);
+	for (i = 0; i < bit_size(bitmap); i++) {
+		if (!bit_test(bitmap, i) || !(node_ptr = node_record_table_ptr[i]))
+			continue;
+		cpus = node_ptr->config_ptr->cpus;
+		jr->cpus[j] = cpus;
+		if (k < 0 || jr->cpu_array_value[k] != cpus) {
+			jr->cpu_array_cnt++;
+			jr->cpu_array_value[++k] = cpus;
+		}
+		jr->cpu_array_reps[k]++;
+		if (set_job_resources_node(jr, j))
+			error("%s: %s: set_job_resources_node: %m",
+			      plugin_type, __func__);
+		j++;
+	}
+}
+
+static int _cmp_end(void *x, void *y)
+{
+	const struct mesh_job *a = *(struct mesh_job **) x;
+	const struct mesh_job *b = *(struct mesh_job **) y;
+
+	return (a->end_time > b->end_time) - (a->end_time < b->end_time);
+}
+
+static bool _in_list(List l, uint32_t job_id)
+{
+	ListIterator it;
+	job_record_t *j;
+	bool found = false;
+
+	if (!l)
+		return false;
+	it = list_iterator_create(l);
+	while (!found && (j = list_next(it)))
+		found = j->job_id == job_id;
+	list_iterator_destroy(it);
+	return found;
+}
+
+/* Jobs among the candidates whose nodes the chosen set overlaps. */
+static void _preemptees(List candidates, bitstr_t *chosen, List *out)
+{
+	ListIterator it;
+	job_record_t *j;
+
+	if (!candidates || !out)
+		return;
+	if (!*out)
+		*out = list_create(NULL);
+	it = list_iterator_create(candidates);
+	while ((j = list_next(it))) {
+		if (j->node_bitmap && bit_overlap_any(chosen, j->node_bitmap))
+			list_append(*out, j);
+	}
+	list_iterator_destroy(it);
+}
+
+/* Copy of the usage without the jobs in candidates. */
+static uint16_t *_busy_without(List candidates)
+{
+	uint16_t *use = xcalloc(map_node_cnt + 1, sizeof(*use));
+	ListIterator it = list_iterator_create(tracked);
+	struct mesh_job *mj;
+	int i;
+
+	while ((mj = list_next(it))) {
+		if (_in_list(candidates, mj->job_id))
+			continue;
+		for (i = 0; i < map_node_cnt; i++)
+			use[i] += bit_test(mj->nodes, i) ? 1 : 0;
+	}
+	list_iterator_destroy(it);
+	return use;
+}
+
+/*
+ * WILL_RUN: when and where could the job start?  Completions are
+ * simulated in end-time order on a private copy of the usage; nothing
+ * persistent changes and no job_resrcs are built.
+ */
+static int _will_run(struct mesh_try *t, List candidates, List *preemptees)
+{
+	bitstr_t *orig = bit_copy(t->avail);
+	uint16_t *use = _busy_without(candidates);
+	time_t now = time(NULL);
+	List order = list_create(NULL);
+	ListIterator it;
+	struct mesh_job *mj;
+	job_record_t *j;
+	int rc;
+
+	t->busy = use;
+	rc = _try_place(t);
+	if (rc == SLURM_SUCCESS)
+		t->job_ptr->start_time = now;
+	it = list_iterator_create(tracked);
+	while ((mj = list_next(it))) {
+		if (_in_list(candidates, mj->job_id))
+			continue;
+		if ((j = find_job_record(mj->job_id)))
+			mj->end_time = j->end_time;
+		list_append(order, mj);
+	}
+	list_iterator_destroy(it);
+	list_sort(order, _cmp_end);
+	it = list_iterator_create(order);
+	while (rc != SLURM_SUCCESS &&
+	       !(t->job_ptr->bit_flags & TEST_NOW_ONLY) &&
+	       (mj = list_next(it))) {
+		for (int i = 0; i < map_node_cnt; i++)
+			if (bit_test(mj->nodes, i) && use[i])
+				use[i]--;
+		bit_copybits(t->avail, orig);
+		if ((rc = _try_place(t)) == SLURM_SUCCESS)
+			t->job_ptr->start_time = mj->end_time <= now ?
+				now + 1 : mj->end_time;
+	}
+	list_iterator_destroy(it);
+	FREE_NULL_LIST(order);
+	if (rc == SLURM_SUCCESS)
+		_preemptees(candidates, t->avail, preemptees);
+	else
+		bit_copybits(t->avail, orig);
+	FREE_NULL_BITMAP(orig);
+	xfree(use);
+	return rc;
+}
+
+/* RUN_NOW: place on free nodes, preempting candidates only if needed. */
+static int _run_now(struct mesh_try *t, List candidates, List *preemptees)
+{
+	bitstr_t *orig = bit_copy(t->avail);
+	uint16_t *use;
+	int rc;
+
+	t->busy = busy;
+	rc = _try_place(t);
+	if (rc != SLURM_SUCCESS && candidates && list_count(candidates)) {
+		use = _busy_without(candidates);
+		t->busy = use;
+		bit_copybits(t->avail, orig);
+		rc = _try_place(t);
+		if (rc == SLURM_SUCCESS)
+			_preemptees(candidates, t->avail, preemptees);
+		xfree(use);
+	}
+	if (rc == SLURM_SUCCESS)
+		_build_resources(t->job_ptr, t->avail);
+	else
+		bit_copybits(t->avail, orig);
+	FREE_NULL_BITMAP(orig);
+	return rc;
+}
+
+/*
+ * init() is called in every client and daemon that loads the plugin:
+ * only slurmctld may touch controller state, and it does so lazily.
+ */
+extern int init(void)
+{
+	if (running_in_slurmctld())
+		verbose("%s: %s loaded (plugin_id %u)", plugin_type,
+			plugin_name, plugin_id);
+	return SLURM_SUCCESS;
+}
+
+extern int fini(void)
+{
+	slurm_mutex_lock(&mesh_mutex);
+	FREE_NULL_LIST(tracked);
+	mesh_alloc_destroy(mallocator);
+	mallocator = NULL;
+	mesh_conf_destroy(mconf);
+	mconf = NULL;
+	_free_maps();
+	state_valid = false;
+	slurm_mutex_unlock(&mesh_mutex);
+	if (running_in_slurmctld())
+		cr_fini_global_core_data();
+	return SLURM_SUCCESS;
+}
+
+/* No state file: usage is rebuilt from job_list (see _rebuild_locked). */
+extern int select_p_state_save(char *dir_name)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_state_restore(char *dir_name)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_job_init(List job_list_arg)
+{
+	slurm_mutex_lock(&mesh_mutex);
+	state_valid = false;
+	slurm_mutex_unlock(&mesh_mutex);
+	return SLURM_SUCCESS;
+}
+
+/*
+ * Called at startup and at every reconfigure, once the node table is
+ * final.  (Re)reads mesh.conf; a bad file stops slurmctld.
+ */
+extern int select_p_node_init(void)
+{
+	slurm_mutex_lock(&mesh_mutex);
+	_load_conf_locked();
+	state_valid = false;
+	cr_init_global_core_data(node_record_table_ptr, node_record_count);
+	slurm_mutex_unlock(&mesh_mutex);
+	return SLURM_SUCCESS;
+}
+
+/*
+ * select_p_job_test - choose whole nodes for a job with the mesh allocator
+ * IN/OUT job_ptr - job to place; start_time is set in WILL_RUN mode
+ * IN/OUT bitmap - usable nodes on input, the chosen nodes on success
+ * IN min_nodes, max_nodes, req_nodes - node counts
+ * IN mode - SELECT_MODE_RUN_NOW, SELECT_MODE_TEST_ONLY or
+ *	SELECT_MODE_WILL_RUN (also used for reservations)
+ * IN preemptee_candidates - jobs that may be preempted, or NULL
+ * IN/OUT preemptee_job_list - jobs to preempt for this placement
+ * IN exc_core_bitmap - ignored: whole nodes only
+ * RET SLURM_SUCCESS or EINVAL (no placement)
+ */
+extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, uint16_t mode,
+			     List preemptee_candidates,
+			     List *preemptee_job_list,
+			     bitstr_t *exc_core_bitmap)
+{
+	struct mesh_try t;
+	char *nodes = NULL;
+	int rc;
+
+	if (!job_ptr || !job_ptr->details || !bitmap)
+		return EINVAL;
+	if (job_ptr->gres_list_req && list_count(job_ptr->gres_list_req)) {
+		log_flag(SELECT_TYPE, "%s: %pJ requests GRES, which select/mesh does not allocate",
+			 plugin_type, job_ptr);
+		return EINVAL;
+	}
+	memset(&t, 0, sizeof(t));
+	t.job_ptr = job_ptr;
+	t.avail = bitmap;
+	t.min_nodes = min_nodes;
+	t.max_nodes = max_nodes ? max_nodes : INFINITE;
+	t.req_nodes = req_nodes;
+
+	slurm_mutex_lock(&mesh_mutex);
+	_ensure_state_locked();
+	if (SELECT_IS_MODE_TEST_ONLY(mode)) {
+		rc = _try_place(&t);
+	} else if (SELECT_IS_MODE_RUN_NOW(mode)) {
+		rc = _run_now(&t, preemptee_candidates, preemptee_job_list);
+	} else {
+		rc = _will_run(&t, preemptee_candidates, preemptee_job_list);
+	}
+	if (rc == SLURM_SUCCESS)
+		job_ptr->total_cpus = t.total_cpus;
+	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE) {
+		nodes = rc ? NULL : bitmap2node_name(bitmap);
+		log_flag(SELECT_TYPE, "%s: %pJ mode=%s nodes=%u-%u/%u alloc=%s -> %s start=%ld",
+			 plugin_type, job_ptr, _mode_str(mode), min_nodes,
+			 max_nodes, req_nodes, mconf->allocator,
+			 rc ? "no placement" : nodes,
+			 (long) (SELECT_IS_MODE_WILL_RUN(mode) ?
+				 job_ptr->start_time : 0));
+		xfree(nodes);
+	}
+	slurm_mutex_unlock(&mesh_mutex);
+	return rc == SLURM_SUCCESS ? SLURM_SUCCESS : EINVAL;
+}
+
+/* Write "mesh:v1 alloc=... bbox=WxHxD sumdist=S avgdist=A diam=D". */
+static void _set_comment(job_record_t *job_ptr, bitstr_t *nodes)
+{
+	struct mesh_metrics m;
+	uint32_t *idx = xcalloc(bit_size(nodes) + 1, sizeof(*idx));
+	char *c = NULL;
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < MIN(bit_size(nodes), map_node_cnt); i++)
+		if (bit_test(nodes, i))
+			idx[n++] = node2mesh[i];
+	if (n && !mesh_metrics_compute(mconf->topo, idx, n, &m)) {
+		xstrfmtcat(c, "%salloc=%s bbox=%dx%dx%d sumdist=%" PRIu64 " avgdist=%.2f diam=%d",
+			   MESH_COMMENT_PREFIX, mconf->allocator, m.bbox[0],
+			   m.bbox[1], m.bbox[2], m.sum_pairwise,
+			   m.avg_pairwise, m.diameter);
+		/* Keep a comment someone else wrote; replace our own. */
+		if (job_ptr->system_comment &&
+		    xstrncmp(job_ptr->system_comment, "mesh:", 5))
+			xstrfmtcat(job_ptr->system_comment, " %s", c);
+		else {
+			xfree(job_ptr->system_comment);
+			job_ptr->system_comment = c;
+			c = NULL;
+		}
+		log_flag(SELECT_TYPE, "%s: %pJ begins: %s", plugin_type,
+			 job_ptr, job_ptr->system_comment);
+	}
+	xfree(c);
+	xfree(idx);
+}
+
+extern int select_p_job_begin(job_record_t *job_ptr)
+{
+	bitstr_t *nodes;
+
+	slurm_mutex_lock(&mesh_mutex);
+	_ensure_state_locked();
+	_track_add(job_ptr);
+	nodes = _job_nodes(job_ptr);
+	if (nodes)
+		_set_comment(job_ptr, nodes);
+	FREE_NULL_BITMAP(nodes);
+	slurm_mutex_unlock(&mesh_mutex);
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_job_ready(job_record_t *job_ptr)
+{
+	node_record_t *node_ptr;
+	int i;
+
+	if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
+		return 0;
+	if (!job_ptr->node_bitmap)
+		return READY_NODE_STATE;
+	for (i = 0; i < bit_size(job_ptr->node_bitmap); i++) {
+		if (!bit_test(job_ptr->node_bitmap, i) ||
+		    !(node_ptr = node_record_table_ptr[i]))
+			continue;
+		if (IS_NODE_POWERED_DOWN(node_ptr) ||
+		    IS_NODE_POWERING_UP(node_ptr))
+			return 0;
+	}
+	return READY_NODE_STATE;
+}
+
+/* Merge from_job's nodes into to_job (scontrol update ... NumNodes). */
+extern int select_p_job_expand(job_record_t *from_job_ptr,
+			       job_record_t *to_job_ptr)
+{
+	slurm_mutex_lock(&mesh_mutex);
+	/* slurmctld has already merged the records; take them as they are */
+	state_valid = false;
+	slurm_mutex_unlock(&mesh_mutex);
+	return SLURM_SUCCESS;
+}
+
+/* One node was removed from a running job. */
+extern int select_p_job_resized(job_record_t *job_ptr,
+				node_record_t *node_ptr)
+{
+	struct mesh_job *mj;
+
+	slurm_mutex_lock(&mesh_mutex);
+	if (state_valid &&
+	    (mj = list_find_first(tracked, _job_find, &job_ptr->job_id)) &&
+	    node_ptr->index < bit_size(mj->nodes) &&
+	    bit_test(mj->nodes, node_ptr->index)) {
+		bit_clear(mj->nodes, node_ptr->index);
+		if (busy[node_ptr->index])
+			busy[node_ptr->index]--;
+	}
+	slurm_mutex_unlock(&mesh_mutex);
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_job_signal(job_record_t *job_ptr, int signal)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_job_fini(job_record_t *job_ptr)
+{
+	slurm_mutex_lock(&mesh_mutex);
+	if (state_valid)
+		_track_remove(job_ptr->job_id);
+	slurm_mutex_unlock(&mesh_mutex);
+	log_flag(SELECT_TYPE, "%s: %pJ released its nodes", plugin_type,
+		 job_ptr);
+	return SLURM_SUCCESS;
+}
+
+/* Only an indefinite (admin) suspend releases the nodes. */
+extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
+{
+	if (!indf_susp)
+		return SLURM_SUCCESS;
+	slurm_mutex_lock(&mesh_mutex);
+	if (state_valid)
+		_track_remove(job_ptr->job_id);
+	slurm_mutex_unlock(&mesh_mutex);
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
+{
+	if (!indf_susp)
+		return SLURM_SUCCESS;
+	slurm_mutex_lock(&mesh_mutex);
+	if (state_valid)
+		_track_add(job_ptr);
+	slurm_mutex_unlock(&mesh_mutex);
+	return SLURM_SUCCESS;
+}
+
+extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
+					  select_jobinfo_t *jobinfo,
+					  uint32_t node_count,
+					  bitstr_t **avail_nodes)
+{
+	return NULL;
+}
+
+extern int select_p_step_start(step_record_t *step_ptr)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
+					 buf_t *buffer,
+					 uint16_t protocol_version)
+{
+	select_nodeinfo_t empty = { .magic = NODEINFO_MAGIC };
+
+	if (!nodeinfo)
+		nodeinfo = &empty;
+	pack16(nodeinfo->alloc_cpus, buffer);
+	pack64(nodeinfo->alloc_memory, buffer);
+	packstr(nodeinfo->tres_alloc_fmt_str, buffer);
+	packdouble(nodeinfo->tres_alloc_weighted, buffer);
+	return SLURM_SUCCESS;
+}
+
+extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
+{
+	select_nodeinfo_t *nodeinfo = xmalloc(sizeof(*nodeinfo));
+
+	nodeinfo->magic = NODEINFO_MAGIC;
+	return nodeinfo;
+}
+
+extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
+{
+	if (!nodeinfo)
+		return SLURM_SUCCESS;
+	if (nodeinfo->magic != NODEINFO_MAGIC) {
+		error("%s: %s: nodeinfo magic bad", plugin_type, __func__);
+		return EINVAL;
+	}
+	nodeinfo->magic = 0;
+	xfree(nodeinfo->tres_alloc_fmt_str);
+	xfree(nodeinfo);
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
+					   buf_t *buffer,
+					   uint16_t protocol_version)
+{
+	select_nodeinfo_t *ni = select_p_select_nodeinfo_alloc();
+	uint32_t len;
+
+	*nodeinfo = ni;
+	safe_unpack16(&ni->alloc_cpus, buffer);
+	safe_unpack64(&ni->alloc_memory, buffer);
+	safe_unpackstr_xmalloc(&ni->tres_alloc_fmt_str, &len, buffer);
+	safe_unpackdouble(&ni->tres_alloc_weighted, buffer);
+	return SLURM_SUCCESS;
+
+unpack_error:
+	error("%s: %s: error unpacking node info", plugin_type, __func__);
+	select_p_select_nodeinfo_free(ni);
+	*nodeinfo = NULL;
+	return SLURM_ERROR;
+}
+
+/* Whole nodes: an allocated node has all its CPUs allocated. */
+extern int select_p_select_nodeinfo_set_all(void)
+{
+	static time_t last_set_all = 0;
+	select_nodeinfo_t *ni;
+	node_record_t *node_ptr;
+	int i;
+
+	if (last_set_all && last_node_update < last_set_all)
+		return SLURM_NO_CHANGE_IN_DATA;
+	last_set_all = last_node_update;
+	for (i = 0; (node_ptr = next_node(&i)); i++) {
+		ni = NULL;
+		select_g_select_nodeinfo_get(node_ptr->select_nodeinfo,
+					     SELECT_NODEDATA_PTR, 0, &ni);
+		if (!ni)
+			continue;
+		xfree(ni->tres_alloc_fmt_str);
+		ni->alloc_memory = 0;
+		if (IS_NODE_COMPLETING(node_ptr) ||
+		    IS_NODE_ALLOCATED(node_ptr)) {
+			ni->alloc_cpus = node_ptr->config_ptr->cpus;
+			ni->tres_alloc_fmt_str =
+				assoc_mgr_make_tres_str_from_array(
+					node_ptr->tres_cnt,
+					TRES_STR_CONVERT_UNITS, false);
+			ni->tres_alloc_weighted = assoc_mgr_tres_weighted(
+				node_ptr->tres_cnt,
+				node_ptr->config_ptr->tres_weights,
+				slurm_conf.priority_flags, false);
+		} else {
+			ni->alloc_cpus = 0;
+			ni->tres_alloc_weighted = 0.0;
+		}
+	}
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
+{
+	slurm_mutex_lock(&mesh_mutex);
+	_ensure_state_locked();
+	slurm_mutex_unlock(&mesh_mutex);
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
+					enum select_nodedata_type dinfo,
+					enum node_states state, void *data)
+{
+	if (!nodeinfo || nodeinfo->magic != NODEINFO_MAGIC) {
+		error("%s: %s: nodeinfo not set or magic bad", plugin_type,
+		      __func__);
+		return SLURM_ERROR;
+	}
+	switch (dinfo) {
+	case SELECT_NODEDATA_SUBCNT:
+		*(uint16_t *) data = state == NODE_STATE_ALLOCATED ?
+			nodeinfo->alloc_cpus : 0;
+		break;
+	case SELECT_NODEDATA_PTR:
+		*(select_nodeinfo_t **) data = nodeinfo;
+		break;
+	case SELECT_NODEDATA_MEM_ALLOC:
+		*(uint64_t *) data = nodeinfo->alloc_memory;
+		break;
+	case SELECT_NODEDATA_TRES_ALLOC_FMT_STR:
+		*(char **) data = xstrdup(nodeinfo->tres_alloc_fmt_str);
+		break;
+	case SELECT_NODEDATA_TRES_ALLOC_WEIGHTED:
+		*(double *) data = nodeinfo->tres_alloc_weighted;
+		break;
+	default:
+		error("%s: %s: unsupported option %d", plugin_type, __func__,
+		      dinfo);
+		return SLURM_ERROR;
+	}
+	return SLURM_SUCCESS;
+}
+
+/* No per-job select data: the placement is published in SystemComment. */
+extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
+{
+	return NULL;
+}
+
+extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	return SLURM_ERROR;
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_copy(
+	select_jobinfo_t *jobinfo)
+{
+	return NULL;
+}
+
+extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
+					buf_t *buffer,
+					uint16_t protocol_version)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
+					  buf_t *buffer,
+					  uint16_t protocol_version)
+{
+	*jobinfo = NULL;
+	return SLURM_SUCCESS;
+}
+
+extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
+					    char *buf, size_t size, int mode)
+{
+	if (buf && size) {
+		buf[0] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
+					     int mode)
+{
+	return NULL;
+}
+
+/*
+ * SELECT_CR_PLUGIN = 0: whole-node semantics.  SELECT_SINGLE_JOB_TEST = 1:
+ * slurmctld must offer all usable nodes at once, because the mesh
+ * placement is global (node sets by weight would split it).
+ */
+extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
+					 job_record_t *job_ptr, void *data)
+{
+	switch (dinfo) {
+	case SELECT_CR_PLUGIN:
+		*(uint32_t *) data = 0;
+		break;
+	case SELECT_SINGLE_JOB_TEST:
+		*(uint32_t *) data = 1;
+		break;
+	default:
+		break;
+	}
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_update_node_config(int index)
+{
+	return SLURM_SUCCESS;
+}
+
+/* Partitions or nodes changed: rebuild usage on next use. */
+extern int select_p_reconfigure(void)
+{
+	slurm_mutex_lock(&mesh_mutex);
+	state_valid = false;
+	slurm_mutex_unlock(&mesh_mutex);
+	return SLURM_SUCCESS;
+}
+
+/* Reservations also get a compact mesh placement. */
+extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
+				    uint32_t node_cnt, bitstr_t *avail_bitmap,
+				    bitstr_t **core_bitmap)
+{
+	uint32_t *out;
+	bitstr_t *pick = NULL;
+	struct mesh_bitmap *free_map = NULL;
+	struct mesh_request r;
+	struct mesh_view v;
+	uint32_t idx, i;
+	int s;
+
+	slurm_mutex_lock(&mesh_mutex);
+	if (!mconf || !node_cnt || bit_set_count(avail_bitmap) < node_cnt ||
+	    mesh_bitmap_create(mconf->topo->nodes, &free_map)) {
+		slurm_mutex_unlock(&mesh_mutex);
+		return NULL;
+	}
+	for (idx = 0; idx < mconf->topo->nodes; idx++) {
+		s = mesh2node[idx];
+		if (s >= 0 && s < bit_size(avail_bitmap) &&
+		    bit_test(avail_bitmap, s))
+			mesh_bitmap_set(free_map, idx);
+	}
+	memset(&r, 0, sizeof(r));
+	r.nodes = node_cnt;
+	r.io_intensity = -1.0;
+	v.topo = mconf->topo;
+	v.free = free_map;
+	v.end_time = NULL;
+	v.now = (double) time(NULL);
+	out = xcalloc(node_cnt, sizeof(*out));
+	if (!mesh_alloc_place(mallocator, &v, &r, out)) {
+		pick = bit_alloc(bit_size(avail_bitmap));
+		for (i = 0; i < node_cnt; i++)
+			bit_set(pick, mesh2node[out[i]]);
+	}
+	xfree(out);
+	mesh_bitmap_destroy(free_map);
+	slurm_mutex_unlock(&mesh_mutex);
+	return pick;
+}

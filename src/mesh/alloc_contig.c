@@ -1,0 +1,229 @@
+/* alloc_contig.c - contiguous sub-mesh allocation: first fit and best fit
+ * (least fragmentation).
+ *
+ * Implements: the contiguous strategies surveyed by Tang, Lan, Desai,
+ * Buettner, Yu, "Reducing fragmentation on torus-connected
+ * supercomputers", Sec. VI (first fit after Zhu 1992 / Yoo and Das;
+ * best fit "attempts to find a free submesh that results in the least
+ * fragmentation"), and by Mache, dissertation, Ch. IV (First Fit, Best
+ * Fit).  A job gets a free a x b x c sub-mesh with a*b*c = k, or waits.
+ * Decisions the papers leave open:
+ *  - shapes: the orientations of req->shape if its volume is k, else
+ *    every factorisation a x b x c = k that fits the mesh; shapes are
+ *    preferred most cube-like first (least a+b+c, then lexicographic);
+ *  - tori: sub-meshes may wrap around on wrapped axes;
+ *  - ff: the most preferred shape that fits anywhere, at its lowest
+ *    base (low corner) node index;
+ *  - bf: the placement (any shape) touching the most busy nodes and mesh
+ *    boundary positions across its faces ("least fragmentation": the
+ *    block hugs what is already used and leaves the free region in one
+ *    piece); ties go to the preferred shape, then the lowest base.
+ * Free-ness and contact are counted with prefix sums (boxsum), O(1) per
+ * candidate box.  Refuses (MESH_ENOSPC) when no free sub-mesh of any
+ * allowed shape exists: MESH_ALLOC_CONTIGUOUS_ONLY.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc_centre.h"
+#include "alloc_internal.h"
+#include "error.h"
+
+#define MAX_SHAPES 512
+
+struct contig_priv {
+	struct mesh__boxsum box;
+	int best_fit;
+	int shapes[MAX_SHAPES][3];
+	int n_shapes;
+};
+
+static int contig_create(struct mesh_allocator *a, const char *params,
+			 struct mesh_diag *d)
+{
+	struct contig_priv *p;
+	int rc = mesh__param_check(params, NULL, a->name, d);
+
+	if (rc)
+		return rc;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return MESH_ENOMEM;
+	p->best_fit = a->entry->variant;
+	if (mesh__boxsum_init(&p->box, a->topo)) {
+		free(p);
+		return MESH_ENOMEM;
+	}
+	a->priv = p;
+	return 0;
+}
+
+static void contig_destroy(struct mesh_allocator *a)
+{
+	struct contig_priv *p = a->priv;
+
+	mesh__boxsum_free(&p->box);
+	free(p);
+}
+
+static int shape_cmp(const void *x, const void *y)
+{
+	const int *a = x, *b = y;
+	int sa = a[0] + a[1] + a[2], sb = b[0] + b[1] + b[2];
+
+	if (sa != sb)
+		return sa - sb;
+	return memcmp(a, b, 3 * sizeof(int)) < 0 ? -1 : 1;
+}
+
+static void add_shape(struct contig_priv *p, const struct mesh_topo *t,
+		      int a, int b, int c)
+{
+	int i;
+
+	if (a > t->dim[0] || b > t->dim[1] || c > t->dim[2] ||
+	    p->n_shapes == MAX_SHAPES)
+		return;
+	for (i = 0; i < p->n_shapes; i++)
+		if (p->shapes[i][0] == a && p->shapes[i][1] == b &&
+		    p->shapes[i][2] == c)
+			return;
+	p->shapes[p->n_shapes][0] = a;
+	p->shapes[p->n_shapes][1] = b;
+	p->shapes[p->n_shapes][2] = c;
+	p->n_shapes++;
+}
+
+static void list_shapes(struct contig_priv *p, const struct mesh_topo *t,
+			const struct mesh_request *req)
+{
+	const int *s = req->shape;
+	uint32_t k = req->nodes, a, b;
+
+	p->n_shapes = 0;
+	if (s[0] > 0 && (uint64_t) s[0] * (uint64_t) (s[1] > 0 ? s[1] : 1) *
+				(uint64_t) (s[2] > 0 ? s[2] : 1) == k) {
+		int e[3] = { s[0], s[1] > 0 ? s[1] : 1, s[2] > 0 ? s[2] : 1 };
+
+		add_shape(p, t, e[0], e[1], e[2]);
+		add_shape(p, t, e[0], e[2], e[1]);
+		add_shape(p, t, e[1], e[0], e[2]);
+		add_shape(p, t, e[1], e[2], e[0]);
+		add_shape(p, t, e[2], e[0], e[1]);
+		add_shape(p, t, e[2], e[1], e[0]);
+	} else {
+		for (a = 1; a <= k && a <= (uint32_t) t->dim[0]; a++)
+			for (b = 1; k % a == 0 && b <= k / a &&
+				    b <= (uint32_t) t->dim[1]; b++)
+				if ((k / a) % b == 0)
+					add_shape(p, t, (int) a, (int) b,
+						  (int) (k / a / b));
+	}
+	qsort(p->shapes, (size_t) p->n_shapes, sizeof(p->shapes[0]),
+	      shape_cmp);
+}
+
+/* Highest base coordinate on axis d for extent e (wrapping: any). */
+static int base_limit(const struct mesh_topo *t, int d, int e)
+{
+	return t->wrap[d] && e < t->dim[d] ? t->dim[d] - 1 : t->dim[d] - e;
+}
+
+/* Busy or off-mesh positions on the faces of the box [lo, hi]. */
+static uint64_t contact(const struct contig_priv *p, const int lo[3],
+			const int hi[3])
+{
+	const struct mesh_topo *t = p->box.topo;
+	uint64_t c = 0;
+	int d, side, l[3], h[3], e;
+
+	for (d = 0; d < 3; d++) {
+		if (t->dim[d] == 1 || (t->wrap[d] && hi[d] - lo[d] + 1 >= t->dim[d]))
+			continue;
+		for (side = 0; side < 2; side++) {
+			uint64_t area = 1;
+
+			memcpy(l, lo, sizeof(l));
+			memcpy(h, hi, sizeof(h));
+			l[d] = h[d] = side ? hi[d] + 1 : lo[d] - 1;
+			for (e = 0; e < 3; e++)
+				if (e != d)
+					area *= (uint64_t) (h[e] - l[e] + 1);
+			c += area - mesh__box_count(&p->box, l, h);
+		}
+	}
+	return c;
+}
+
+struct contig_pick {
+	int shape, base[3];
+	uint64_t contact;
+	int found;
+};
+
+/* Scans one shape; updates pick (strictly better contact for bf). */
+static void scan_shape(const struct contig_priv *p, int si,
+		       struct contig_pick *pick)
+{
+	const struct mesh_topo *t = p->box.topo;
+	const int *e = p->shapes[si];
+	uint64_t vol = (uint64_t) e[0] * e[1] * e[2], c;
+	int b[3], hi[3];
+
+	for (b[2] = 0; b[2] <= base_limit(t, 2, e[2]); b[2]++)
+		for (b[1] = 0; b[1] <= base_limit(t, 1, e[1]); b[1]++)
+			for (b[0] = 0; b[0] <= base_limit(t, 0, e[0]); b[0]++) {
+				hi[0] = b[0] + e[0] - 1;
+				hi[1] = b[1] + e[1] - 1;
+				hi[2] = b[2] + e[2] - 1;
+				if (mesh__box_count(&p->box, b, hi) != vol)
+					continue;
+				c = p->best_fit ? contact(p, b, hi) : 0;
+				if (pick->found && c <= pick->contact)
+					continue;
+				pick->found = 1;
+				pick->shape = si;
+				pick->contact = c;
+				memcpy(pick->base, b, sizeof(b));
+				if (!p->best_fit)
+					return;
+			}
+}
+
+static void emit(const struct mesh_topo *t, const int e[3], const int b[3],
+		 uint32_t *out)
+{
+	int i[3], q[3], d;
+	uint32_t m = 0;
+
+	for (i[2] = 0; i[2] < e[2]; i[2]++)
+		for (i[1] = 0; i[1] < e[1]; i[1]++)
+			for (i[0] = 0; i[0] < e[0]; i[0]++) {
+				for (d = 0; d < 3; d++)
+					q[d] = (b[d] + i[d]) % t->dim[d];
+				out[m++] = mesh_topo_index(t, q);
+			}
+}
+
+static int contig_place(struct mesh_allocator *a, const struct mesh_view *v,
+			const struct mesh_request *req, uint32_t *out)
+{
+	struct contig_priv *p = a->priv;
+	struct contig_pick pick = { 0, { 0, 0, 0 }, 0, 0 };
+	int si;
+
+	list_shapes(p, v->topo, req);
+	mesh__boxsum_build(&p->box, v->free);
+	for (si = 0; si < p->n_shapes && !(pick.found && !p->best_fit); si++)
+		scan_shape(p, si, &pick);
+	if (!pick.found)
+		return MESH_ENOSPC;
+	emit(v->topo, p->shapes[pick.shape], pick.base, out);
+	return 0;
+}
+
+const struct mesh_alloc_ops mesh__contig_ops = {
+	.create = contig_create,
+	.destroy = contig_destroy,
+	.place = contig_place,
+};

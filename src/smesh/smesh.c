@@ -1,0 +1,343 @@
+/* smesh.c - show where Slurm jobs sit on the mesh.
+ *
+ *   smesh [--mesh-conf FILE] show job <jobid>
+ *   smesh [--mesh-conf FILE] show mesh
+ *
+ * Uses only the public libslurm API (job and node records) plus mesh.conf
+ * for the coordinates; the metrics come from the slurm-mesh library, so
+ * they agree with what select/mesh writes into SystemComment.
+ * NOTE: libslurm dlopens every select plugin in PluginDir when it unpacks
+ * job or node records, so select_mesh.so must be installed on every host
+ * that runs smesh (or any other Slurm client) - see smesh(1).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+
+#include "config.h"
+
+#include "mesh.h"
+
+#define EXIT_USAGE 2
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: smesh [--mesh-conf FILE] show job JOBID\n"
+		"       smesh [--mesh-conf FILE] show mesh\n"
+		"Show job placements on the mesh described by mesh.conf.\n\n"
+		"  --mesh-conf FILE  mesh description (default: mesh.conf next to\n"
+		"                    $SLURM_CONF, else next to the controller's slurm.conf)\n"
+		"  --help, --version\n");
+}
+
+static void slurm_fail(const char *what)
+{
+	fprintf(stderr, "smesh: %s: %s\n", what,
+		slurm_strerror(slurm_get_errno()));
+}
+
+/* Default mesh.conf: next to $SLURM_CONF, else next to the slurm.conf
+ * the controller reports. */
+static int default_conf_path(char *buf, size_t len)
+{
+	slurm_conf_t *cf = NULL;
+	const char *sc = getenv("SLURM_CONF");
+	int rc;
+
+	if (sc)
+		return mesh_conf_path_near(sc, buf, len);
+	if (slurm_load_ctl_conf((time_t) 0, &cf) != SLURM_SUCCESS) {
+		slurm_fail("cannot read the controller's configuration");
+		return -1;
+	}
+	rc = mesh_conf_path_near(cf->slurm_conf ? cf->slurm_conf
+						: "/etc/slurm/slurm.conf",
+				 buf, len);
+	slurm_free_ctl_conf(cf);
+	return rc;
+}
+
+static int load_conf(const char *path, struct mesh_conf **c)
+{
+	char def[1024], buf[800];
+	struct mesh_diag d;
+
+	if (!path) {
+		if (default_conf_path(def, sizeof(def)))
+			return -1;
+		path = def;
+	}
+	mesh_diag_clear(&d);
+	if (mesh_conf_load(path, c, &d)) {
+		fprintf(stderr, "smesh: %s\n",
+			mesh_diag_format(&d, buf, sizeof(buf)));
+		return -1;
+	}
+	return 0;
+}
+
+/* Mesh indices of a Slurm hostlist; names outside the mesh are reported.
+ * Returns the count, or -1. */
+static long hosts_to_mesh(const struct mesh_conf *c, const char *nodes,
+			  uint32_t **out)
+{
+	hostlist_t hl = slurm_hostlist_create(nodes);
+	size_t n = 0, cap = 16;
+	char *h;
+	uint32_t idx;
+
+	*out = malloc(cap * sizeof(**out));
+	if (!hl || !*out) {
+		fprintf(stderr, "smesh: cannot parse node list \"%s\"\n", nodes);
+		free(*out);
+		if (hl)
+			slurm_hostlist_destroy(hl);
+		return -1;
+	}
+	while ((h = slurm_hostlist_shift(hl))) {
+		if (mesh_conf_lookup(c, h, &idx)) {
+			fprintf(stderr, "smesh: warning: node %s is not in %s\n",
+				h, c->path);
+		} else {
+			if (n == cap) {
+				cap *= 2;
+				*out = realloc(*out, cap * sizeof(**out));
+				if (!*out)
+					abort();
+			}
+			(*out)[n++] = idx;
+		}
+		free(h);
+	}
+	slurm_hostlist_destroy(hl);
+	return (long) n;
+}
+
+/* Base job state name (the libslurm helper is not public in 22.05). */
+static const char *state_name(uint32_t state)
+{
+	static const char *const names[] = {
+		"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED",
+		"FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
+		"DEADLINE", "OUT_OF_MEMORY"
+	};
+	uint32_t base = state & JOB_STATE_BASE;
+
+	if (state & JOB_COMPLETING)
+		return "COMPLETING";
+	return base < sizeof(names) / sizeof(names[0]) ? names[base] : "?";
+}
+
+static void print_coord(const struct mesh_topo *t, uint32_t idx)
+{
+	int c[MESH_MAX_DIMS], d;
+
+	mesh_topo_coords(t, idx, c);
+	putchar('(');
+	for (d = 0; d < t->ndims; d++)
+		printf(d ? ",%d" : "%d", c[d]);
+	putchar(')');
+}
+
+static int show_job(const struct mesh_conf *c, const char *arg)
+{
+	job_info_msg_t *msg = NULL;
+	slurm_job_info_t *j;
+	struct mesh_metrics m;
+	uint32_t *idx = NULL, id;
+	char *end, mesh[64];
+	long n, i;
+	int rc = EXIT_FAILURE;
+
+	id = (uint32_t) strtoul(arg, &end, 10);
+	if (!*arg || *end || id == 0) {
+		fprintf(stderr, "smesh: invalid job id \"%s\"\n", arg);
+		return EXIT_USAGE;
+	}
+	if (slurm_load_job(&msg, id, SHOW_ALL) != SLURM_SUCCESS) {
+		slurm_fail(arg);
+		return EXIT_FAILURE;
+	}
+	j = &msg->job_array[0];
+	printf("JobId=%u JobState=%s NumNodes=%u NodeList=%s\n", j->job_id,
+	       state_name(j->job_state), j->num_nodes,
+	       j->nodes ? j->nodes : "(none)");
+	printf("Mesh=%s Allocator=%s\n",
+	       mesh_topo_format(c->topo, mesh, sizeof(mesh)), c->allocator);
+	if (!j->nodes || !*j->nodes) {
+		printf("(no nodes allocated)\n");
+		rc = EXIT_SUCCESS;
+		goto out;
+	}
+	n = hosts_to_mesh(c, j->nodes, &idx);
+	if (n <= 0)
+		goto out;
+	printf("Coords=");
+	for (i = 0; i < n; i++)
+		print_coord(c->topo, idx[i]);
+	putchar('\n');
+	if (mesh_metrics_compute(c->topo, idx, (size_t) n, &m) == 0) {
+		printf("BBox=%dx%dx%d SumDist=%llu AvgDist=%.2f Diameter=%d\n",
+		       m.bbox[0], m.bbox[1], m.bbox[2],
+		       (unsigned long long) m.sum_pairwise, m.avg_pairwise,
+		       m.diameter);
+		rc = EXIT_SUCCESS;
+	}
+	if (j->system_comment)
+		printf("SystemComment=%s\n", j->system_comment);
+out:
+	free(idx);
+	slurm_free_job_info_msg(msg);
+	return rc;
+}
+
+static const char job_chars[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwyz0123456789";
+
+/* Marks job nodes in map[] and prints one legend line per job. */
+static void mark_jobs(const struct mesh_conf *c, job_info_msg_t *jobs,
+		      char *map)
+{
+	size_t k = 0, ci;
+	uint32_t i, *idx;
+	long n, x;
+
+	for (i = 0; i < jobs->record_count; i++) {
+		slurm_job_info_t *j = &jobs->job_array[i];
+		uint32_t base = j->job_state & JOB_STATE_BASE;
+
+		if ((base != JOB_RUNNING && base != JOB_SUSPENDED &&
+		     !(j->job_state & JOB_COMPLETING)) ||
+		    !j->nodes || !*j->nodes)
+			continue;
+		n = hosts_to_mesh(c, j->nodes, &idx);
+		if (n < 0)
+			continue;
+		ci = k++ % (sizeof(job_chars) - 1);
+		for (x = 0; x < n; x++)
+			map[idx[x]] = job_chars[ci];
+		printf("  %c  job %-8u %-10s %3ld nodes  %s%s%s\n", job_chars[ci],
+		       j->job_id, state_name(j->job_state), n,
+		       j->nodes, j->system_comment ? "  " : "",
+		       j->system_comment ? j->system_comment : "");
+		free(idx);
+	}
+	if (k > sizeof(job_chars) - 1)
+		printf("  (more than %zu jobs: letters repeat)\n",
+		       sizeof(job_chars) - 1);
+}
+
+/* Down/drained nodes and positions without a node. */
+static void mark_nodes(const struct mesh_conf *c, node_info_msg_t *nodes,
+		       char *map)
+{
+	uint32_t i, idx;
+
+	for (idx = 0; idx < c->topo->nodes; idx++)
+		map[idx] = c->node_name[idx] ? '.' : ' ';
+	for (i = 0; i < nodes->record_count; i++) {
+		node_info_t *ni = &nodes->node_array[i];
+
+		if (!ni->name || mesh_conf_lookup(c, ni->name, &idx))
+			continue;
+		if ((ni->node_state & NODE_STATE_BASE) == NODE_STATE_DOWN)
+			map[idx] = 'X';
+		else if (ni->node_state & NODE_STATE_DRAIN)
+			map[idx] = 'x';
+	}
+}
+
+static void print_map(const struct mesh_conf *c, const char *map)
+{
+	const struct mesh_topo *t = c->topo;
+	int co[MESH_MAX_DIMS];
+
+	for (co[2] = 0; co[2] < t->dim[2]; co[2]++) {
+		if (t->ndims == 3)
+			printf("z=%d\n", co[2]);
+		printf("      x:");
+		for (co[0] = 0; co[0] < t->dim[0]; co[0]++)
+			printf("%d", co[0] % 10);
+		putchar('\n');
+		for (co[1] = 0; co[1] < t->dim[1]; co[1]++) {
+			printf("  y=%-4d ", co[1]);
+			for (co[0] = 0; co[0] < t->dim[0]; co[0]++)
+				putchar(map[mesh_topo_index(t, co)]);
+			putchar('\n');
+		}
+	}
+}
+
+static int show_mesh(const struct mesh_conf *c)
+{
+	job_info_msg_t *jobs = NULL;
+	node_info_msg_t *nodes = NULL;
+	char *map, mesh[64];
+
+	if (slurm_load_node((time_t) 0, &nodes, SHOW_ALL) != SLURM_SUCCESS) {
+		slurm_fail("cannot load nodes");
+		return EXIT_FAILURE;
+	}
+	if (slurm_load_jobs((time_t) 0, &jobs, SHOW_ALL) != SLURM_SUCCESS) {
+		slurm_fail("cannot load jobs");
+		slurm_free_node_info_msg(nodes);
+		return EXIT_FAILURE;
+	}
+	map = calloc(c->topo->nodes, 1);
+	if (!map)
+		abort();
+	printf("Mesh %s (%u nodes), allocator %s, %s\n",
+	       mesh_topo_format(c->topo, mesh, sizeof(mesh)), c->n_named,
+	       c->allocator, c->path);
+	printf("Legend: '.' idle  'X' down  'x' drained  ' ' no node\n");
+	mark_nodes(c, nodes, map);
+	mark_jobs(c, jobs, map);
+	print_map(c, map);
+	free(map);
+	slurm_free_job_info_msg(jobs);
+	slurm_free_node_info_msg(nodes);
+	return EXIT_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mesh-conf", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct mesh_conf *c = NULL;
+	const char *conf_path = NULL;
+	int o, rc;
+
+	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (o) {
+		case 'c': conf_path = optarg; break;
+		case 'h': usage(stdout); return EXIT_SUCCESS;
+		case 'V': printf("smesh (slurm-mesh) " PACKAGE_VERSION "\n"); return EXIT_SUCCESS;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 2 || strcmp(argv[0], "show") ||
+	    (strcmp(argv[1], "job") && strcmp(argv[1], "mesh")) ||
+	    (!strcmp(argv[1], "job") && argc != 3) ||
+	    (!strcmp(argv[1], "mesh") && argc != 2)) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	slurm_init(NULL);
+	if (load_conf(conf_path, &c))
+		return EXIT_FAILURE;
+	rc = !strcmp(argv[1], "job") ? show_job(c, argv[2]) : show_mesh(c);
+	mesh_conf_destroy(c);
+	slurm_fini();
+	return rc;
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# alloc_mc1x1.sh - (a) placements chosen by the mesh.conf allocator.
+#   mc1x1: four 4-node jobs on an empty 4x4 each get a 2x2 block with
+#   avgdist 4/3, seen in SystemComment (scontrol) and in smesh;
+#   snake-ff: two 3-node jobs follow the snake curve.
+. "$(dirname "$0")/lib.sh"
+mesh_setup alloc
+
+d="$work/mc1x1"
+if cluster_start "$d" --allocator mc1x1; then
+    pass "cluster with select/mesh, Allocator=mc1x1"
+else
+    fail "cluster start"; exit 1
+fi
+ids=()
+for i in 1 2 3 4; do ids+=("$(submit -N4 -t 5 --wrap 'sleep 120')"); done
+all=""
+for j in "${ids[@]}"; do
+    if ! wait_state "$j" RUNNING 30; then fail "job $j RUNNING"; continue; fi
+    nl=$(job_field "$j" NodeList)
+    c=$(job_comment "$j")
+    all="$all $(hosts "$nl" | tr '\n' ' ')"
+    case "$c" in
+        *"bbox=2x2x1 sumdist=8 avgdist=1.33 diam=2"*)
+            pass "job $j on $nl: SystemComment=$c" ;;
+        *) fail "job $j on $nl: SystemComment='$c' (want a 2x2 block, avgdist 1.33)" ;;
+    esac
+    out=$(SLURM_CONF=$conf "$SMESH" show job "$j" 2>&1)
+    if echo "$out" | grep -q "BBox=2x2x1 SumDist=8 AvgDist=1.33"; then
+        pass "smesh show job $j: $(echo "$out" | grep Coords)"
+    else
+        fail "smesh show job $j: $out"
+    fi
+done
+n=$(echo "$all" | tr ' ' '\n' | grep . | sort -u | grep -c .)
+if [ "$n" -eq 16 ]; then pass "the four jobs tile the 4x4 mesh"; else fail "four jobs cover $n distinct nodes"; fi
+map=$(SLURM_CONF=$conf "$SMESH" show mesh 2>&1)
+if [ "$(echo "$map" | grep -cE '^  y=[0-3] +[A-D]{4}$')" -eq 4 ]; then
+    pass "smesh show mesh:"; echo "$map" | sed 's/^/    /'
+else
+    fail "smesh show mesh: $map"
+fi
+for j in "${ids[@]}"; do sl scancel "$j"; done
+"$CLUSTER" stop --dir "$d" >/dev/null 2>&1
+
+d="$work/snake"
+if cluster_start "$d" --allocator snake-ff; then
+    pass "cluster with Allocator=snake-ff"
+else
+    fail "cluster start (snake-ff)"; exit 1
+fi
+j1=$(submit -N3 -t 5 --wrap 'sleep 120')
+wait_state "$j1" RUNNING 30 || fail "job $j1 RUNNING"
+j2=$(submit -N3 -t 5 --wrap 'sleep 120')
+wait_state "$j2" RUNNING 30 || fail "job $j2 RUNNING"
+# Snake order on 4x4: 0 1 2 3 7 6 5 4 8 ...: the second job turns the
+# corner (row-major would give n[3-5]).
+nl1=$(job_field "$j1" NodeList); nl2=$(job_field "$j2" NodeList)
+if [ "$nl1" = "n[0-2]" ] && [ "$nl2" = "n[3,6-7]" ]; then
+    pass "snake-ff follows the curve: $nl1, $nl2"
+else
+    fail "snake-ff: got $nl1, $nl2; want n[0-2], n[3,6-7]"
+fi
+case "$(job_comment "$j2")" in
+    *alloc=snake-ff*) pass "SystemComment names snake-ff" ;;
+    *) fail "SystemComment of $j2: $(job_comment "$j2")" ;;
+esac
+mesh_finish

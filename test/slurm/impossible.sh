@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# impossible.sh - (e) requests no placement can satisfy are refused the
+# usual Slurm way and the controller keeps running.
+. "$(dirname "$0")/lib.sh"
+mesh_setup impossible
+
+d="$work/c"
+cluster_start "$d" --allocator mc1x1 \
+    --extra-slurm-conf EnforcePartLimits=ALL || { fail "cluster start"; exit 1; }
+out=$(cd "$work/jobs" && sl sbatch -N17 --wrap 'sleep 1' 2>&1); rc=$?
+[ "$rc" -ne 0 ] && echo "$out" | grep -q "Node count specification invalid\|Requested node configuration is not available" \
+    && pass "-N17 on 16 nodes refused: $out" || fail "-N17: rc=$rc $out"
+# A contiguous 5-node sub-mesh does not exist in 4x4 (5 = 5x1 does not fit).
+out=$(cd "$work/jobs" && sl sbatch -N5 --contiguous --wrap 'sleep 1' 2>&1); rc=$?
+[ "$rc" -ne 0 ] && echo "$out" | grep -q "Requested node configuration is not available" \
+    && pass "--contiguous -N5 refused: $out" || fail "--contiguous -N5: rc=$rc $out"
+out=$(cd "$work/jobs" && sl sbatch -N3 -w n0,n1,n2,n3 --wrap 'sleep 1' 2>&1); rc=$?
+[ "$rc" -ne 0 ] && pass "-N3 with 4 required nodes refused: $out" || fail "-w 4 nodes -N3: rc=$rc $out"
+ok=$(submit -N4 --contiguous -t 5 --wrap 'sleep 60')
+wait_state "$ok" RUNNING 30 && case "$(job_comment "$ok")" in
+    *bbox=2x2x1*|*bbox=4x1x1*|*bbox=1x4x1*) pass "--contiguous -N4 runs on a full box: $(job_comment "$ok")" ;;
+    *) fail "--contiguous -N4: $(job_comment "$ok")" ;;
+esac
+w=$(submit -N2 -w n0,n15 -t 5 --wrap 'sleep 60')
+wait_state "$w" RUNNING 30 || true
+nl=$(job_field "$w" NodeList)
+[ "$nl" = "n[0,15]" ] && pass "--nodelist n0,n15 honoured" || fail "--nodelist: got $nl"
+x=$(submit -N3 -x n[1-15] -t 5 --wrap 'sleep 60')
+sleep 3
+[ "$(job_field "$x" JobState)" = PENDING ] && pass "-N3 with 15 nodes excluded stays pending ($(job_field "$x" Reason))" \
+    || fail "exclude: job $x is $(job_field "$x" JobState) on $(job_field "$x" NodeList)"
+ctld_alive && pass "slurmctld still running" || fail "slurmctld died"
+mesh_finish

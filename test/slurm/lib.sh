@@ -1,0 +1,120 @@
+# lib.sh - shared helpers of the real-Slurm tests of select/mesh (sourced).
+#
+# Each test: mesh_setup NAME; cluster_start [cluster.sh options]; checks
+# with pass/fail; mesh_finish.  Every wait is bounded; the cluster is
+# stopped by the EXIT trap.  Skips (exit 77) only if Slurm is not
+# installed.  Needs: TOP_BUILDDIR (default: two levels up).
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+top_src=$(cd "$here/../.." && pwd -P)
+top_build=${TOP_BUILDDIR:-$top_src}
+CLUSTER=${CLUSTER_SH:-$top_src/contrib/slurm-local/cluster.sh}
+SMESH=$top_build/src/smesh/smesh
+PLUGIN_SO=$top_build/plugin/.libs/select_mesh.so
+
+npass=0
+nfail=0
+clusters=()
+pass() { echo "PASS: $*"; npass=$((npass + 1)); }
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+
+mesh_require_slurm() {
+    local b
+    for b in /usr/sbin/slurmctld-wlm /usr/sbin/slurmd-wlm /usr/sbin/munged \
+             "$(command -v sbatch)" "$(command -v scontrol)"; do
+        if [ -z "$b" ] || [ ! -x "$b" ]; then
+            echo "SKIP: Slurm is not installed (run contrib/setup-debian.sh)"
+            exit 77
+        fi
+    done
+    if [ ! -f "$PLUGIN_SO" ] || [ ! -x "$SMESH" ]; then
+        echo "FAIL: $PLUGIN_SO or $SMESH not built; configure with a Slurm source (contrib/setup-debian.sh) and run make"
+        exit 1
+    fi
+}
+
+mesh_cleanup() {
+    local d
+    for d in "${clusters[@]}"; do
+        "$CLUSTER" stop --dir "$d" >/dev/null 2>&1 || true
+    done
+    if [ "$nfail" -eq 0 ] && [ -z "${KEEP_LOGS:-}" ]; then
+        rm -rf "$work"
+    else
+        echo "logs kept in $work"
+    fi
+}
+
+# mesh_setup NAME: work dir, plugin installed by rename into it.
+mesh_setup() {
+    mesh_require_slurm
+    work=$(mktemp -d "${TMPDIR:-/tmp}/slurm-mesh-$1.XXXXXX")
+    mkdir -p "$work/plugins" "$work/jobs"
+    install -m 0755 "$PLUGIN_SO" "$work/plugins/.select_mesh.so.$$"
+    mv -f "$work/plugins/.select_mesh.so.$$" "$work/plugins/select_mesh.so"
+    trap mesh_cleanup EXIT
+    trap 'exit 1' INT TERM
+}
+
+# cluster_start DIR [cluster.sh start options]; sets conf for sl().
+cluster_start() {
+    local d=$1
+    shift
+    clusters+=("$d")
+    conf="$d/etc/slurm.conf"
+    "$CLUSTER" start --dir "$d" --mesh 4x4 --plugin-dir "$work/plugins" \
+        --timeout 30 "$@"
+}
+
+sl() { SLURM_CONF=$conf timeout 30 "$@"; }
+
+submit() {   # sbatch args...; prints the job id
+    (cd "$work/jobs" && sl sbatch --parsable -o /dev/null "$@" | cut -d';' -f1)
+}
+
+job_field() {   # jobid field
+    sl scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' \
+        | sed -n "s/^$2=//p" | head -n 1
+}
+
+# SystemComment runs to the end of its value, which may contain blanks.
+job_comment() {
+    sl scontrol -o show job "$1" 2>/dev/null \
+        | sed -n 's/.*SystemComment=\(mesh:v1[^=]*=[^ ]* [^ ]* [^ ]* [^ ]* [^ ]*\).*/\1/p'
+}
+
+wait_state() {   # jobid state secs
+    local end=$((SECONDS + $3)) st
+    while :; do
+        st=$(job_field "$1" JobState)
+        [ "$st" != "$2" ] || return 0
+        [ "$SECONDS" -lt "$end" ] || { echo "  job $1 is '$st', wanted $2"; return 1; }
+        sleep 0.5
+    done
+}
+
+hosts() { sl scontrol show hostnames "$1" 2>/dev/null | sort; }
+
+# Nodes of all RUNNING jobs, one "node jobid" per line.
+running_nodes() {
+    local j nl
+    for j in $(sl squeue -h -t R -o '%i'); do
+        nl=$(job_field "$j" NodeList)
+        hosts "$nl" | sed "s/\$/ $j/"
+    done
+}
+
+# True if no node is held by two running jobs.
+no_overlap() {
+    local dup
+    dup=$(running_nodes | awk '{print $1}' | sort | uniq -d)
+    [ -z "$dup" ] || { echo "  nodes held twice: $dup"; return 1; }
+}
+
+ctld_alive() { sl scontrol ping 2>/dev/null | grep -q 'is UP'; }
+
+mesh_finish() {
+    echo "$npass passed, $nfail failed"
+    [ "$nfail" -eq 0 ]
+}
