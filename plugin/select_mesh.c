@@ -92,6 +92,9 @@ struct mesh_job {
 static pthread_mutex_t mesh_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct mesh_conf *mconf;
 static struct mesh_allocator *mallocator;
+/* For --contiguous when mallocator may return scattered nodes: the first
+ * registered contiguous-only allocator, or NULL. */
+static struct mesh_allocator *mcontig;
 static uint32_t *node2mesh;	/* Slurm node index -> mesh index */
 static int *mesh2node;		/* mesh index -> Slurm node index or -1 */
 static int map_node_cnt;	/* node_record_count the maps were built for */
@@ -139,6 +142,31 @@ static void _free_maps(void)
 }
 
 /*
+ * --contiguous must get a full sub-mesh.  Unless the configured allocator
+ * only ever returns those, keep the first contiguous-only allocator of the
+ * registry at hand to ask when the configured one scatters.
+ */
+static void _create_contig_helper_locked(void)
+{
+	const struct mesh_alloc_info *info;
+	size_t i;
+
+	if (mesh_alloc_flags(mallocator) & MESH_ALLOC_CONTIGUOUS_ONLY)
+		return;
+	for (i = 0; i < mesh_alloc_count() && !mcontig; i++) {
+		info = mesh_alloc_describe(i);
+		if ((info->flags & MESH_ALLOC_CONTIGUOUS_ONLY) &&
+		    mesh_alloc_create(mconf->topo, info->name, NULL, &mcontig,
+				      NULL))
+			mcontig = NULL;
+	}
+	if (mcontig)
+		verbose("%s: --contiguous jobs fall back to %s when %s returns a scattered set",
+			plugin_type, mesh_alloc_name(mcontig),
+			mesh_alloc_name(mallocator));
+}
+
+/*
  * Load mesh.conf, check it against the node table and build the index
  * maps.  Any problem is fatal: a wrong mesh must never be scheduled on.
  * NOTE: caller holds mesh_mutex.
@@ -168,10 +196,13 @@ static void _load_conf_locked(void)
 		_conf_fatal("allocator", &d);
 
 	mesh_alloc_destroy(mallocator);
+	mesh_alloc_destroy(mcontig);
+	mcontig = NULL;
 	mesh_conf_destroy(mconf);
 	_free_maps();
 	mconf = c;
 	mallocator = a;
+	_create_contig_helper_locked();
 	node2mesh = xcalloc(node_record_count + 1, sizeof(*node2mesh));
 	mesh2node = xcalloc(c->topo->nodes, sizeof(*mesh2node));
 	for (idx = 0; idx < c->topo->nodes; idx++)
@@ -394,9 +425,12 @@ static int _place_k(struct mesh_try *t, uint32_t k, const uint32_t *req,
 	rc = mesh_alloc_place(mallocator, &v, &r, out);
 	/* --contiguous means a full sub-mesh, whatever the allocator does */
 	if (!rc && job_ptr->details->contiguous &&
+	    !(mesh_alloc_flags(mallocator) & MESH_ALLOC_CONTIGUOUS_ONLY) &&
 	    (mesh_metrics_compute(mconf->topo, out, k, &m) ||
 	     m.nodes_affected != k))
 		rc = MESH_ENOSPC;
+	if (rc == MESH_ENOSPC && job_ptr->details->contiguous && mcontig)
+		rc = mesh_alloc_place(mcontig, &v, &r, out);
 	mesh_bitmap_destroy(free_map);
 	xfree(end);
 	return rc;
@@ -667,6 +701,8 @@ extern int fini(void)
 	FREE_NULL_LIST(tracked);
 	mesh_alloc_destroy(mallocator);
 	mallocator = NULL;
+	mesh_alloc_destroy(mcontig);
+	mcontig = NULL;
 	mesh_conf_destroy(mconf);
 	mconf = NULL;
 	_free_maps();

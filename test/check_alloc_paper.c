@@ -159,3 +159,758 @@ START_TEST(test_mc_shape_param_and_bad_shape)
 	mesh_topo_destroy(t);
 }
 END_TEST
+
+/* ------------------------------------------ I/O: the paper's layout */
+
+/* Mache Ch. VI-VII: a 16x16 compute mesh with 16 I/O nodes on its west
+ * side, modelled as a 17x16 mesh whose column x = 0 holds the I/O nodes. */
+static struct mesh_topo *paper_io_mesh(void)
+{
+	struct mesh_topo *t = tu_topo("17x16");
+	uint32_t io[16];
+	int y;
+
+	for (y = 0; y < 16; y++)
+		io[y] = tu_node(t, 0, y, 0);
+	ck_assert_int_eq(mesh_topo_set_io_nodes(t, io, 16), 0);
+	return t;
+}
+
+static long above_minus_below(const struct mesh_topo *t, const uint32_t *n,
+			      size_t k)
+{
+	long bf = 0;
+	int c[3];
+	size_t i;
+
+	for (i = 0; i < k; i++) {
+		mesh_topo_coords(t, n[i], c);
+		bf += c[1] >= 8 ? 1 : -1;
+	}
+	return bf;
+}
+
+START_TEST(test_io_balance_factor_reduces_to_paper)
+{
+	struct mesh_topo *t = paper_io_mesh();
+	uint32_t nodes[64];
+	uint64_t s = 99;
+	size_t link, k, i;
+	long bf;
+	int trial;
+
+	for (trial = 0; trial < 200; trial++) {
+		k = 1 + tu_rand(&s) % 40;
+		for (i = 0; i < k; i++) {
+			size_t j;
+
+			do {
+				nodes[i] = tu_node(t, 1 + (int) (tu_rand(&s) % 16),
+						   (int) (tu_rand(&s) % 16), 0);
+				for (j = 0; j < i && nodes[j] != nodes[i]; j++)
+					;
+			} while (j < i);
+		}
+		ck_assert_int_eq(mesh_io_balance_factor(t, nodes, k, &bf, &link), 0);
+		ck_assert_int_eq(bf, above_minus_below(t, nodes, k));
+		/* the middle I/O link: from (0,7) north to (0,8) */
+		ck_assert_uint_eq(link, (size_t) tu_node(t, 0, 7, 0) * 6 + 2);
+	}
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_io_link_loads_middle_link_theorem)
+{
+	/* Ch. VI Thm. 1: the middle I/O link carries m/2 * (nodes above) in
+	 * the south direction; a full column gives max_contention m*n/4. */
+	struct mesh_topo *t = paper_io_mesh();
+	uint64_t *loads = malloc(mesh_io_link_count(t) * sizeof(*loads)), mx = 0;
+	uint32_t col[16];
+	size_t i;
+	int y;
+
+	for (y = 0; y < 16; y++)
+		col[y] = tu_node(t, 1, y, 0);
+	ck_assert_int_eq(mesh_io_link_loads(t, col, 16, MESH_IO_WRITE, loads), 0);
+	ck_assert_uint_eq(loads[(size_t) tu_node(t, 0, 8, 0) * 6 + 3], 8 * 8);
+	ck_assert_uint_eq(loads[(size_t) tu_node(t, 0, 7, 0) * 6 + 2], 8 * 8);
+	for (i = 0; i < mesh_io_link_count(t); i++)
+		mx = loads[i] > mx ? loads[i] : mx;
+	ck_assert_uint_eq(mx, 16 * 16 / 4);
+	free(loads);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_plas_perfect_balance_from_empty)
+{
+	struct mesh_topo *t = paper_io_mesh();
+	struct mesh_allocator *a = mk(t, "plas", NULL);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t out[256], all[256], used = 0, k, i;
+	uint64_t s = 5;
+	long bf, sys;
+	int y;
+
+	for (y = 0; y < 16; y++)
+		mesh_bitmap_clear(f, tu_node(t, 0, y, 0));
+	while (used < 256) {
+		k = 1 + (uint32_t) (tu_rand(&s) % 23);
+		if (k > 256 - used)
+			k = 256 - used;
+		ck_assert_int_eq(place(a, t, f, k, out), 0);
+		ck_assert_int_eq(mesh_io_balance_factor(t, out, k, &bf, NULL), 0);
+		ck_assert_msg(bf >= -1 && bf <= 1, "job of %u: bf %ld", k, bf);
+		for (i = 0; i < k; i++) {
+			mesh_bitmap_clear(f, out[i]);
+			all[used++] = out[i];
+		}
+		ck_assert_int_eq(mesh_io_balance_factor(t, all, used, &sys, NULL), 0);
+		ck_assert_msg(sys >= -1 && sys <= 1, "system bf %ld", sys);
+	}
+	mesh_bitmap_destroy(f);
+	mesh_alloc_destroy(a);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+static int whole_columns(const struct mesh_topo *t, const uint32_t *n,
+			 uint32_t k)
+{
+	int per[64] = { 0 }, c[3], x, full = 0;
+	uint32_t i;
+
+	for (i = 0; i < k; i++) {
+		mesh_topo_coords(t, n[i], c);
+		per[c[0]]++;
+	}
+	for (x = 0; x < t->dim[0]; x++)
+		full += per[x] == t->dim[1];
+	return full;
+}
+
+START_TEST(test_mce_takes_whole_columns_when_free)
+{
+	struct mesh_topo *t = paper_io_mesh();
+	struct mesh_allocator *a = mk(t, "mc-elongated", NULL);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t out[272], k;
+	uint64_t s = 11;
+	int trial, y, x, c;
+	long bf;
+
+	for (trial = 0; trial < 200; trial++) {
+		/* columns 1..8 free, random debris east of them */
+		mesh_bitmap_fill(f, true);
+		for (y = 0; y < 16; y++)
+			for (x = 9; x < 17; x++)
+				if (tu_rand(&s) % 3 == 0)
+					mesh_bitmap_clear(f, tu_node(t, x, y, 0));
+		k = 1 + (uint32_t) (tu_rand(&s) % (8 * 16));
+		ck_assert_int_eq(place(a, t, f, k, out), 0);
+		c = whole_columns(t, out, k);
+		ck_assert_msg(c >= (int) (k / 16), "k=%u: %d whole columns", k, c);
+		for (y = 0; y < (int) k; y++)
+			ck_assert(!mesh_topo_is_io(t, out[y]));
+		if (k % 16 == 0) {
+			ck_assert_int_eq(mesh_io_balance_factor(t, out, k, &bf, NULL), 0);
+			ck_assert_int_eq(bf, 0);
+		}
+	}
+	mesh_bitmap_destroy(f);
+	mesh_alloc_destroy(a);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_io_allocators_need_io_nodes)
+{
+	static const char *const names[] = { "plas", "mc-elongated" };
+	struct mesh_topo *t = tu_topo("8x8");
+	struct mesh_allocator *a = NULL;
+	struct mesh_diag d;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		mesh_diag_clear(&d);
+		ck_assert_int_eq(mesh_alloc_create(t, names[i], NULL, &a, &d),
+				 MESH_EINVAL);
+		ck_assert_ptr_null(a);
+		ck_assert_ptr_nonnull(strstr(d.message, "I/O nodes"));
+	}
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* ------------------------------------------------------------ MBS */
+
+static void ck_block(const struct mesh_topo *t, const uint32_t *n, uint32_t k,
+		     int w, int h)
+{
+	struct mesh_metrics m;
+
+	ck_assert_int_eq(mesh_metrics_compute(t, n, k, &m), 0);
+	ck_assert_msg(m.nodes_affected == k && m.bbox[0] == w && m.bbox[1] == h,
+		      "k=%u: got %dx%d in %llu, want a %dx%d block", k, m.bbox[0],
+		      m.bbox[1], (unsigned long long) m.nodes_affected, w, h);
+}
+
+START_TEST(test_mbs_granular_fig11_every_power_of_two)
+{
+	/* Walker et al. Fig. 11: on a 5x4 mesh the phases build 2x1, 2x2,
+	 * 4x2, 4x4 blocks in the 4x4 part and 1x2, 1x4 in the last column. */
+	static const int want[5][2] = { { 1, 1 }, { 2, 1 }, { 2, 2 }, { 4, 2 },
+					{ 4, 4 } };
+	struct mesh_topo *t = tu_topo("5x4");
+	struct mesh_allocator *a = mk(t, "mbs-granular", NULL);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t out[20];
+	int i, y;
+
+	/* only the 4x4 part free (on an empty mesh MBS would split the
+	 * smaller 1x4 block first, as it should) */
+	for (y = 0; y < 4; y++)
+		mesh_bitmap_clear(f, tu_node(t, 4, y, 0));
+	for (i = 0; i <= 4; i++) {
+		ck_assert_int_eq(place(a, t, f, 1u << i, out), 0);
+		ck_block(t, out, 1u << i, want[i][0], want[i][1]);
+	}
+	/* only the fifth column free: its 1x2 and 1x4 blocks */
+	mesh_bitmap_fill(f, false);
+	for (y = 0; y < 4; y++)
+		mesh_bitmap_set(f, tu_node(t, 4, y, 0));
+	ck_assert_int_eq(place(a, t, f, 2, out), 0);
+	ck_block(t, out, 2, 1, 2);
+	ck_assert_int_eq(place(a, t, f, 4, out), 0);
+	ck_block(t, out, 4, 1, 4);
+	mesh_bitmap_destroy(f);
+	mesh_alloc_destroy(a);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_mbs_fig10_hierarchy)
+{
+	/* Fig. 10: a 4x4 block and four 1x1 blocks; 2x2 children. */
+	struct mesh_topo *t = tu_topo("5x4");
+	struct mesh_allocator *a = mk(t, "mbs", NULL);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t out[20];
+
+	ck_assert_int_eq(place(a, t, f, 16, out), 0);
+	ck_block(t, out, 16, 4, 4);
+	ck_assert_int_eq(place(a, t, f, 4, out), 0);
+	ck_block(t, out, 4, 2, 2);
+	/* 6 = 4 + 1 + 1 (Mache Fig. 13) */
+	ck_assert_int_eq(place(a, t, f, 6, out), 0);
+	ck_block(t, out, 4, 2, 2);
+	mesh_bitmap_destroy(f);
+	mesh_alloc_destroy(a);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_mbs_3d_refused_others_work)
+{
+	struct mesh_topo *t = tu_topo("4x4x4");
+	struct mesh_allocator *a = NULL;
+	struct mesh_bitmap *f = tu_all_free(t);
+	struct mesh_diag d;
+	uint32_t out[64];
+
+	ck_assert_int_eq(mesh_alloc_create(t, "mbs", NULL, &a, &d), MESH_EINVAL);
+	a = mk(t, "mbs-octet", NULL);
+	ck_assert_int_eq(place(a, t, f, 8, out), 0);
+	mesh_alloc_destroy(a);
+	a = mk(t, "mbs-layered", NULL);
+	ck_assert_int_eq(place(a, t, f, 16, out), 0);
+	ck_block(t, out, 16, 4, 4);
+	mesh_alloc_destroy(a);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* ------------------------------------------- Gen-Alg, MM, MM-Inc */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* The definition, exhaustively: the k free nodes nearest to c by
+ * (distance, index); returns their pair sum, writes them sorted to set. */
+static uint64_t naive_centre(const struct mesh_topo *t,
+			     const struct mesh_bitmap *f, uint32_t c,
+			     uint32_t k, uint32_t *set, uint64_t *keys)
+{
+	uint32_t i, m = 0;
+
+	for (i = 0; i < t->nodes; i++)
+		if (mesh_bitmap_test(f, i))
+			keys[m++] = (uint64_t) mesh_topo_distance(t, c, i) << 32 | i;
+	qsort(keys, m, sizeof(*keys), cmp_u64);
+	for (i = 0; i < k; i++)
+		set[i] = (uint32_t) keys[i];
+	qsort(set, k, sizeof(*set), cmp_u32);
+	return mesh_metrics_sum_pairwise(t, set, k);
+}
+
+static int mm_centre(const struct mesh_topo *t, const struct mesh_bitmap *f,
+		     uint32_t c)
+{
+	int q[3], r[3], d, ok[3] = { 0, 0, 0 };
+	uint32_t i;
+
+	mesh_topo_coords(t, c, q);
+	for (i = 0; i < t->nodes; i++) {
+		if (!mesh_bitmap_test(f, i))
+			continue;
+		mesh_topo_coords(t, i, r);
+		for (d = 0; d < 3; d++)
+			ok[d] |= r[d] == q[d];
+	}
+	return ok[0] && ok[1] && ok[2];
+}
+
+/* Best over candidate centres (mm: medians, else free nodes). */
+static uint64_t naive_best(const struct mesh_topo *t,
+			   const struct mesh_bitmap *f, uint32_t k, int mm,
+			   uint32_t *best_set)
+{
+	uint32_t c, *set = malloc(k * sizeof(*set));
+	uint64_t *keys = malloc(t->nodes * sizeof(*keys)), best = UINT64_MAX, s;
+
+	for (c = 0; c < t->nodes; c++) {
+		if (mm ? !mm_centre(t, f, c) : !mesh_bitmap_test(f, c))
+			continue;
+		s = naive_centre(t, f, c, k, set, keys);
+		if (s < best) {
+			best = s;
+			memcpy(best_set, set, k * sizeof(*set));
+		}
+	}
+	free(set);
+	free(keys);
+	return best;
+}
+
+static const char *const l1_meshes[] = { "7x6", "5tx6", "6tx5t", "4x3x3",
+					 "3tx4x3t", "16x2" };
+
+START_TEST(test_genalg_mm_match_definition)
+{
+	static const char *const names[] = { "genalg", "mm" };
+	struct mesh_topo *t = tu_topo(l1_meshes[_i]);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t *out = malloc(t->nodes * sizeof(*out));
+	uint32_t *want = malloc(t->nodes * sizeof(*want));
+	uint64_t s = 3 + (uint64_t) _i;
+	int trial, n;
+
+	for (n = 0; n < 2; n++) {
+		struct mesh_allocator *a = mk(t, names[n], NULL);
+
+		for (trial = 0; trial < 150; trial++) {
+			uint32_t k, nf;
+
+			random_map(f, &s, (int) (tu_rand(&s) % 90));
+			nf = mesh_bitmap_count(f);
+			if (!nf)
+				continue;
+			k = 1 + (uint32_t) (tu_rand(&s) % nf);
+			ck_assert_int_eq(place(a, t, f, k, out), 0);
+			qsort(out, k, sizeof(*out), cmp_u32);
+			naive_best(t, f, k, n, want);
+			ck_assert_msg(!memcmp(out, want, k * sizeof(*out)),
+				      "%s on %s k=%u differs from the definition",
+				      names[n], l1_meshes[_i], k);
+		}
+		mesh_alloc_destroy(a);
+	}
+	free(out);
+	free(want);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* Least pair sum of any k of the free nodes (all subsets). */
+static uint64_t brute_opt(const struct mesh_topo *t, const uint32_t *fr,
+			  uint32_t nf, uint32_t k, uint32_t *idx,
+			  uint32_t depth, uint32_t from, uint32_t *set)
+{
+	uint64_t best = UINT64_MAX, s;
+	uint32_t i;
+
+	if (depth == k) {
+		for (i = 0; i < k; i++)
+			set[i] = fr[idx[i]];
+		return mesh_metrics_sum_pairwise(t, set, k);
+	}
+	for (i = from; i + (k - depth) <= nf; i++) {
+		idx[depth] = i;
+		s = brute_opt(t, fr, nf, k, idx, depth + 1, i + 1, set);
+		best = s < best ? s : best;
+	}
+	return best;
+}
+
+static const struct {
+	const char *mesh;
+	double bound;
+} ratio_cases[] = { { "5x5", 7.0 / 4 }, { "6x4", 7.0 / 4 }, { "7x3", 7.0 / 4 },
+		    { "3x3x3", 11.0 / 6 }, { "4x3x2", 11.0 / 6 } };
+
+START_TEST(test_mm_within_approximation_bound)
+{
+	static const char *const names[] = { "mm", "mm-inc", "genalg" };
+	struct mesh_topo *t = tu_topo(ratio_cases[_i].mesh);
+	struct mesh_bitmap *f = tu_all_free(t);
+	struct mesh_allocator *a[3];
+	uint32_t fr[64], idx[16], set[16], out[16], nf, k, i;
+	uint64_t s = 1234 + (uint64_t) _i, opt, got;
+	double worst[3] = { 1, 1, 1 }, r;
+	int trial, n;
+
+	for (n = 0; n < 3; n++)
+		a[n] = mk(t, names[n], NULL);
+	for (trial = 0; trial < 400; trial++) {
+		/* 6..12 free nodes scattered over the mesh */
+		nf = 6 + (uint32_t) (tu_rand(&s) % 7);
+		mesh_bitmap_fill(f, false);
+		for (i = 0; i < nf;) {
+			uint32_t x = (uint32_t) (tu_rand(&s) % t->nodes);
+
+			if (!mesh_bitmap_test(f, x)) {
+				mesh_bitmap_set(f, x);
+				i++;
+			}
+		}
+		for (i = 0, nf = 0; i < t->nodes; i++)
+			if (mesh_bitmap_test(f, i))
+				fr[nf++] = i;
+		k = 2 + (uint32_t) (tu_rand(&s) % 5);
+		opt = brute_opt(t, fr, nf, k, idx, 0, 0, set);
+		for (n = 0; n < 3; n++) {
+			ck_assert_int_eq(place(a[n], t, f, k, out), 0);
+			got = mesh_metrics_sum_pairwise(t, out, k);
+			ck_assert(got >= opt);
+			r = (double) got / (double) opt;
+			worst[n] = r > worst[n] ? r : worst[n];
+		}
+		ck_assert_msg(worst[0] <= ratio_cases[_i].bound + 1e-9,
+			      "MM ratio %.4f", worst[0]);
+		ck_assert(worst[1] <= ratio_cases[_i].bound + 1e-9);
+		ck_assert(worst[2] <= 2.0);
+	}
+	printf("approx %s: worst ratio MM %.4f (bound %.4f), MM-Inc %.4f, Gen-Alg %.4f\n",
+	       ratio_cases[_i].mesh, worst[0], ratio_cases[_i].bound, worst[1],
+	       worst[2]);
+	for (n = 0; n < 3; n++)
+		mesh_alloc_destroy(a[n]);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_mm_inc_never_worse_than_mm)
+{
+	struct mesh_topo *t = tu_topo("12x10");
+	struct mesh_allocator *mm = mk(t, "mm", NULL), *inc = mk(t, "mm-inc", NULL);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t a[120], b[120], k;
+	uint64_t s = 77;
+	int trial;
+
+	for (trial = 0; trial < 100; trial++) {
+		random_map(f, &s, 60);
+		k = 1 + (uint32_t) (tu_rand(&s) % mesh_bitmap_count(f));
+		ck_assert_int_eq(place(mm, t, f, k, a), 0);
+		ck_assert_int_eq(place(inc, t, f, k, b), 0);
+		ck_assert_uint_le(mesh_metrics_sum_pairwise(t, b, k),
+				  mesh_metrics_sum_pairwise(t, a, k));
+	}
+	mesh_bitmap_destroy(f);
+	mesh_alloc_destroy(mm);
+	mesh_alloc_destroy(inc);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* ------------------------------------------------ simple and contig */
+
+static const char *const simple_meshes[] = { "16x8", "5x7", "8tx6", "4x6x3",
+					     "3tx5x4t" };
+
+START_TEST(test_paging_page1_equals_rowmajor_freelist)
+{
+	struct mesh_topo *t = tu_topo(simple_meshes[_i]);
+	struct mesh_allocator *p = mk(t, "paging", NULL);
+	struct mesh_allocator *p1 = mk(t, "paging", "page=1");
+	struct mesh_allocator *r = mk(t, "rowmajor-freelist", NULL);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t *a = malloc(t->nodes * 4), *b = malloc(t->nodes * 4);
+	uint64_t s = 21;
+	uint32_t k;
+	int trial;
+
+	for (trial = 0; trial < 300; trial++) {
+		random_map(f, &s, (int) (tu_rand(&s) % 100));
+		if (!mesh_bitmap_count(f))
+			continue;
+		k = 1 + (uint32_t) (tu_rand(&s) % mesh_bitmap_count(f));
+		ck_assert_int_eq(place(r, t, f, k, a), 0);
+		ck_assert_int_eq(place(p, t, f, k, b), 0);
+		ck_assert(!memcmp(a, b, k * 4));
+		ck_assert_int_eq(place(p1, t, f, k, b), 0);
+		ck_assert(!memcmp(a, b, k * 4));
+	}
+	free(a);
+	free(b);
+	mesh_bitmap_destroy(f);
+	mesh_alloc_destroy(p);
+	mesh_alloc_destroy(p1);
+	mesh_alloc_destroy(r);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_paging_page2_takes_free_pages_first)
+{
+	struct mesh_topo *t = tu_topo("4x4");
+	struct mesh_allocator *p = mk(t, "paging", "page=2");
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t out[4];
+
+	mesh_bitmap_clear(f, tu_node(t, 0, 0, 0)); /* first page broken */
+	ck_assert_int_eq(place(p, t, f, 4, out), 0);
+	ck_block(t, out, 4, 2, 2);
+	ck_assert_uint_eq(out[0], tu_node(t, 2, 0, 0));
+	mesh_bitmap_destroy(f);
+	mesh_alloc_destroy(p);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_random_deterministic_per_seed)
+{
+	struct mesh_topo *t = tu_topo(simple_meshes[_i]);
+	struct mesh_allocator *a = mk(t, "random", NULL);
+	struct mesh_bitmap *f = tu_all_free(t);
+	struct mesh_view v = { t, f, NULL, 0 };
+	struct mesh_request r;
+	uint32_t *x = malloc(t->nodes * 4), *y = malloc(t->nodes * 4);
+	int differ = 0, seed;
+
+	memset(&r, 0, sizeof(r));
+	r.nodes = t->nodes / 3;
+	for (seed = 0; seed < 50; seed++) {
+		r.seed = (uint64_t) seed;
+		ck_assert_int_eq(mesh_alloc_place(a, &v, &r, x), 0);
+		ck_assert_int_eq(mesh_alloc_place(a, &v, &r, y), 0);
+		ck_assert(!memcmp(x, y, r.nodes * 4));
+		r.seed = (uint64_t) seed + 1000;
+		ck_assert_int_eq(mesh_alloc_place(a, &v, &r, y), 0);
+		differ += memcmp(x, y, r.nodes * 4) != 0;
+	}
+	ck_assert_int_ge(differ, 45);
+	free(x);
+	free(y);
+	mesh_bitmap_destroy(f);
+	mesh_alloc_destroy(a);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_contig_places_blocks_or_refuses)
+{
+	static const char *const names[] = { "contig-ff", "contig-bf" };
+	struct mesh_topo *t = tu_topo(simple_meshes[_i]);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t *out = malloc(t->nodes * 4), k;
+	uint64_t s = 8;
+	int n, trial, rc;
+
+	for (n = 0; n < 2; n++) {
+		struct mesh_allocator *a = mk(t, names[n], NULL);
+
+		ck_assert(mesh_alloc_flags(a) & MESH_ALLOC_CONTIGUOUS_ONLY);
+		for (trial = 0; trial < 200; trial++) {
+			struct mesh_metrics m;
+
+			random_map(f, &s, (int) (tu_rand(&s) % 60));
+			k = 1 + (uint32_t) (tu_rand(&s) % 12);
+			if (mesh_bitmap_count(f) < k)
+				continue;
+			rc = place(a, t, f, k, out);
+			if (rc == MESH_ENOSPC)
+				continue;
+			ck_assert_int_eq(rc, 0);
+			ck_assert_int_eq(mesh_metrics_compute(t, out, k, &m), 0);
+			ck_assert_uint_eq(m.nodes_affected, k);
+		}
+		mesh_alloc_destroy(a);
+	}
+	free(out);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_contig_bf_fills_the_exact_hole)
+{
+	/* 6x3, column 3 busy: ff takes the 3-wide region's corner, bf the
+	 * 2-wide hole that a 2x2 job fits exactly. */
+	struct mesh_topo *t = tu_topo("6x3");
+	struct mesh_allocator *ff = mk(t, "contig-ff", NULL);
+	struct mesh_allocator *bf = mk(t, "contig-bf", NULL);
+	struct mesh_bitmap *f = tu_all_free(t);
+	struct mesh_view v = { t, f, NULL, 0 };
+	struct mesh_request r;
+	uint32_t out[4];
+	int y;
+
+	for (y = 0; y < 3; y++)
+		mesh_bitmap_clear(f, tu_node(t, 3, y, 0));
+	memset(&r, 0, sizeof(r));
+	r.nodes = 4;
+	r.shape[0] = r.shape[1] = 2;
+	ck_assert_int_eq(mesh_alloc_place(ff, &v, &r, out), 0);
+	ck_assert_uint_eq(out[0], tu_node(t, 0, 0, 0));
+	ck_assert_int_eq(mesh_alloc_place(bf, &v, &r, out), 0);
+	ck_assert_uint_eq(out[0], tu_node(t, 4, 0, 0));
+	mesh_bitmap_destroy(f);
+	mesh_alloc_destroy(ff);
+	mesh_alloc_destroy(bf);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* ------------------------------------------------------------- sl: */
+
+START_TEST(test_sl_prefers_neighbours_ending_together)
+{
+	/* 9x1: jobs at x=0 (ends 100) and x=8 (ends 500); free 1..3, 5..7,
+	 * busy 4 (ends 300).  A job of 3 ending at 480 goes next to x=8. */
+	struct mesh_topo *t = tu_topo("9x1");
+	struct mesh_allocator *base = mk(t, "rowmajor-ff", NULL);
+	struct mesh_allocator *sl = mk(t, "sl:rowmajor-ff", NULL);
+	struct mesh_bitmap *f = tu_all_free(t);
+	double end[9] = { 100, 0, 0, 0, 300, 0, 0, 0, 500 };
+	struct mesh_view v = { t, f, end, 50 };
+	struct mesh_request r;
+	uint32_t out[3];
+
+	mesh_bitmap_clear(f, 0);
+	mesh_bitmap_clear(f, 4);
+	mesh_bitmap_clear(f, 8);
+	memset(&r, 0, sizeof(r));
+	r.nodes = 3;
+	r.end_time = 480;
+	ck_assert(mesh_alloc_flags(sl) & MESH_ALLOC_USES_WALLTIME);
+	ck_assert_int_eq(mesh_alloc_place(base, &v, &r, out), 0);
+	ck_assert_uint_eq(out[0], 1);
+	ck_assert_int_eq(mesh_alloc_place(sl, &v, &r, out), 0);
+	ck_assert_uint_eq(out[0], 5);
+	r.end_time = 150; /* now the left pair (100, 300) is closer */
+	ck_assert_int_eq(mesh_alloc_place(sl, &v, &r, out), 0);
+	ck_assert_uint_eq(out[0], 1);
+	v.end_time = NULL; /* no end times: the base's answer */
+	ck_assert_int_eq(mesh_alloc_place(sl, &v, &r, out), 0);
+	ck_assert_uint_eq(out[0], 1);
+	mesh_bitmap_destroy(f);
+	mesh_alloc_destroy(base);
+	mesh_alloc_destroy(sl);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_sl_create_errors)
+{
+	struct mesh_topo *t = tu_topo("8x8");
+	struct mesh_allocator *a = NULL;
+	struct mesh_diag d;
+	static const char *const ok[] = { "sl:mc1x1", "sl:mc", "sl:genalg",
+					  "sl:mm", "sl:mm-inc", "sl:hilbert-bf" };
+	int i;
+
+	ck_assert_int_eq(mesh_alloc_create(t, "sl:paging", NULL, &a, &d),
+			 MESH_EINVAL);
+	ck_assert_int_eq(mesh_alloc_create(t, "sl:nosuch", NULL, &a, &d),
+			 MESH_ENOENT);
+	ck_assert_int_eq(mesh_alloc_create(t, "sl:sl:mc", NULL, &a, &d),
+			 MESH_EINVAL);
+	ck_assert_ptr_null(a);
+	for (i = 0; i < 6; i++) {
+		a = mk(t, ok[i], NULL);
+		ck_assert_str_eq(mesh_alloc_name(a), ok[i]);
+		mesh_alloc_destroy(a);
+	}
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+#define N(x) ((int) (sizeof(x) / sizeof((x)[0])))
+
+static Suite *paper_suite(void)
+{
+	Suite *s = suite_create("alloc_paper");
+	TCase *tc;
+
+	tc = tcase_create("mc");
+	tcase_add_loop_test(tc, test_mc_finds_rectangle_when_one_exists, 0,
+			    N(mc_meshes));
+	tcase_add_test(tc, test_mc_shape_param_and_bad_shape);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("io");
+	tcase_add_test(tc, test_io_balance_factor_reduces_to_paper);
+	tcase_add_test(tc, test_io_link_loads_middle_link_theorem);
+	tcase_add_test(tc, test_plas_perfect_balance_from_empty);
+	tcase_add_test(tc, test_mce_takes_whole_columns_when_free);
+	tcase_add_test(tc, test_io_allocators_need_io_nodes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("mbs");
+	tcase_add_test(tc, test_mbs_granular_fig11_every_power_of_two);
+	tcase_add_test(tc, test_mbs_fig10_hierarchy);
+	tcase_add_test(tc, test_mbs_3d_refused_others_work);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("l1_centres");
+	tcase_add_loop_test(tc, test_genalg_mm_match_definition, 0, N(l1_meshes));
+	tcase_add_loop_test(tc, test_mm_within_approximation_bound, 0,
+			    N(ratio_cases));
+	tcase_add_test(tc, test_mm_inc_never_worse_than_mm);
+	tcase_set_timeout(tc, 120);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("simple");
+	tcase_add_loop_test(tc, test_paging_page1_equals_rowmajor_freelist, 0,
+			    N(simple_meshes));
+	tcase_add_test(tc, test_paging_page2_takes_free_pages_first);
+	tcase_add_loop_test(tc, test_random_deterministic_per_seed, 0,
+			    N(simple_meshes));
+	tcase_add_loop_test(tc, test_contig_places_blocks_or_refuses, 0,
+			    N(simple_meshes));
+	tcase_add_test(tc, test_contig_bf_fills_the_exact_hole);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sl");
+	tcase_add_test(tc, test_sl_prefers_neighbours_ending_together);
+	tcase_add_test(tc, test_sl_create_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(paper_suite());
+}

@@ -160,8 +160,11 @@ int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
 	x->shell = malloc(t->nodes * sizeof(*x->shell));
 	x->taken = malloc(t->nodes * sizeof(*x->taken));
 	x->lb = malloc(((size_t) t->nodes + 1) * sizeof(*x->lb));
-	if (!x->shell || !x->taken || !x->lb ||
-	    mesh__pairsum_init(&x->ps, t)) {
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		x->hist[d] = calloc((size_t) t->dim[d], sizeof(uint32_t));
+	x->pre = malloc(((size_t) 6 * x->rmax + 2) * sizeof(*x->pre));
+	if (!x->shell || !x->taken || !x->lb || !x->hist[0] || !x->hist[1] ||
+	    !x->hist[2] || !x->pre || mesh__pairsum_init(&x->ps, t)) {
 		mesh__l1near_free(x);
 		return MESH_ENOMEM;
 	}
@@ -171,7 +174,15 @@ int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
 
 void mesh__l1near_free(struct mesh__l1near *x)
 {
+	int d;
+
 	mesh__pairsum_free(&x->ps);
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		free(x->hist[d]);
+		x->hist[d] = NULL;
+	}
+	free(x->pre);
+	x->pre = NULL;
 	free(x->shell);
 	free(x->taken);
 	free(x->lb);
@@ -252,45 +263,110 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void reset_taken(struct mesh__l1near *x)
+/* Sum over unordered pairs of axis distances, from a histogram: O(L). */
+static uint64_t axis_pairs(const struct mesh__l1near *x, int d)
 {
-	int q[3];
+	const uint32_t *h = x->hist[d];
+	int len = x->topo->dim[d], a, f = len / 2, g = (len - 1) / 2, m;
+	uint64_t sum = 0, below = 0, below_pos = 0, *H = x->pre, *W;
 
-	while (x->ps.n) {
-		mesh_topo_coords(x->topo, x->taken[x->ps.n - 1], q);
-		mesh__pairsum_update(&x->ps, q, -1);
+	if (len == 1)
+		return 0;
+	if (!x->topo->wrap[d]) {
+		for (a = 0; a < len; a++) {
+			sum += (uint64_t) h[a] * ((uint64_t) a * below - below_pos);
+			below += h[a];
+			below_pos += (uint64_t) a * h[a];
+		}
+		return sum;
 	}
-	x->ps.total = 0;
+	/* prefix sums of h and t*h over three copies of the ring */
+	W = H + 3 * len + 1;
+	H[0] = W[0] = 0;
+	for (a = 0; a < 3 * len; a++) {
+		H[a + 1] = H[a] + h[a % len];
+		W[a + 1] = W[a] + (uint64_t) a * h[a % len];
+	}
+	for (a = 0; a < len; a++) {
+		if (!h[a])
+			continue;
+		m = a + len; /* forward (m, m+f], backward [m-g, m) */
+		sum += h[a] * ((W[m + f + 1] - W[m + 1]) -
+			       (uint64_t) m * (H[m + f + 1] - H[m + 1]) +
+			       (uint64_t) m * (H[m] - H[m - g]) - (W[m] - W[m - g]));
+	}
+	return sum / 2;
 }
 
+static uint64_t hist_pairs(const struct mesh__l1near *x)
+{
+	return axis_pairs(x, 0) + axis_pairs(x, 1) + axis_pairs(x, 2);
+}
+
+static void hist_clear(struct mesh__l1near *x)
+{
+	int d;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		memset(x->hist[d], 0, (size_t) x->topo->dim[d] * sizeof(uint32_t));
+}
+
+/* Lower bound on the final score with j nodes taken (pair sum ps, sum of
+ * distances to c dsum) and every later node at distance >= r from c:
+ * each later node is >= j*r - dsum from the taken ones (triangle
+ * inequality) and the later ones need lb[k - j] among themselves;
+ * alternatively lb[k] - lb[j] for everything added from now on. */
+static uint64_t remaining_bound(const struct mesh__l1near *x, uint32_t k,
+				uint32_t j, uint64_t dsum, int r)
+{
+	uint64_t spread = (uint64_t) j * (uint64_t) r, rest;
+
+	spread = spread > dsum ? spread - dsum : 0;
+	rest = (uint64_t) (k - j) * spread + x->lb[k - j];
+	return rest > x->lb[k] - x->lb[j] ? rest : x->lb[k] - x->lb[j];
+}
+
+/* HOW IT WORKS (the fast path): nodes are added a whole L1 sphere at a
+ * time into per-axis coordinate histograms (O(1) each); the pair sum of
+ * the set so far is read from the histograms in O(L) after each sphere
+ * and, plus remaining_bound(), compared against the bound.  The first
+ * implementation inserted node by node into Fenwick trees and checked
+ * after every node; it gave the same answers about 2-20x slower (see
+ * doc/allocators.md, "Speed"). */
 uint64_t mesh__l1near_score(struct mesh__l1near *x,
 			    const struct mesh_bitmap *free_map, const int c[3],
 			    uint32_t k, uint64_t bound, uint32_t *out)
 {
 	int lo[3], hi[3], r, q[3];
-	uint32_t m, i;
-	uint64_t score;
+	uint32_t m, i, n = 0;
+	uint64_t dsum = 0, pairs = 0;
 
-	reset_taken(x);
+	hist_clear(x);
 	offset_range(x->topo, c, lo, hi);
-	for (r = 0; x->ps.n < k && r <= x->rmax; r++) {
+	for (r = 0; n < k && r <= x->rmax; r++) {
 		m = gather_shell(x, free_map, c, lo, hi, r);
-		if (x->ps.n + m > k) {
+		if (!m)
+			continue;
+		if (n + m > k) {
 			qsort(x->shell, m, sizeof(*x->shell), cmp_u32);
-			m = k - x->ps.n;
+			m = k - n;
 		}
 		for (i = 0; i < m; i++) {
 			mesh_topo_coords(x->topo, x->shell[i], q);
-			x->taken[x->ps.n] = x->shell[i];
-			mesh__pairsum_update(&x->ps, q, 1);
-			if (x->ps.total + x->lb[k] - x->lb[x->ps.n] >= bound)
-				return UINT64_MAX;
+			x->hist[0][q[0]]++;
+			x->hist[1][q[1]]++;
+			x->hist[2][q[2]]++;
+			x->taken[n++] = x->shell[i];
 		}
+		dsum += (uint64_t) r * m;
+		pairs = hist_pairs(x);
+		if (pairs >= bound ||
+		    (n < k && pairs + remaining_bound(x, k, n, dsum, r + 1) >= bound))
+			return UINT64_MAX;
 	}
-	score = x->ps.total;
 	if (out)
 		memcpy(out, x->taken, k * sizeof(*out));
-	return score;
+	return pairs;
 }
 
 uint64_t mesh__l1near_best(struct mesh__l1near *x,

@@ -40,6 +40,8 @@ struct mesh__l1near {
 	uint32_t *shell;   /* scratch: free nodes of the current shell */
 	uint32_t *taken;   /* nodes inserted into ps, in order */
 	uint64_t *lb;      /* lb[j]: lower bound on the pair sum of j nodes */
+	uint32_t *hist[MESH_MAX_DIMS]; /* coordinate histograms of the set */
+	uint64_t *pre;     /* scratch: prefix sums for ring axes */
 	int rmax;
 };
 

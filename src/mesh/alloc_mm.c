@@ -129,7 +129,7 @@ static int best_swap(struct mm_priv *p, const struct mesh_view *v,
 			continue;
 		mesh_topo_coords(t, b, q);
 		db = mesh__pairsum_dist_to(&p->ps, q);
-		/* d(a,b) <= D(b,S) / 1 is too weak; use d(a,b) <= max over S */
+		/* a gain needs D(b,S) < D(a,S) + d(a,b) <= max_da + diameter */
 		if (db >= max_da + (uint64_t) t->dim[0] + t->dim[1] + t->dim[2])
 			continue;
 		for (i = 0; i < k; i++) {

@@ -25,14 +25,14 @@ fi
 grep -q "usage rebuilt from 2 running" "$d/log/slurmctld.log" \
     && pass "usage rebuilt from the 2 running jobs" || fail "no rebuild line in log"
 c=$(submit -N4 -t 10 --wrap 'sleep 600')
-e=$(submit -N3 -t 10 --wrap 'sleep 600')
+e=$(submit -N1 -t 10 --wrap 'sleep 600')
 wait_state "$c" RUNNING 30 && wait_state "$e" RUNNING 30 \
     && pass "new jobs $c, $e running on $(job_field "$c" NodeList) $(job_field "$e" NodeList)" \
     || fail "new jobs RUNNING"
 no_overlap && pass "no overlap after restart" || fail "overlap after restart"
 sl scontrol reconfigure && pass "scontrol reconfigure" || fail "scontrol reconfigure"
 sleep 2
-f=$(submit -N4 -t 10 --wrap 'sleep 600')
+f=$(submit -N2 -t 10 --wrap 'sleep 600')
 wait_state "$f" RUNNING 30 && pass "job $f running on $(job_field "$f" NodeList) after reconfigure" \
     || fail "job $f RUNNING after reconfigure"
 no_overlap && pass "no overlap after reconfigure" || fail "overlap after reconfigure"
