@@ -54,7 +54,6 @@ int mesh__param_uint(const char *params, const char *key, unsigned long min,
 
 /* Ops tables, one per allocator family. */
 extern const struct mesh_alloc_ops mesh__curve_ops;
-extern const struct mesh_alloc_ops mesh__mc1x1_ops;
 extern const struct mesh_alloc_ops mesh__mc_ops;
 extern const struct mesh_alloc_ops mesh__genalg_ops;
 extern const struct mesh_alloc_ops mesh__mm_ops;

@@ -197,6 +197,7 @@ void mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 struct mc_priv {
 	struct mesh__mc mc;
 	int shape[3]; /* parameter shape=, 0 = none */
+	int one_by_one; /* mc1x1: shell 0 is always the single centre */
 };
 
 /* "WxH" or "WxHxD" into ext (unused axes 1); 0 or -1. */
@@ -227,13 +228,16 @@ static int mc_create(struct mesh_allocator *a, const char *params,
 	static const char *const known[] = { "shape", NULL };
 	struct mc_priv *p;
 	char buf[64];
-	int rc = mesh__param_check(params, known, a->name, d);
+	/* mc1x1 (variant 1) takes no shape: shell 0 is 1x1. */
+	int rc = mesh__param_check(params, a->entry->variant ? NULL : known,
+				   a->name, d);
 
 	if (rc)
 		return rc;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return MESH_ENOMEM;
+	p->one_by_one = a->entry->variant == 1;
 	if (mesh__param_get(params, "shape", buf, sizeof(buf)) &&
 	    parse_shape(buf, p->shape)) {
 		free(p);
@@ -310,6 +314,10 @@ static int orientations(const struct mc_priv *p, const struct mesh_topo *t,
 					{ 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
 	int e[3], i, j, n = 0, dup;
 
+	if (p->one_by_one) {
+		o[0][0] = o[0][1] = o[0][2] = 1;
+		return 1;
+	}
 	for (i = 0; i < 3; i++)
 		e[i] = req->shape[i] > 0 ? req->shape[i] : 1;
 	if (req->shape[0] <= 0 || volume(e) != req->nodes) {
