@@ -78,13 +78,14 @@ static void curve_destroy(struct mesh_allocator *a)
 	free(p);
 }
 
-/* Collect free ranks; returns how many. */
+/* Collect the ranks of free nodes, at most limit of them; returns how
+ * many.  The free list needs only the first k, so it stops there. */
 static uint32_t collect_free(const struct curve_priv *p,
-			     const struct mesh_view *v)
+			     const struct mesh_view *v, uint32_t limit)
 {
 	uint32_t r, m = 0, n = v->topo->nodes;
 
-	for (r = 0; r < n; r++)
+	for (r = 0; r < n && m < limit; r++)
 		if (mesh_bitmap_test(v->free, p->order[r]))
 			p->free_rank[m++] = r;
 	return m;
@@ -168,7 +169,7 @@ static int curve_place(struct mesh_allocator *a, const struct mesh_view *v,
 	uint32_t k = req->nodes, m, i, start = 0;
 	int64_t run;
 
-	m = collect_free(p, v);
+	m = collect_free(p, v, p->fit == FIT_FREELIST ? k : UINT32_MAX);
 	if (m < k)
 		return MESH_ENOSPC;
 	if (p->fit != FIT_FREELIST) {
@@ -196,7 +197,7 @@ static int curve_candidates(struct mesh_allocator *a,
 	uint32_t k = req->nodes, m, i, j, len, best_len = 0, span, best_span;
 	int64_t run, delta, best_delta = 0;
 
-	m = collect_free(p, v);
+	m = collect_free(p, v, UINT32_MAX);
 	if (m < k)
 		return MESH_ENOSPC;
 	if (p->fit == FIT_FREELIST)
