@@ -27,7 +27,7 @@ SRC_LIST=/etc/apt/sources.list.d/slurm-mesh-src.sources
 MULTIARCH=x86_64-linux-gnu
 
 BUILD_PKGS=(build-essential autoconf automake libtool pkg-config check
-    valgrind clang-format)
+    valgrind clang-format clang libclang-rt-14-dev)
 SLURM_PKGS=(munge libmunge-dev slurmctld slurmd slurm-client libslurm-dev
     slurm-wlm-basic-plugins slurm-wlm-basic-plugins-dev dpkg-dev)
 SLURM_BUILD_DEPS=(libpmix-dev libpam0g-dev libhwloc-dev liblua5.1-0-dev
