@@ -546,6 +546,91 @@ START_TEST(test_genalg_mm_match_definition)
 }
 END_TEST
 
+/* Larger maps for the per-slice diamond tables of alloc_centre.c: 2D and
+ * 3D, mesh and torus, thin slices (24x3, 3x20x2) and square ones; k up
+ * to kmax keeps the exhaustive definition affordable. */
+static const struct {
+	const char *mesh;
+	uint32_t kmax;
+} l1_large[] = { { "13x11", 143 }, { "9x8x7", 80 }, { "24x3", 72 },
+		 { "3x20x2", 60 }, { "11tx9", 60 }, { "7tx6x5t", 60 },
+		 { "10x9x4t", 60 } };
+
+START_TEST(test_genalg_mm_match_definition_large)
+{
+	static const char *const names[] = { "genalg", "mm" };
+	struct mesh_topo *t = tu_topo(l1_large[_i].mesh);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t *out = malloc(t->nodes * sizeof(*out));
+	uint32_t *want = malloc(t->nodes * sizeof(*want));
+	uint64_t s = 41 + (uint64_t) _i;
+	int trial, n;
+
+	for (n = 0; n < 2; n++) {
+		struct mesh_allocator *a = mk(t, names[n], NULL);
+
+		for (trial = 0; trial < 12; trial++) {
+			uint32_t k, nf;
+
+			random_map(f, &s, (int) (tu_rand(&s) % 95));
+			nf = mesh_bitmap_count(f);
+			if (!nf)
+				continue;
+			nf = nf < l1_large[_i].kmax ? nf : l1_large[_i].kmax;
+			k = 1 + (uint32_t) (tu_rand(&s) % nf);
+			ck_assert_int_eq(place(a, t, f, k, out), 0);
+			qsort(out, k, sizeof(*out), cmp_u32);
+			naive_best(t, f, k, n, want);
+			ck_assert_msg(!memcmp(out, want, k * sizeof(*out)),
+				      "%s on %s k=%u differs from the definition",
+				      names[n], l1_large[_i].mesh, k);
+		}
+		mesh_alloc_destroy(a);
+	}
+	free(out);
+	free(want);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* All free: every ball is full, so with k between two ball sizes the
+ * last shell is cut and equal sums abound; the lowest-index shell nodes
+ * and the lowest centre must win (3D: balls of 1, 7, 25 nodes; 2D: 1,
+ * 5, 13). */
+START_TEST(test_genalg_mm_partial_shell_ties)
+{
+	static const char *const meshes[] = { "9x8x7", "12x11", "6tx7x5" };
+	static const uint32_t ks[] = { 2, 4, 6, 9, 12, 18, 24, 30 };
+	static const char *const names[] = { "genalg", "mm" };
+	uint32_t out[64], want[64];
+	size_t i, j;
+	int n;
+
+	for (i = 0; i < sizeof(meshes) / sizeof(meshes[0]); i++) {
+		struct mesh_topo *t = tu_topo(meshes[i]);
+		struct mesh_bitmap *f = tu_all_free(t);
+
+		for (n = 0; n < 2; n++) {
+			struct mesh_allocator *a = mk(t, names[n], NULL);
+
+			for (j = 0; j < sizeof(ks) / sizeof(ks[0]); j++) {
+				ck_assert_int_eq(place(a, t, f, ks[j], out), 0);
+				qsort(out, ks[j], sizeof(*out), cmp_u32);
+				naive_best(t, f, ks[j], n, want);
+				ck_assert_msg(!memcmp(out, want,
+						      ks[j] * sizeof(*out)),
+					      "%s on %s k=%u", names[n],
+					      meshes[i], ks[j]);
+			}
+			mesh_alloc_destroy(a);
+		}
+		mesh_bitmap_destroy(f);
+		mesh_topo_destroy(t);
+	}
+}
+END_TEST
+
 /* Least pair sum of any k of the free nodes (all subsets). */
 static uint64_t brute_opt(const struct mesh_topo *t, const uint32_t *fr,
 			  uint32_t nf, uint32_t k, uint32_t *idx,
@@ -888,6 +973,9 @@ static Suite *paper_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("l1_centres");
 	tcase_add_loop_test(tc, test_genalg_mm_match_definition, 0, N(l1_meshes));
+	tcase_add_loop_test(tc, test_genalg_mm_match_definition_large, 0,
+			    N(l1_large));
+	tcase_add_test(tc, test_genalg_mm_partial_shell_ties);
 	tcase_add_loop_test(tc, test_mm_within_approximation_bound, 0,
 			    N(ratio_cases));
 	tcase_add_test(tc, test_mm_inc_never_worse_than_mm);

@@ -3,11 +3,14 @@
  *
  * HOW IT WORKS: the distance from a point to a set splits into per-axis
  * sums; on a mesh axis it is a*C(<a) - S(<a) + S(>a) - a*C(>a), on a ring
- * the same over the two half-rings, all read from Fenwick trees.  The k
- * nearest free nodes are found by enumerating L1 spheres of growing
- * radius around the centre; only the last, partly used sphere is sorted
- * (by node index).  After each insertion the score so far plus lb[k] -
- * lb[j] bounds the final score from below, where lb[j] sums, for
+ * the same over the two half-rings, all read from Fenwick trees.
+ * On meshes, per-slice diamond-count tables give each centre's radius
+ * and the coordinate histograms of its set in O(R) reads, and only part
+ * of the last L1 sphere is walked (see "fast path on meshes" below).
+ * On tori the k nearest free nodes are found by enumerating L1 spheres
+ * of growing radius around the centre; only the last, partly used
+ * sphere is sorted (by node index).  After each sphere the score so far
+ * plus lb[k] - lb[j] bounds the final score from below, where lb[j] sums, for
  * i < j, the least possible distance sum from a lattice point to i other
  * lattice points (nearest points of Z^d, d the number of axes longer
  * than 1; a mesh or torus has at most as many points within any radius).
@@ -147,6 +150,8 @@ static void fill_lower_bounds(uint64_t *lb, uint32_t n, int nd)
 	}
 }
 
+static int tables_init(struct mesh__l1near *x);
+
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
 {
 	int d, nd = 0;
@@ -164,7 +169,8 @@ int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
 		x->hist[d] = calloc((size_t) t->dim[d], sizeof(uint32_t));
 	x->pre = malloc(((size_t) 6 * x->rmax + 2) * sizeof(*x->pre));
 	if (!x->shell || !x->taken || !x->lb || !x->hist[0] || !x->hist[1] ||
-	    !x->hist[2] || !x->pre || mesh__pairsum_init(&x->ps, t)) {
+	    !x->hist[2] || !x->pre || mesh__pairsum_init(&x->ps, t) ||
+	    tables_init(x)) {
 		mesh__l1near_free(x);
 		return MESH_ENOMEM;
 	}
@@ -183,6 +189,10 @@ void mesh__l1near_free(struct mesh__l1near *x)
 	}
 	free(x->pre);
 	x->pre = NULL;
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		free(x->tab[d]);
+		x->tab[d] = NULL;
+	}
 	free(x->shell);
 	free(x->taken);
 	free(x->lb);
@@ -326,12 +336,13 @@ static uint64_t remaining_bound(const struct mesh__l1near *x, uint32_t k,
 	return rest > x->lb[k] - x->lb[j] ? rest : x->lb[k] - x->lb[j];
 }
 
-/* HOW IT WORKS (the fast path): nodes are added a whole L1 sphere at a
- * time into per-axis coordinate histograms (O(1) each); the pair sum of
- * the set so far is read from the histograms in O(L) after each sphere
- * and, plus remaining_bound(), compared against the bound.  The first
- * implementation inserted node by node into Fenwick trees and checked
- * after every node; it gave the same answers about 2-20x slower (see
+/* HOW IT WORKS (the enumeration path, kept for tori): nodes are added a
+ * whole L1 sphere at a time into per-axis coordinate histograms (O(1)
+ * each); the pair sum of the set so far is read from the histograms in
+ * O(L) after each sphere and, plus remaining_bound(), compared against
+ * the bound.  The first implementation inserted node by node into
+ * Fenwick trees and checked after every node; it gave the same answers
+ * about 2-20x slower.  On meshes fast_score() below replaces it (see
  * doc/allocators.md, "Speed"). */
 uint64_t mesh__l1near_score(struct mesh__l1near *x,
 			    const struct mesh_bitmap *free_map, const int c[3],
@@ -369,6 +380,333 @@ uint64_t mesh__l1near_score(struct mesh__l1near *x,
 	return pairs;
 }
 
+/* ------------------------------------------------ fast path on meshes
+ *
+ * HOW IT WORKS: the set of centre c is every free node with d(c, .) < R
+ * plus the lowest-index free nodes at distance exactly R, R the least
+ * radius whose ball holds >= k free nodes.  Its pair sum is read from
+ * per-axis coordinate histograms, and the histogram of axis d for a
+ * ball of radius rho is, slice by slice (coordinate i on axis d), the
+ * number of free nodes in the 2D diamond of radius rho - |i - c[d]| in
+ * the plane of the other two axes.  Per-slice prefix-sum tables, built
+ * once per decision, answer each diamond in O(1), so a centre costs
+ * O(R) table reads for R and the histograms plus a walk over part of
+ * the last shell (O(R^2) cells) instead of the O(R^3) cells of the
+ * shell-enumeration path.  The walk takes the m lowest-index shell nodes
+ * onto the ball of radius R - 1, or, when fewer, drops the highest-index
+ * ones from the ball of radius R.  Wrapped axes would need the tables
+ * unrolled, so tori keep the enumeration path. */
+
+/* Table layout of axis d (see tables_build()).  Rotated 2D prefix sums
+ * cost (P+Q)^2 entries per slice of P*Q nodes, so long thin slices, 1D
+ * ones and meshes whose tables would be huge use per-line sums. */
+static size_t slice_layout(struct mesh__l1near *x, int d, int allow_rot)
+{
+	const struct mesh_topo *t = x->topo;
+	int a = (d + 1) % 3, b = (d + 2) % 3, P, Q;
+
+	x->tp[d] = t->dim[a] >= t->dim[b] ? a : b;
+	x->tq[d] = a + b - x->tp[d];
+	P = t->dim[x->tp[d]];
+	Q = t->dim[x->tq[d]];
+	x->rot[d] = allow_rot && Q > 1 &&
+		    (uint64_t) (P + Q) * (uint64_t) (P + Q) <=
+			5 * (uint64_t) P * (uint64_t) Q;
+	x->side[d] = x->rot[d] ? P + Q : P + 1;
+	x->stride[d] =
+	    (size_t) x->side[d] * (size_t) (x->rot[d] ? x->side[d] : Q);
+	return t->dim[d] > 1 ? x->stride[d] * (size_t) t->dim[d] : 0;
+}
+
+#define L1FAST_MAX_ENTRIES ((size_t) 1 << 24)
+
+/* Sets x->fast and allocates the tables; MESH_ENOMEM on failure. */
+static int tables_init(struct mesh__l1near *x)
+{
+	const struct mesh_topo *t = x->topo;
+	size_t total = 0, n[MESH_MAX_DIMS];
+	int d, allow_rot = 1;
+
+	x->fast = 0;
+	x->axis0 = -1;
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		if (t->dim[d] > 1 && t->wrap[d])
+			return 0;
+		if (t->dim[d] > 1 && x->axis0 < 0)
+			x->axis0 = d;
+	}
+	if (x->axis0 < 0)
+		return 0;
+	for (;;) {
+		for (total = 0, d = 0; d < MESH_MAX_DIMS; d++)
+			total += n[d] = slice_layout(x, d, allow_rot);
+		if (total <= L1FAST_MAX_ENTRIES || !allow_rot)
+			break;
+		allow_rot = 0;
+	}
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		if (!n[d])
+			continue;
+		x->tab[d] = malloc(n[d] * sizeof(*x->tab[d]));
+		if (!x->tab[d])
+			return MESH_ENOMEM;
+	}
+	for (d = MESH_MAX_DIMS - 1; d >= 0; d--)
+		if (n[d] && x->rot[d])
+			x->axis0 = d; /* O(1) diamonds: the lowest such axis */
+	x->fast = 1;
+	return 0;
+}
+
+/* Position of node q in its slice table of axis d, before prefix sums
+ * (row and column 0 stay 0). */
+static size_t table_cell(const struct mesh__l1near *x, int d, const int q[3])
+{
+	int p = q[x->tp[d]], r = q[x->tq[d]], Q = x->topo->dim[x->tq[d]];
+	size_t base = (size_t) q[d] * x->stride[d];
+
+	if (x->rot[d])
+		return base + (size_t) (p + r + 1) * (size_t) x->side[d] +
+		       (size_t) (p - r + Q);
+	return base + (size_t) r * (size_t) x->side[d] + (size_t) p + 1;
+}
+
+/* In-place prefix sums of one slice table. */
+static void slice_prefix(uint32_t *T, int side, int rows, int rot)
+{
+	int u, v;
+
+	for (u = 0; u < rows; u++)
+		for (v = 1; v < side; v++)
+			T[(size_t) u * side + v] +=
+			    T[(size_t) u * side + v - 1];
+	if (!rot)
+		return;
+	for (u = 1; u < rows; u++)
+		for (v = 0; v < side; v++)
+			T[(size_t) u * side + v] +=
+			    T[(size_t) (u - 1) * side + v];
+}
+
+static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
+{
+	const struct mesh_topo *t = x->topo;
+	uint32_t i;
+	int d, s, q[3];
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		if (x->tab[d])
+			memset(x->tab[d], 0,
+			       x->stride[d] * (size_t) t->dim[d] *
+				   sizeof(*x->tab[d]));
+	for (i = 0; i < t->nodes; i++) {
+		if (!mesh_bitmap_test(f, i))
+			continue;
+		mesh_topo_coords(t, i, q);
+		for (d = 0; d < MESH_MAX_DIMS; d++)
+			if (x->tab[d])
+				x->tab[d][table_cell(x, d, q)]++;
+	}
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		for (s = 0; x->tab[d] && s < t->dim[d]; s++)
+			slice_prefix(x->tab[d] + (size_t) s * x->stride[d],
+				     x->side[d],
+				     x->rot[d] ? x->side[d] : t->dim[x->tq[d]],
+				     x->rot[d]);
+}
+
+/* Free nodes of slice i of axis d within in-plane L1 radius r >= 0 of c.
+ * Rotated (u = p + q, v = p - q + Q - 1): the diamond is the square
+ * |u - cu|, |v - cv| <= r; cells of the other parity or off the mesh
+ * hold no node, so the square's sum is exact. */
+static uint32_t diamond(const struct mesh__l1near *x, int d, int i,
+			const int c[3], int r)
+{
+	const uint32_t *T = x->tab[d] + (size_t) i * x->stride[d];
+	int P = x->topo->dim[x->tp[d]], Q = x->topo->dim[x->tq[d]];
+	int cp = c[x->tp[d]], cq = c[x->tq[d]], s = x->side[d], q, w;
+	uint32_t n = 0;
+
+	if (x->rot[d]) {
+		int cu = cp + cq, cv = cp - cq + Q - 1, S = P + Q - 1;
+		size_t u0 = (size_t) imax(0, cu - r) * s;
+		size_t u1 = (size_t) (imin(S - 1, cu + r) + 1) * s;
+		int v0 = imax(0, cv - r), v1 = imin(S - 1, cv + r) + 1;
+
+		return T[u1 + v1] - T[u0 + v1] - T[u1 + v0] + T[u0 + v0];
+	}
+	for (q = imax(0, cq - r); q <= imin(Q - 1, cq + r); q++) {
+		w = r - (q < cq ? cq - q : q - cq);
+		n += T[(size_t) q * s + imin(P - 1, cp + w) + 1] -
+		     T[(size_t) q * s + imax(0, cp - w)];
+	}
+	return n;
+}
+
+/* Free nodes within L1 radius rho of c (0 for rho < 0). */
+static uint32_t ball(const struct mesh__l1near *x, const int c[3], int rho)
+{
+	int d = x->axis0, i, hi = imin(x->topo->dim[d] - 1, c[d] + rho);
+	uint32_t n = 0;
+
+	for (i = imax(0, c[d] - rho); i <= hi; i++)
+		n +=
+		    diamond(x, d, i, c, rho - (i < c[d] ? c[d] - i : i - c[d]));
+	return n;
+}
+
+/* The least R with ball(R) >= k (k >= 1, k <= free nodes); *below is
+ * ball(R - 1), *at ball(R).  Neighbouring centres have radii within 1
+ * of each other, so starting from the last one takes few steps. */
+static int find_radius(struct mesh__l1near *x, const int c[3], uint32_t k,
+		       uint32_t *below, uint32_t *at)
+{
+	int r = imin(imax(x->rguess, 0), x->rmax);
+	uint32_t n = ball(x, c, r), b;
+
+	while (n < k)
+		n = ball(x, c, ++r);
+	b = ball(x, c, r - 1);
+	while (b >= k) {
+		n = b;
+		b = ball(x, c, --r - 1);
+	}
+	x->rguess = r;
+	*below = b;
+	*at = n;
+	return r;
+}
+
+/* hist[d][lo..hi] := the axis-d histogram of the ball of radius rho. */
+static void hist_ball(struct mesh__l1near *x, int d, const int c[3], int rho,
+		      int lo, int hi)
+{
+	int i, w;
+
+	for (i = lo; i <= hi; i++) {
+		w = rho - (i < c[d] ? c[d] - i : i - c[d]);
+		x->hist[d][i] = w < 0 ? 0 : diamond(x, d, i, c, w);
+	}
+}
+
+/* Node q (on a free node) joins (dir > 0) or leaves the histograms. */
+static void hist_move(struct mesh__l1near *x, const int q[3], int dir)
+{
+	int d;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		x->hist[d][q[d]] += dir > 0 ? 1u : UINT32_MAX;
+}
+
+/* Moves the first m free nodes of shell r in ascending (dir > 0) or the
+ * last m in descending index order (z, then y, then x major) into or
+ * out of the histograms. */
+static void shell_walk(struct mesh__l1near *x, const struct mesh_bitmap *f,
+		       const int c[3], int r, uint32_t m, int dir)
+{
+	const int *dim = x->topo->dim;
+	int zlo = imax(-r, -c[2]), zhi = imin(r, dim[2] - 1 - c[2]);
+	int dz, dy, ylo, yhi, rz, rx, j, q[3];
+	uint32_t row;
+
+	for (dz = dir > 0 ? zlo : zhi; m && dz >= zlo && dz <= zhi; dz += dir) {
+		rz = r - (dz < 0 ? -dz : dz);
+		ylo = imax(-rz, -c[1]);
+		yhi = imin(rz, dim[1] - 1 - c[1]);
+		q[2] = c[2] + dz;
+		for (dy = dir > 0 ? ylo : yhi; m && dy >= ylo && dy <= yhi;
+		     dy += dir) {
+			rx = rz - (dy < 0 ? -dy : dy);
+			q[1] = c[1] + dy;
+			row = (uint32_t) (q[1] + q[2] * dim[1]) *
+			      (uint32_t) dim[0];
+			for (j = 0; j < (rx ? 2 : 1) && m; j++) {
+				q[0] =
+				    c[0] + ((j == 0) == (dir > 0) ? -rx : rx);
+				if (q[0] < 0 || q[0] >= dim[0] ||
+				    !mesh_bitmap_test(f, row + (uint32_t) q[0]))
+					continue;
+				hist_move(x, q, dir);
+				m--;
+			}
+		}
+	}
+}
+
+/* Pair sum of the axis histogram h on [lo, hi] (zero elsewhere). */
+static uint64_t window_pairs(const uint32_t *h, int lo, int hi)
+{
+	uint64_t sum = 0, below = 0, below_pos = 0;
+	int a;
+
+	for (a = lo; a <= hi; a++) {
+		sum += h[a] * ((uint64_t) a * below - below_pos);
+		below += h[a];
+		below_pos += (uint64_t) a * h[a];
+	}
+	return sum;
+}
+
+/* The set itself, in the enumeration path's order: shells 0..r-1 whole,
+ * then the first m nodes of shell r (ascending index on a mesh). */
+static void write_set(struct mesh__l1near *x, const struct mesh_bitmap *f,
+		      const int c[3], int r, uint32_t m, uint32_t *out)
+{
+	int lo[3], hi[3], s;
+	uint32_t n = 0, got;
+
+	offset_range(x->topo, c, lo, hi);
+	for (s = 0; s <= r; s++) {
+		got = gather_shell(x, f, c, lo, hi, s);
+		if (s == r)
+			got = m;
+		memcpy(out + n, x->shell, got * sizeof(*out));
+		n += got;
+	}
+}
+
+/* mesh__l1near_score() on a mesh whose tables are built for f. */
+static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
+			   const int c[3], uint32_t k, uint64_t bound,
+			   uint32_t *out)
+{
+	uint32_t below, at, m, extra;
+	uint64_t pairs = 0;
+	int r, d, low;
+
+	if (!k)
+		return 0;
+	r = find_radius(x, c, k, &below, &at);
+	m = k - below;
+	extra = at - k;   /* shell r nodes left out */
+	low = m <= extra; /* cheaper to add m than to drop extra */
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		if (x->tab[d])
+			hist_ball(x, d, c, low ? r - 1 : r, imax(0, c[d] - r),
+				  imin(x->topo->dim[d] - 1, c[d] + r));
+	if (extra)
+		shell_walk(x, f, c, r, low ? m : extra, low ? 1 : -1);
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		if (x->tab[d])
+			pairs +=
+			    window_pairs(x->hist[d], imax(0, c[d] - r),
+					 imin(x->topo->dim[d] - 1, c[d] + r));
+	if (pairs >= bound)
+		return UINT64_MAX;
+	if (out)
+		write_set(x, f, c, r, m, out);
+	return pairs;
+}
+
+static uint64_t centre_score(struct mesh__l1near *x,
+			     const struct mesh_bitmap *f, const int c[3],
+			     uint32_t k, uint64_t bound, uint32_t *out)
+{
+	if (x->fast)
+		return fast_score(x, f, c, k, bound, out);
+	return mesh__l1near_score(x, f, c, k, bound, out);
+}
+
 uint64_t mesh__l1near_best(struct mesh__l1near *x,
 			   const struct mesh_bitmap *free_map, uint32_t k,
 			   mesh__centre_pred pred, const void *ctx,
@@ -378,11 +716,13 @@ uint64_t mesh__l1near_best(struct mesh__l1near *x,
 	uint32_t i;
 	int c[3];
 
+	if (x->fast)
+		tables_build(x, free_map);
 	for (i = 0; i < x->topo->nodes; i++) {
 		if (!pred(ctx, i))
 			continue;
 		mesh_topo_coords(x->topo, i, c);
-		s = mesh__l1near_score(x, free_map, c, k, best, out);
+		s = centre_score(x, free_map, c, k, best, out);
 		if (s < best)
 			best = s;
 	}
@@ -398,12 +738,13 @@ int mesh__l1near_ties(struct mesh__l1near *x,
 	uint32_t i;
 	int c[3];
 
+	if (x->fast)
+		tables_build(x, free_map);
 	for (i = 0; i < x->topo->nodes; i++) {
 		if (!pred(ctx, i))
 			continue;
 		mesh_topo_coords(x->topo, i, c);
-		if (mesh__l1near_score(x, free_map, c, k, best + 1, buf) ==
-			    best &&
+		if (centre_score(x, free_map, c, k, best + 1, buf) == best &&
 		    cb(cb_ctx, buf))
 			break;
 	}

@@ -6,9 +6,11 @@
  *   per insertion with one pair of Fenwick trees (count, coordinate sum)
  *   per axis.
  * - mesh__l1near: "the k free nodes nearest to a centre by L1 distance,
- *   ties to the lowest node index" and its sum of pairwise distances,
- *   found shell by shell (L1 spheres enumerated directly, never sorted
- *   globally), with early termination against a bound.
+ *   ties to the lowest node index" and its sum of pairwise distances.
+ *   On meshes, per-slice prefix sums of L1 diamonds (built once per
+ *   decision) give each centre's radius and coordinate histograms in
+ *   O(R) reads; on tori L1 spheres are enumerated shell by shell with
+ *   early termination against a bound.  Both give the same answers.
  */
 #ifndef MESH_ALLOC_CENTRE_H
 #define MESH_ALLOC_CENTRE_H
@@ -43,6 +45,18 @@ struct mesh__l1near {
 	uint32_t *hist[MESH_MAX_DIMS]; /* coordinate histograms of the set */
 	uint64_t *pre;     /* scratch: prefix sums for ring axes */
 	int rmax;
+	/* Fast path (no wrapped axis longer than 1): for axis d, tab[d]
+	 * holds one table per slice (coordinate i on axis d) counting the
+	 * free nodes of any L1 diamond in the plane of the other two axes,
+	 * tp[d] (the longer) and tq[d]: 2D prefix sums in rotated
+	 * coordinates (rot[d]) or 1D prefix sums per line of tp[d]. */
+	uint32_t *tab[MESH_MAX_DIMS];
+	size_t stride[MESH_MAX_DIMS]; /* entries per slice */
+	int side[MESH_MAX_DIMS];      /* entries per table row */
+	int tp[MESH_MAX_DIMS], tq[MESH_MAX_DIMS], rot[MESH_MAX_DIMS];
+	int fast;  /* the fast path applies to this topology */
+	int axis0; /* axis whose slices count whole balls */
+	int rguess; /* radius of the previous centre: a good first try */
 };
 
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t);
@@ -51,7 +65,10 @@ void mesh__l1near_free(struct mesh__l1near *x);
 /* Sum of pairwise distances of the k free nodes nearest to centre c (L1,
  * ties to the lowest node index), or UINT64_MAX once the score is known
  * to be >= bound.  If out is not NULL and the score is below bound, the
- * nodes are written to out[0..k).  Requires k <= free nodes. */
+ * nodes are written to out[0..k).  Requires k <= free nodes.  This is
+ * the shell-enumeration path, used on tori; mesh__l1near_best() and
+ * mesh__l1near_ties() take a faster path on meshes with the same
+ * results. */
 uint64_t mesh__l1near_score(struct mesh__l1near *x,
 			    const struct mesh_bitmap *free_map, const int c[3],
 			    uint32_t k, uint64_t bound, uint32_t *out);

@@ -9,8 +9,10 @@
  * of pairwise distances; within (2 - 2/k) of optimal.
  * Decisions the paper leaves open: nodes equally far from the centre are
  * taken lowest node index first; equal sums go to the lowest centre
- * index.  The search itself is alloc_centre.c (shell enumeration with an
- * early exit once a centre cannot beat the best so far); the answer is
+ * index.  The search itself is alloc_centre.c: on meshes each centre's
+ * set is read from per-slice diamond-count tables in O(R) lookups plus
+ * part of one L1 shell; on tori shells are enumerated with an early exit
+ * once a centre cannot beat the best so far.  Either way the answer is
  * exactly that of the exhaustive definition.
  */
 #include <stdlib.h>

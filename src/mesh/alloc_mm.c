@@ -20,6 +20,9 @@
  *    then the lowest b; stop when no swap improves or after k swaps.
  *    Every swap lowers an integer sum, so it terminates anyway; the cap
  *    keeps the worst case at O(k * n log L).
+ * The centre search is shared with Gen-Alg (alloc_centre.c,
+ * mesh__l1near_best(): diamond-count tables on meshes, shell enumeration
+ * on tori; same answers as the definition).
  */
 #include <stdlib.h>
 #include <string.h>
