@@ -101,6 +101,7 @@ static int map_node_cnt;	/* node_record_count the maps were built for */
 static List tracked;		/* struct mesh_job */
 static uint16_t *busy;		/* per Slurm node: tracked jobs holding it */
 static bool state_valid;	/* tracked/busy match job_list */
+static uint32_t contig_job_id;	/* last RUN_NOW placed by mcontig */
 
 /* One placement attempt. */
 struct mesh_try {
@@ -109,6 +110,7 @@ struct mesh_try {
 	const uint16_t *busy;	/* NULL: ignore current load */
 	uint32_t min_nodes, max_nodes, req_nodes;
 	uint32_t total_cpus;	/* OUT */
+	bool used_contig;	/* OUT: placed by mcontig */
 };
 
 static void _conf_fatal(const char *what, const struct mesh_diag *d)
@@ -429,8 +431,11 @@ static int _place_k(struct mesh_try *t, uint32_t k, const uint32_t *req,
 	    (mesh_metrics_compute(mconf->topo, out, k, &m) ||
 	     m.nodes_affected != k))
 		rc = MESH_ENOSPC;
-	if (rc == MESH_ENOSPC && job_ptr->details->contiguous && mcontig)
+	t->used_contig = false;
+	if (rc == MESH_ENOSPC && job_ptr->details->contiguous && mcontig) {
 		rc = mesh_alloc_place(mcontig, &v, &r, out);
+		t->used_contig = !rc;
+	}
 	mesh_bitmap_destroy(free_map);
 	xfree(end);
 	return rc;
@@ -675,9 +680,11 @@ static int _run_now(struct mesh_try *t, List candidates, List *preemptees)
 			_preemptees(candidates, t->avail, preemptees);
 		xfree(use);
 	}
-	if (rc == SLURM_SUCCESS)
+	if (rc == SLURM_SUCCESS) {
 		_build_resources(t->job_ptr, t->avail);
-	else
+		/* job_begin follows at once, under the same slurmctld locks */
+		contig_job_id = t->used_contig ? t->job_ptr->job_id : 0;
+	} else
 		bit_copybits(t->avail, orig);
 	FREE_NULL_BITMAP(orig);
 	return rc;
@@ -822,7 +829,10 @@ static void _set_comment(job_record_t *job_ptr, bitstr_t *nodes)
 			idx[n++] = node2mesh[i];
 	if (n && !mesh_metrics_compute(mconf->topo, idx, n, &m)) {
 		xstrfmtcat(c, "%salloc=%s bbox=%dx%dx%d sumdist=%" PRIu64 " avgdist=%.2f diam=%d",
-			   MESH_COMMENT_PREFIX, mconf->allocator, m.bbox[0],
+			   MESH_COMMENT_PREFIX,
+			   job_ptr->job_id == contig_job_id && mcontig ?
+			   mesh_alloc_name(mcontig) : mconf->allocator,
+			   m.bbox[0],
 			   m.bbox[1], m.bbox[2], m.sum_pairwise,
 			   m.avg_pairwise, m.diameter);
 		/* Keep a comment someone else wrote; replace our own. */

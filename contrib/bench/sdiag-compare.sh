@@ -24,7 +24,7 @@ while [ $# -gt 0 ]; do
         --allocator) allocator=$2; shift ;;
         --seed) seed=$2; shift ;;
         --plugin) plugin=$2; shift ;;
-        --keep) keep=0; keep=1 ;;
+        --keep) keep=1 ;;
         -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "sdiag-compare: unknown argument $1" >&2; exit 2 ;;
     esac

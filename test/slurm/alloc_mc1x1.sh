@@ -61,6 +61,17 @@ if [ "$nl1" = "n[0-2]" ] && [ "$nl2" = "n[3,6-7]" ]; then
 else
     fail "snake-ff: got $nl1, $nl2; want n[0-2], n[3,6-7]"
 fi
+# snake-ff would now give n[4-5,8] (an L); --contiguous must get a line.
+j3=$(submit -N3 --contiguous -t 5 --wrap 'sleep 120')
+wait_state "$j3" RUNNING 30 || fail "job $j3 RUNNING"
+case "$(job_comment "$j3")" in
+    *bbox=3x1x1*|*bbox=1x3x1*) pass "--contiguous -N3 with snake-ff gets a line: $(job_field "$j3" NodeList) $(job_comment "$j3")" ;;
+    *) fail "--contiguous -N3: $(job_field "$j3" NodeList) $(job_comment "$j3")" ;;
+esac
+case "$(job_comment "$j3")" in
+    *alloc=contig-*) pass "SystemComment names the contiguous allocator that placed it" ;;
+    *) fail "SystemComment of $j3 should name a contig allocator: $(job_comment "$j3")" ;;
+esac
 case "$(job_comment "$j2")" in
     *alloc=snake-ff*) pass "SystemComment names snake-ff" ;;
     *) fail "SystemComment of $j2: $(job_comment "$j2")" ;;
