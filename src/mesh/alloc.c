@@ -13,60 +13,132 @@
 #include "alloc_internal.h"
 #include "error.h"
 
-#define CURVE_FIT(curve, fit, ci, fi, text)                                  \
-	{ { curve "-" fit, text, 0 }, &mesh__curve_ops, (ci) * 4 + (fi) }
+#define CURVE_FIT(curve, fit, ci, fi, text)                                    \
+	{                                                                      \
+		{ curve "-" fit, text, 0 }, &mesh__curve_ops, (ci) *4 + (fi)   \
+	}
 
 /* Curve variants encode curve * 4 + fit; see alloc_curve.c. */
 static const struct mesh_alloc_entry registry[] = {
-	CURVE_FIT("rowmajor", "freelist", 0, 0, "row-major order, first k free (Lo et al.; Walker et al. Sec. II)"),
-	CURVE_FIT("rowmajor", "ff", 0, 1, "row-major order, first fit over free intervals (Walker et al. Sec. II)"),
-	CURVE_FIT("rowmajor", "bf", 0, 2, "row-major order, best fit over free intervals (Walker et al. Sec. II)"),
-	CURVE_FIT("rowmajor", "sos", 0, 3, "row-major order, sum-of-squares fit (Walker et al. Sec. II)"),
-	CURVE_FIT("snake", "freelist", 1, 0, "row-major snake, first k free (Walker et al. Fig. 4a)"),
-	CURVE_FIT("snake", "ff", 1, 1, "row-major snake, first fit (Walker et al. Fig. 4a)"),
-	CURVE_FIT("snake", "bf", 1, 2, "row-major snake, best fit (Walker et al. Fig. 4a)"),
-	CURVE_FIT("snake", "sos", 1, 3, "row-major snake, sum-of-squares fit (Walker et al. Fig. 4a)"),
-	CURVE_FIT("colsnake", "freelist", 2, 0, "column-major snake, first k free (Walker et al. Fig. 4b)"),
-	CURVE_FIT("colsnake", "ff", 2, 1, "column-major snake, first fit (Walker et al. Fig. 4b)"),
-	CURVE_FIT("colsnake", "bf", 2, 2, "column-major snake, best fit (Walker et al. Fig. 4b)"),
-	CURVE_FIT("colsnake", "sos", 2, 3, "column-major snake, sum-of-squares fit (Walker et al. Fig. 4b)"),
-	CURVE_FIT("hilbert", "freelist", 3, 0, "spliced Hilbert curve, first k free (Walker et al. Fig. 5)"),
-	CURVE_FIT("hilbert", "ff", 3, 1, "spliced Hilbert curve, first fit (Walker et al. Fig. 5)"),
-	CURVE_FIT("hilbert", "bf", 3, 2, "spliced Hilbert curve, best fit (Walker et al. Fig. 5)"),
-	CURVE_FIT("hilbert", "sos", 3, 3, "spliced Hilbert curve, sum-of-squares fit (Walker et al. Fig. 5)"),
-	{ { "mc1x1", "MC with a 1x1 shell 0: L-inf shells around every free centre, least shell sum (Walker et al. Sec. I, Fig. 1)", 0 },
-	  &mesh__mc_ops, 1 },
-	{ { "mc", "shell 0 of the requested shape, L-inf rings, least total shell number (Mache Ch. V, Fig. 31)", MESH_ALLOC_USES_SHAPE },
-	  &mesh__mc_ops, 0 },
-	{ { "genalg", "k free nodes nearest each free centre by L1, least pairwise sum (Krumke et al.; Walker et al. Sec. V)", 0 },
-	  &mesh__genalg_ops, 0 },
-	{ { "mm", "Manhattan median: centres from free coordinates, k nearest by L1, least pairwise sum (Bender et al.)", 0 },
-	  &mesh__mm_ops, 0 },
-	{ { "mm-inc", "MM then best improving swaps of the pairwise sum (Bender et al.)", 0 },
-	  &mesh__mm_ops, 1 },
-	{ { "paging", "square pages in row-major order, free pages first; page=N (Lo et al. 1997; Mache Ch. II)", 0 },
-	  &mesh__paging_ops, 0 },
-	{ { "random", "k free nodes uniformly at random from req->seed (Lo et al. 1997)", 0 },
-	  &mesh__random_ops, 0 },
-	{ { "contig-ff", "contiguous sub-mesh, first fit, wraps on tori (Tang et al. Sec. VI)", MESH_ALLOC_CONTIGUOUS_ONLY | MESH_ALLOC_USES_SHAPE },
-	  &mesh__contig_ops, 0 },
-	{ { "contig-bf", "contiguous sub-mesh, best fit by least fragmentation, wraps on tori (Tang et al. Sec. VI)", MESH_ALLOC_CONTIGUOUS_ONLY | MESH_ALLOC_USES_SHAPE },
-	  &mesh__contig_ops, 1 },
-	{ { "mbs", "Multiple Buddy Strategy, 2D power-of-2 squares; 2D meshes only (Lo et al. 1997; Walker et al. Fig. 10)", 0 },
-	  &mesh__mbs_ops, 0 },
-	{ { "mbs-layered", "MBS with the 2D square hierarchy on every layer (Walker et al. Sec. III-A)", 0 },
-	  &mesh__mbs_ops, 1 },
-	{ { "mbs-octet", "MBS with power-of-2 cubes (Walker et al. Sec. III-A)", 0 },
-	  &mesh__mbs_ops, 2 },
-	{ { "mbs-granular", "MBS over x/y/z buddy phases, blocks of every power-of-2 size (Walker et al. Sec. III-A, Fig. 11)", 0 },
-	  &mesh__mbs_ops, 3 },
-	{ { "plas", "column-parallel middle-out scan from the I/O nodes (Mache Ch. VII, Figs. 51-52)", MESH_ALLOC_USES_IO },
-	  &mesh__plas_ops, 0 },
-	{ { "mc-elongated", "MC with shell 0 of floor(k/h) whole columns, middle-out (Mache Ch. VII, Fig. 59)", MESH_ALLOC_USES_IO },
-	  &mesh__mce_ops, 0 },
+	CURVE_FIT(
+	    "rowmajor", "freelist", 0, 0,
+	    "row-major order, first k free (Lo et al.; Walker et al. Sec. II)"),
+	CURVE_FIT(
+	    "rowmajor", "ff", 0, 1,
+	    "row-major order, first fit over free intervals (Walker et al. Sec. II)"),
+	CURVE_FIT(
+	    "rowmajor", "bf", 0, 2,
+	    "row-major order, best fit over free intervals (Walker et al. Sec. II)"),
+	CURVE_FIT(
+	    "rowmajor", "sos", 0, 3,
+	    "row-major order, sum-of-squares fit (Walker et al. Sec. II)"),
+	CURVE_FIT("snake", "freelist", 1, 0,
+		  "row-major snake, first k free (Walker et al. Fig. 4a)"),
+	CURVE_FIT("snake", "ff", 1, 1,
+		  "row-major snake, first fit (Walker et al. Fig. 4a)"),
+	CURVE_FIT("snake", "bf", 1, 2,
+		  "row-major snake, best fit (Walker et al. Fig. 4a)"),
+	CURVE_FIT(
+	    "snake", "sos", 1, 3,
+	    "row-major snake, sum-of-squares fit (Walker et al. Fig. 4a)"),
+	CURVE_FIT("colsnake", "freelist", 2, 0,
+		  "column-major snake, first k free (Walker et al. Fig. 4b)"),
+	CURVE_FIT("colsnake", "ff", 2, 1,
+		  "column-major snake, first fit (Walker et al. Fig. 4b)"),
+	CURVE_FIT("colsnake", "bf", 2, 2,
+		  "column-major snake, best fit (Walker et al. Fig. 4b)"),
+	CURVE_FIT(
+	    "colsnake", "sos", 2, 3,
+	    "column-major snake, sum-of-squares fit (Walker et al. Fig. 4b)"),
+	CURVE_FIT("hilbert", "freelist", 3, 0,
+		  "spliced Hilbert curve, first k free (Walker et al. Fig. 5)"),
+	CURVE_FIT("hilbert", "ff", 3, 1,
+		  "spliced Hilbert curve, first fit (Walker et al. Fig. 5)"),
+	CURVE_FIT("hilbert", "bf", 3, 2,
+		  "spliced Hilbert curve, best fit (Walker et al. Fig. 5)"),
+	CURVE_FIT(
+	    "hilbert", "sos", 3, 3,
+	    "spliced Hilbert curve, sum-of-squares fit (Walker et al. Fig. 5)"),
+	{ { "mc1x1",
+	    "MC with a 1x1 shell 0: L-inf shells around every free centre, least shell sum (Walker et al. Sec. I, Fig. 1)",
+	    0 },
+	  &mesh__mc_ops,
+	  1 },
+	{ { "mc",
+	    "shell 0 of the requested shape, L-inf rings, least total shell number (Mache Ch. V, Fig. 31)",
+	    MESH_ALLOC_USES_SHAPE },
+	  &mesh__mc_ops,
+	  0 },
+	{ { "genalg",
+	    "k free nodes nearest each free centre by L1, least pairwise sum (Krumke et al.; Walker et al. Sec. V)",
+	    0 },
+	  &mesh__genalg_ops,
+	  0 },
+	{ { "mm",
+	    "Manhattan median: centres from free coordinates, k nearest by L1, least pairwise sum (Bender et al.)",
+	    0 },
+	  &mesh__mm_ops,
+	  0 },
+	{ { "mm-inc",
+	    "MM then best improving swaps of the pairwise sum (Bender et al.)",
+	    0 },
+	  &mesh__mm_ops,
+	  1 },
+	{ { "paging",
+	    "square pages in row-major order, free pages first; page=N (Lo et al. 1997; Mache Ch. II)",
+	    0 },
+	  &mesh__paging_ops,
+	  0 },
+	{ { "random",
+	    "k free nodes uniformly at random from req->seed (Lo et al. 1997)",
+	    0 },
+	  &mesh__random_ops,
+	  0 },
+	{ { "contig-ff",
+	    "contiguous sub-mesh, first fit, wraps on tori (Tang et al. Sec. VI)",
+	    MESH_ALLOC_CONTIGUOUS_ONLY | MESH_ALLOC_USES_SHAPE },
+	  &mesh__contig_ops,
+	  0 },
+	{ { "contig-bf",
+	    "contiguous sub-mesh, best fit by least fragmentation, wraps on tori (Tang et al. Sec. VI)",
+	    MESH_ALLOC_CONTIGUOUS_ONLY | MESH_ALLOC_USES_SHAPE },
+	  &mesh__contig_ops,
+	  1 },
+	{ { "mbs",
+	    "Multiple Buddy Strategy, 2D power-of-2 squares; 2D meshes only (Lo et al. 1997; Walker et al. Fig. 10)",
+	    0 },
+	  &mesh__mbs_ops,
+	  0 },
+	{ { "mbs-layered",
+	    "MBS with the 2D square hierarchy on every layer (Walker et al. Sec. III-A)",
+	    0 },
+	  &mesh__mbs_ops,
+	  1 },
+	{ { "mbs-octet", "MBS with power-of-2 cubes (Walker et al. Sec. III-A)",
+	    0 },
+	  &mesh__mbs_ops,
+	  2 },
+	{ { "mbs-granular",
+	    "MBS over x/y/z buddy phases, blocks of every power-of-2 size (Walker et al. Sec. III-A, Fig. 11)",
+	    0 },
+	  &mesh__mbs_ops,
+	  3 },
+	{ { "plas",
+	    "column-parallel middle-out scan from the I/O nodes (Mache Ch. VII, Figs. 51-52)",
+	    MESH_ALLOC_USES_IO },
+	  &mesh__plas_ops,
+	  0 },
+	{ { "mc-elongated",
+	    "MC with shell 0 of floor(k/h) whole columns, middle-out (Mache Ch. VII, Fig. 59)",
+	    MESH_ALLOC_USES_IO },
+	  &mesh__mce_ops,
+	  0 },
 	/* One entry serves every sl:<base>; it is listed as sl:mc1x1. */
-	{ { "sl:mc1x1", "sl:<base> = walltime-aware tie-break among <base>'s equally good placements; bases: curve fits, mc1x1, mc, genalg, mm, mm-inc (Tang et al. Sec. IV-A, Alg. 1)", MESH_ALLOC_USES_WALLTIME },
-	  &mesh__sl_ops, 0 },
+	{ { "sl:mc1x1",
+	    "sl:<base> = walltime-aware tie-break among <base>'s equally good placements; bases: curve fits, mc1x1, mc, genalg, mm, mm-inc (Tang et al. Sec. IV-A, Alg. 1)",
+	    MESH_ALLOC_USES_WALLTIME },
+	  &mesh__sl_ops,
+	  0 },
 };
 
 static const size_t registry_len = sizeof(registry) / sizeof(registry[0]);
@@ -103,9 +175,10 @@ int mesh_alloc_create(const struct mesh_topo *t, const char *name,
 		return MESH_EINVAL;
 	e = find_entry(strncmp(name, "sl:", 3) ? name : "sl:mc1x1");
 	if (!e)
-		return mesh_diag_set(d, MESH_ENOENT, NULL, 0, "allocator",
-				     "unknown allocator \"%s\" (see meshsim --list-allocators)",
-				     name);
+		return mesh_diag_set(
+		    d, MESH_ENOENT, NULL, 0, "allocator",
+		    "unknown allocator \"%s\" (see meshsim --list-allocators)",
+		    name);
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return MESH_ENOMEM;
@@ -236,8 +309,7 @@ int mesh_alloc_place(struct mesh_allocator *a, const struct mesh_view *v,
 	return verify_placement(a, v->free, out, req->nodes);
 }
 
-int mesh__param_get(const char *params, const char *key, char *val,
-		    size_t len)
+int mesh__param_get(const char *params, const char *key, char *val, size_t len)
 {
 	size_t klen = strlen(key);
 	const char *p = params;
@@ -276,18 +348,17 @@ int mesh__param_check(const char *params, const char *const *known,
 			ok |= strlen(known[i]) == klen &&
 			      !strncmp(known[i], p, klen);
 		if (!ok)
-			return mesh_diag_set(d, MESH_EINVAL, NULL, 0,
-					     "AllocatorParameters",
-					     "allocator %s does not take parameter \"%.*s\"",
-					     alloc_name, (int) n, p);
+			return mesh_diag_set(
+			    d, MESH_EINVAL, NULL, 0, "AllocatorParameters",
+			    "allocator %s does not take parameter \"%.*s\"",
+			    alloc_name, (int) n, p);
 		p = end ? end + 1 : NULL;
 	}
 	return 0;
 }
 
 int mesh__param_uint(const char *params, const char *key, unsigned long min,
-		     unsigned long max, unsigned long *val,
-		     struct mesh_diag *d)
+		     unsigned long max, unsigned long *val, struct mesh_diag *d)
 {
 	char buf[32], *end;
 	unsigned long v;
@@ -296,9 +367,10 @@ int mesh__param_uint(const char *params, const char *key, unsigned long min,
 		return 0;
 	v = strtoul(buf, &end, 10);
 	if (end == buf || *end || buf[0] == '-' || v < min || v > max)
-		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, key,
-				     "expected an integer in [%lu, %lu], got \"%s\"",
-				     min, max, buf);
+		return mesh_diag_set(
+		    d, MESH_EINVAL, NULL, 0, key,
+		    "expected an integer in [%lu, %lu], got \"%s\"", min, max,
+		    buf);
 	*val = v;
 	return 0;
 }

@@ -37,12 +37,12 @@ enum mesh_request_flags {
 
 /* One job's request.  Zero-initialise, then set what is known. */
 struct mesh_request {
-	uint32_t nodes;                 /* k >= 1 */
-	int shape[MESH_MAX_DIMS];       /* requested shape, 0 = none */
-	double end_time;                /* expected end; <= 0 if unknown */
-	double io_intensity;            /* 0..1; < 0 if unknown */
-	uint64_t seed;                  /* for randomised allocators */
-	unsigned flags;                 /* enum mesh_request_flags */
+	uint32_t nodes;           /* k >= 1 */
+	int shape[MESH_MAX_DIMS]; /* requested shape, 0 = none */
+	double end_time;          /* expected end; <= 0 if unknown */
+	double io_intensity;      /* 0..1; < 0 if unknown */
+	uint64_t seed;            /* for randomised allocators */
+	unsigned flags;           /* enum mesh_request_flags */
 	/* Nodes that must be part of the answer (Slurm --nodelist). */
 	const uint32_t *required;
 	size_t n_required;
@@ -63,8 +63,8 @@ struct mesh_allocator;
 
 struct mesh_alloc_info {
 	const char *name;
-	const char *summary;    /* one line, with the paper reference */
-	unsigned flags;         /* enum mesh_alloc_flags */
+	const char *summary; /* one line, with the paper reference */
+	unsigned flags;      /* enum mesh_alloc_flags */
 };
 
 /** \brief Number of built-in allocators. */

@@ -142,8 +142,9 @@ static void fill_lower_bounds(uint64_t *lb, uint32_t n, int nd)
 		lb[j + 1] = lb[j] + g; /* adding point j costs >= g(j) */
 		while (left == 0) {
 			r++;
-			left = nd == 1 ? 2 : nd == 2 ? 4u * (uint64_t) r :
-				4u * (uint64_t) r * (uint64_t) r + 2;
+			left = nd == 1   ? 2
+			       : nd == 2 ? 4u * (uint64_t) r
+					 : 4u * (uint64_t) r * (uint64_t) r + 2;
 		}
 		g += (uint64_t) r; /* g(j + 1) adds the next nearest point */
 		left--;
@@ -234,9 +235,9 @@ static inline int imin(int a, int b)
 }
 
 /* Free nodes at L1 distance exactly r from c; returns their number. */
-static uint32_t gather_shell(struct mesh__l1near *x, const struct mesh_bitmap *f,
-			     const int c[3], const int lo[3], const int hi[3],
-			     int r)
+static uint32_t gather_shell(struct mesh__l1near *x,
+			     const struct mesh_bitmap *f, const int c[3],
+			     const int lo[3], const int hi[3], int r)
 {
 	const struct mesh_topo *t = x->topo;
 	uint32_t m = 0, X = (uint32_t) t->dim[0], XY = X * (uint32_t) t->dim[1];
@@ -252,12 +253,14 @@ static uint32_t gather_shell(struct mesh__l1near *x, const struct mesh_bitmap *f
 			q[1] = wrap_coord(c[1] + dy, t->dim[1]);
 			base = (uint32_t) q[1] * X + (uint32_t) q[2] * XY;
 			if (-rx >= lo[0]) {
-				n = base + (uint32_t) wrap_coord(c[0] - rx, (int) X);
+				n = base +
+				    (uint32_t) wrap_coord(c[0] - rx, (int) X);
 				if (mesh_bitmap_test(f, n))
 					x->shell[m++] = n;
 			}
 			if (rx > 0 && rx <= hi[0]) {
-				n = base + (uint32_t) wrap_coord(c[0] + rx, (int) X);
+				n = base +
+				    (uint32_t) wrap_coord(c[0] + rx, (int) X);
 				if (mesh_bitmap_test(f, n))
 					x->shell[m++] = n;
 			}
@@ -284,7 +287,8 @@ static uint64_t axis_pairs(const struct mesh__l1near *x, int d)
 		return 0;
 	if (!x->topo->wrap[d]) {
 		for (a = 0; a < len; a++) {
-			sum += (uint64_t) h[a] * ((uint64_t) a * below - below_pos);
+			sum += (uint64_t) h[a] *
+			       ((uint64_t) a * below - below_pos);
 			below += h[a];
 			below_pos += (uint64_t) a * h[a];
 		}
@@ -301,9 +305,10 @@ static uint64_t axis_pairs(const struct mesh__l1near *x, int d)
 		if (!h[a])
 			continue;
 		m = a + len; /* forward (m, m+f], backward [m-g, m) */
-		sum += h[a] * ((W[m + f + 1] - W[m + 1]) -
-			       (uint64_t) m * (H[m + f + 1] - H[m + 1]) +
-			       (uint64_t) m * (H[m] - H[m - g]) - (W[m] - W[m - g]));
+		sum += h[a] *
+		       ((W[m + f + 1] - W[m + 1]) -
+			(uint64_t) m * (H[m + f + 1] - H[m + 1]) +
+			(uint64_t) m * (H[m] - H[m - g]) - (W[m] - W[m - g]));
 	}
 	return sum / 2;
 }
@@ -318,7 +323,8 @@ static void hist_clear(struct mesh__l1near *x)
 	int d;
 
 	for (d = 0; d < MESH_MAX_DIMS; d++)
-		memset(x->hist[d], 0, (size_t) x->topo->dim[d] * sizeof(uint32_t));
+		memset(x->hist[d], 0,
+		       (size_t) x->topo->dim[d] * sizeof(uint32_t));
 }
 
 /* Lower bound on the final score with j nodes taken (pair sum ps, sum of
@@ -372,7 +378,8 @@ uint64_t mesh__l1near_score(struct mesh__l1near *x,
 		dsum += (uint64_t) r * m;
 		pairs = hist_pairs(x);
 		if (pairs >= bound ||
-		    (n < k && pairs + remaining_bound(x, k, n, dsum, r + 1) >= bound))
+		    (n < k &&
+		     pairs + remaining_bound(x, k, n, dsum, r + 1) >= bound))
 			return UINT64_MAX;
 	}
 	if (out)
@@ -816,8 +823,8 @@ int mesh__interval_distance(const struct mesh_topo *t, int d, int q, int lo,
 	a = ((q - lo) % len + len) % len; /* forward from lo */
 	if (a <= hi - lo)
 		return 0;
-	b = len - a;                      /* back to lo */
-	a -= hi - lo;                     /* forward past hi */
+	b = len - a;  /* back to lo */
+	a -= hi - lo; /* forward past hi */
 	return a < b ? a : b;
 }
 

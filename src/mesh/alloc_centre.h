@@ -39,11 +39,11 @@ void mesh__pairsum_update(struct mesh__pairsum *p, const int c[3], int sign);
 struct mesh__l1near {
 	const struct mesh_topo *topo;
 	struct mesh__pairsum ps;
-	uint32_t *shell;   /* scratch: free nodes of the current shell */
-	uint32_t *taken;   /* nodes inserted into ps, in order */
-	uint64_t *lb;      /* lb[j]: lower bound on the pair sum of j nodes */
+	uint32_t *shell; /* scratch: free nodes of the current shell */
+	uint32_t *taken; /* nodes inserted into ps, in order */
+	uint64_t *lb;    /* lb[j]: lower bound on the pair sum of j nodes */
 	uint32_t *hist[MESH_MAX_DIMS]; /* coordinate histograms of the set */
-	uint64_t *pre;     /* scratch: prefix sums for ring axes */
+	uint64_t *pre;                 /* scratch: prefix sums for ring axes */
 	int rmax;
 	/* Fast path (no wrapped axis longer than 1): for axis d, tab[d]
 	 * holds one table per slice (coordinate i on axis d) counting the
@@ -54,8 +54,8 @@ struct mesh__l1near {
 	size_t stride[MESH_MAX_DIMS]; /* entries per slice */
 	int side[MESH_MAX_DIMS];      /* entries per table row */
 	int tp[MESH_MAX_DIMS], tq[MESH_MAX_DIMS], rot[MESH_MAX_DIMS];
-	int fast;  /* the fast path applies to this topology */
-	int axis0; /* axis whose slices count whole balls */
+	int fast;   /* the fast path applies to this topology */
+	int axis0;  /* axis whose slices count whole balls */
 	int rguess; /* radius of the previous centre: a good first try */
 };
 
@@ -95,10 +95,10 @@ struct mesh__mc {
 };
 
 struct mesh__mc_best {
-	uint64_t cost;  /* UINT64_MAX: none */
+	uint64_t cost; /* UINT64_MAX: none */
 	uint32_t centre;
 	int ext[3];
-	int radius;     /* last shell used */
+	int radius; /* last shell used */
 };
 
 /* Order within shells: returns a sort key < 2^20 for free node q at

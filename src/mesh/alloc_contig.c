@@ -76,8 +76,8 @@ static int shape_cmp(const void *x, const void *y)
 	return memcmp(a, b, 3 * sizeof(int)) < 0 ? -1 : 1;
 }
 
-static void add_shape(struct contig_priv *p, const struct mesh_topo *t,
-		      int a, int b, int c)
+static void add_shape(struct contig_priv *p, const struct mesh_topo *t, int a,
+		      int b, int c)
 {
 	int i;
 
@@ -102,7 +102,8 @@ static void list_shapes(struct contig_priv *p, const struct mesh_topo *t,
 
 	p->n_shapes = 0;
 	if (s[0] > 0 && (uint64_t) s[0] * (uint64_t) (s[1] > 0 ? s[1] : 1) *
-				(uint64_t) (s[2] > 0 ? s[2] : 1) == k) {
+				(uint64_t) (s[2] > 0 ? s[2] : 1) ==
+			    k) {
 		int e[3] = { s[0], s[1] > 0 ? s[1] : 1, s[2] > 0 ? s[2] : 1 };
 
 		add_shape(p, t, e[0], e[1], e[2]);
@@ -114,13 +115,13 @@ static void list_shapes(struct contig_priv *p, const struct mesh_topo *t,
 	} else {
 		for (a = 1; a <= k && a <= (uint32_t) t->dim[0]; a++)
 			for (b = 1; k % a == 0 && b <= k / a &&
-				    b <= (uint32_t) t->dim[1]; b++)
+				    b <= (uint32_t) t->dim[1];
+			     b++)
 				if ((k / a) % b == 0)
 					add_shape(p, t, (int) a, (int) b,
 						  (int) (k / a / b));
 	}
-	qsort(p->shapes, (size_t) p->n_shapes, sizeof(p->shapes[0]),
-	      shape_cmp);
+	qsort(p->shapes, (size_t) p->n_shapes, sizeof(p->shapes[0]), shape_cmp);
 }
 
 /* Highest base coordinate on axis d for extent e (wrapping: any). */
@@ -138,7 +139,8 @@ static uint64_t contact(const struct contig_priv *p, const int lo[3],
 	int d, side, l[3], h[3], e;
 
 	for (d = 0; d < 3; d++) {
-		if (t->dim[d] == 1 || (t->wrap[d] && hi[d] - lo[d] + 1 >= t->dim[d]))
+		if (t->dim[d] == 1 ||
+		    (t->wrap[d] && hi[d] - lo[d] + 1 >= t->dim[d]))
 			continue;
 		for (side = 0; side < 2; side++) {
 			uint64_t area = 1;

@@ -46,7 +46,7 @@ static int curve_create(struct mesh_allocator *a, const char *params,
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return MESH_ENOMEM;
-	p->fit = (enum fit) (a->entry->variant % 4);
+	p->fit = (enum fit)(a->entry->variant % 4);
 	p->order = malloc(n * sizeof(*p->order));
 	p->free_rank = malloc(n * sizeof(*p->free_rank));
 	p->hist = calloc((size_t) n + 1, sizeof(*p->hist));
@@ -54,7 +54,7 @@ static int curve_create(struct mesh_allocator *a, const char *params,
 		rc = MESH_ENOMEM;
 	} else {
 		rc = mesh_curve_order(a->topo,
-				      (enum mesh_curve) (a->entry->variant / 4),
+				      (enum mesh_curve)(a->entry->variant / 4),
 				      p->order);
 	}
 	if (rc) {
@@ -174,7 +174,8 @@ static int curve_place(struct mesh_allocator *a, const struct mesh_view *v,
 		return MESH_ENOSPC;
 	if (p->fit != FIT_FREELIST) {
 		run = pick_run(p, m, k);
-		start = run >= 0 ? (uint32_t) run : pick_window(p->free_rank, m, k);
+		start =
+		    run >= 0 ? (uint32_t) run : pick_window(p->free_rank, m, k);
 	}
 	for (i = 0; i < k; i++)
 		out[i] = p->order[p->free_rank[start + i]];
@@ -186,8 +187,7 @@ static int curve_place(struct mesh_allocator *a, const struct mesh_view *v,
  * runs of the least fitting length; sos the runs of the least delta;
  * without a fitting run, every window of the least span.  Each candidate
  * is the first k nodes of its run or window, in curve order. */
-static int curve_candidates(struct mesh_allocator *a,
-			    const struct mesh_view *v,
+static int curve_candidates(struct mesh_allocator *a, const struct mesh_view *v,
 			    const struct mesh_request *req, uint32_t *buf,
 			    int (*cb)(void *ctx, const uint32_t *nodes),
 			    void *ctx)
@@ -201,7 +201,8 @@ static int curve_candidates(struct mesh_allocator *a,
 	if (m < k)
 		return MESH_ENOSPC;
 	if (p->fit == FIT_FREELIST)
-		return curve_place(a, v, req, buf) ? MESH_ENOSPC : (cb(ctx, buf), 0);
+		return curve_place(a, v, req, buf) ? MESH_ENOSPC
+						   : (cb(ctx, buf), 0);
 	run = pick_run(p, m, k);
 	if (run < 0) {
 		best_span = fr[pick_window(fr, m, k) + k - 1] -

@@ -55,8 +55,8 @@ static int is_free(const void *ctx, uint32_t node)
 static int genalg_place(struct mesh_allocator *a, const struct mesh_view *v,
 			const struct mesh_request *req, uint32_t *out)
 {
-	uint64_t best = mesh__l1near_best(a->priv, v->free, req->nodes,
-					  is_free, v->free, out);
+	uint64_t best = mesh__l1near_best(a->priv, v->free, req->nodes, is_free,
+					  v->free, out);
 
 	return best == UINT64_MAX ? MESH_ENOSPC : 0;
 }
@@ -67,13 +67,13 @@ static int genalg_candidates(struct mesh_allocator *a,
 			     int (*cb)(void *ctx, const uint32_t *nodes),
 			     void *ctx)
 {
-	uint64_t best = mesh__l1near_best(a->priv, v->free, req->nodes,
-					  is_free, v->free, buf);
+	uint64_t best = mesh__l1near_best(a->priv, v->free, req->nodes, is_free,
+					  v->free, buf);
 
 	if (best == UINT64_MAX)
 		return MESH_ENOSPC;
-	return mesh__l1near_ties(a->priv, v->free, req->nodes, is_free,
-				 v->free, best, buf, cb, ctx);
+	return mesh__l1near_ties(a->priv, v->free, req->nodes, is_free, v->free,
+				 best, buf, cb, ctx);
 }
 
 const struct mesh_alloc_ops mesh__genalg_ops = {

@@ -28,7 +28,7 @@ struct mesh_alloc_ops {
 struct mesh_alloc_entry {
 	struct mesh_alloc_info info;
 	const struct mesh_alloc_ops *ops;
-	int variant;                 /* allocator-specific selector */
+	int variant; /* allocator-specific selector */
 };
 
 struct mesh_allocator {
@@ -43,8 +43,7 @@ struct mesh_allocator {
 };
 
 /* Parameter helpers: look up "key" in "k=v,k=v"; 1 if found. */
-int mesh__param_get(const char *params, const char *key, char *val,
-		    size_t len);
+int mesh__param_get(const char *params, const char *key, char *val, size_t len);
 /* Reject keys not in the NULL-terminated list; fills d. */
 int mesh__param_check(const char *params, const char *const *known,
 		      const char *alloc_name, struct mesh_diag *d);

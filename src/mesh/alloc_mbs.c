@@ -47,9 +47,9 @@ enum mbs_kind { MBS_2D, MBS_LAYERED, MBS_OCTET, MBS_GRANULAR };
 
 struct blk {
 	int lo[3], ext[3];
-	int32_t child;    /* first child, -1 for a leaf */
-	int32_t sib;      /* next sibling, -1 for the last */
-	int32_t parent;   /* -1 for a top-level block */
+	int32_t child;  /* first child, -1 for a leaf */
+	int32_t sib;    /* next sibling, -1 for the last */
+	int32_t parent; /* -1 for a top-level block */
 	uint8_t level;
 };
 
@@ -58,10 +58,10 @@ struct mbs_priv {
 	struct blk *b;
 	uint32_t nb, cap;
 	int base, levels;
-	uint32_t **list;  /* per level: free block ids, ascending position */
+	uint32_t **list; /* per level: free block ids, ascending position */
 	uint32_t *len, *head;
 	uint8_t *is_free;
-	uint32_t *by_pos;  /* block ids by low-corner index */
+	uint32_t *by_pos; /* block ids by low-corner index */
 };
 
 static uint32_t blk_key(const struct mesh_topo *t, const struct blk *b)
@@ -132,7 +132,8 @@ static void tile(struct mbs_priv *p, const int lo[3], const int ext[3],
 		for (i[1] = 0; i[1] < n[1]; i[1]++)
 			for (i[0] = 0; i[0] < n[0]; i[0]++) {
 				for (d = 0; d < 3; d++)
-					blo[d] = lo[d] + i[d] * (mask >> d & 1 ? s : 1);
+					blo[d] = lo[d] +
+						 i[d] * (mask >> d & 1 ? s : 1);
 				fill_tree(p, (int32_t) p->nb++, blo, s, mask);
 			}
 	for (d = 0; d < 3; d++) {
@@ -155,8 +156,7 @@ static void tile(struct mbs_priv *p, const int lo[3], const int ext[3],
  * scan runs by increasing position and pairs greedily from low); at[] is
  * all -1 on entry and exit.  Returns the number of pairs formed. */
 static uint32_t granular_phase(struct mbs_priv *p, const struct mesh_topo *t,
-			       int d, uint32_t *top, uint32_t *nt,
-			       int32_t *at)
+			       int d, uint32_t *top, uint32_t *nt, int32_t *at)
 {
 	uint32_t i, pairs = 0, m = 0, par;
 	int lo[3], ext[3];
@@ -196,7 +196,8 @@ static uint32_t granular_phase(struct mbs_priv *p, const struct mesh_topo *t,
 
 static int build_granular(struct mbs_priv *p, const struct mesh_topo *t)
 {
-	uint32_t *top = malloc(t->nodes * sizeof(*top)), nt = t->nodes, i, pairs;
+	uint32_t *top = malloc(t->nodes * sizeof(*top)), nt = t->nodes, i,
+		 pairs;
 	int32_t *at = malloc(t->nodes * sizeof(*at));
 	int c[3], one[3] = { 1, 1, 1 }, d;
 
@@ -269,8 +270,8 @@ static int set_levels(struct mbs_priv *p)
 	int l;
 
 	for (i = 0; i < p->nb; i++) {
-		uint64_t v = (uint64_t) p->b[i].ext[0] * p->b[i].ext[1] *
-			     p->b[i].ext[2];
+		uint64_t v =
+		    (uint64_t) p->b[i].ext[0] * p->b[i].ext[1] * p->b[i].ext[2];
 
 		for (l = 0; v > 1; l++)
 			v /= (uint64_t) p->base;
@@ -335,8 +336,9 @@ static int mbs_create(struct mesh_allocator *a, const char *params,
 	if (rc)
 		return rc;
 	if (kind == MBS_2D && t->dim[2] > 1)
-		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, "allocator",
-				     "mbs is the 2D Multiple Buddy Strategy; on 3D meshes use mbs-layered, mbs-octet or mbs-granular");
+		return mesh_diag_set(
+		    d, MESH_EINVAL, NULL, 0, "allocator",
+		    "mbs is the 2D Multiple Buddy Strategy; on 3D meshes use mbs-layered, mbs-octet or mbs-granular");
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return MESH_ENOMEM;
@@ -361,7 +363,8 @@ static int mbs_create(struct mesh_allocator *a, const char *params,
 
 static uint32_t volume(const struct blk *b)
 {
-	return (uint32_t) b->ext[0] * (uint32_t) b->ext[1] * (uint32_t) b->ext[2];
+	return (uint32_t) b->ext[0] * (uint32_t) b->ext[1] *
+	       (uint32_t) b->ext[2];
 }
 
 /* Insert block id into its level's list, keeping position order. */
@@ -410,7 +413,8 @@ static uint32_t emit(const struct mesh_topo *t, const struct blk *b,
 
 	for (q[2] = b->lo[2]; q[2] < b->lo[2] + b->ext[2]; q[2]++)
 		for (q[1] = b->lo[1]; q[1] < b->lo[1] + b->ext[1]; q[1]++)
-			for (q[0] = b->lo[0]; q[0] < b->lo[0] + b->ext[0]; q[0]++)
+			for (q[0] = b->lo[0]; q[0] < b->lo[0] + b->ext[0];
+			     q[0]++)
 				out[m++] = mesh_topo_index(t, q);
 	return m;
 }
@@ -438,10 +442,12 @@ static int mbs_place(struct mesh_allocator *a, const struct mesh_view *v,
 				need[i]--;
 				continue;
 			}
-			for (j = i + 1; j < p->levels && p->head[j] == p->len[j]; j++)
+			for (j = i + 1;
+			     j < p->levels && p->head[j] == p->len[j]; j++)
 				;
 			if (j < p->levels) {
-				int32_t c = p->b[p->list[j][p->head[j]++]].child;
+				int32_t c =
+				    p->b[p->list[j][p->head[j]++]].child;
 
 				for (; c >= 0; c = p->b[c].sib)
 					list_insert(p, v->topo, (uint32_t) c);

@@ -176,16 +176,16 @@ void mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 					int x;
 
 					q[d] = (f[d] + i[d]) % t->dim[d];
-					x = mesh__interval_distance(t, d, q[d],
-								    lo0[d], hi0[d]);
+					x = mesh__interval_distance(
+					    t, d, q[d], lo0[d], hi0[d]);
 					s = x > s ? x : s;
 				}
 				node = mesh_topo_index(t, q);
 				if (!mesh_bitmap_test(free_map, node))
 					continue;
-				m->keys[cnt++] = (uint64_t) s << 42 |
-						 key(ctx, t, q, c, s, lo0, hi0) << 22 |
-						 node;
+				m->keys[cnt++] =
+				    (uint64_t) s << 42 |
+				    key(ctx, t, q, c, s, lo0, hi0) << 22 | node;
 			}
 	qsort(m->keys, cnt, sizeof(*m->keys), cmp_u64);
 	for (j = 0; j < k; j++)
@@ -196,7 +196,7 @@ void mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 
 struct mc_priv {
 	struct mesh__mc mc;
-	int shape[3]; /* parameter shape=, 0 = none */
+	int shape[3];   /* parameter shape=, 0 = none */
 	int one_by_one; /* mc1x1: shell 0 is always the single centre */
 };
 
@@ -241,9 +241,10 @@ static int mc_create(struct mesh_allocator *a, const char *params,
 	if (mesh__param_get(params, "shape", buf, sizeof(buf)) &&
 	    parse_shape(buf, p->shape)) {
 		free(p);
-		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, "shape",
-				     "expected WxH or WxHxD (positive integers), got \"%s\"",
-				     buf);
+		return mesh_diag_set(
+		    d, MESH_EINVAL, NULL, 0, "shape",
+		    "expected WxH or WxHxD (positive integers), got \"%s\"",
+		    buf);
 	}
 	if (mesh__mc_init(&p->mc, a->topo)) {
 		free(p);
@@ -359,7 +360,9 @@ static uint64_t mc_key(const void *ctx, const struct mesh_topo *t,
 				int len = hi[e] - lo[e] + 1 + 2 * s;
 
 				if (e != d)
-					area[d] *= (uint64_t) (len < t->dim[e] ? len : t->dim[e]);
+					area[d] *= (uint64_t) (len < t->dim[e]
+								   ? len
+								   : t->dim[e]);
 			}
 		}
 		for (d = 0; d < 3; d++)
@@ -400,8 +403,7 @@ static int mc_place(struct mesh_allocator *a, const struct mesh_view *v,
 
 static int mc_candidates(struct mesh_allocator *a, const struct mesh_view *v,
 			 const struct mesh_request *req, uint32_t *buf,
-			 int (*cb)(void *ctx, const uint32_t *nodes),
-			 void *ctx)
+			 int (*cb)(void *ctx, const uint32_t *nodes), void *ctx)
 {
 	struct mc_priv *p = a->priv;
 	struct mesh__mc_best best, tie;
@@ -418,7 +420,8 @@ static int mc_candidates(struct mesh_allocator *a, const struct mesh_view *v,
 				continue;
 			mesh_topo_coords(v->topo, node, c);
 			if (mesh__mc_cost(&p->mc, c, o[i], req->nodes,
-					  best.cost + 1, &tie.radius) != best.cost)
+					  best.cost + 1,
+					  &tie.radius) != best.cost)
 				continue;
 			tie.centre = node;
 			mesh__mc_gather(&p->mc, v->free, &tie, req->nodes,

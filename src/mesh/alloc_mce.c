@@ -52,9 +52,9 @@ static int mce_create(struct mesh_allocator *a, const char *params,
 	if (rc)
 		return rc;
 	if (!a->topo->n_io)
-		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, "allocator",
-				     "%s needs designated I/O nodes (none configured)",
-				     a->name);
+		return mesh_diag_set(
+		    d, MESH_EINVAL, NULL, 0, "allocator",
+		    "%s needs designated I/O nodes (none configured)", a->name);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return MESH_ENOMEM;
@@ -83,7 +83,8 @@ static uint64_t mce_key(const void *ctx, const struct mesh_topo *t,
 	(void) s;
 	(void) hi;
 	return (uint64_t) (mesh__io_rank(t, g, q[g->axis]) & 0xfff) << 8 |
-	       (uint64_t) (q[g->u] >= lo[g->u]) << 7 | (uint64_t) (w > 127 ? 127 : w);
+	       (uint64_t) (q[g->u] >= lo[g->u]) << 7 |
+	       (uint64_t) (w > 127 ? 127 : w);
 }
 
 static int mce_place(struct mesh_allocator *a, const struct mesh_view *v,

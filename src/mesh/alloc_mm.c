@@ -33,10 +33,10 @@
 
 struct mm_priv {
 	struct mesh__l1near near;
-	struct mesh__pairsum ps;  /* mm-inc: the current set */
+	struct mesh__pairsum ps;     /* mm-inc: the current set */
 	uint8_t *has[MESH_MAX_DIMS]; /* coordinate occurs among free nodes */
 	uint8_t *in_set;
-	uint64_t *dist;           /* mm-inc: D(p, S) of candidate nodes */
+	uint64_t *dist; /* mm-inc: D(p, S) of candidate nodes */
 	int inc;
 };
 
@@ -136,8 +136,9 @@ static int best_swap(struct mm_priv *p, const struct mesh_view *v,
 		if (db >= max_da + (uint64_t) t->dim[0] + t->dim[1] + t->dim[2])
 			continue;
 		for (i = 0; i < k; i++) {
-			uint64_t up = p->dist[out[i]] +
-				      (uint64_t) mesh_topo_distance(t, out[i], b);
+			uint64_t up =
+			    p->dist[out[i]] +
+			    (uint64_t) mesh_topo_distance(t, out[i], b);
 
 			if (up <= db)
 				continue;
@@ -165,8 +166,8 @@ static int best_swap(struct mm_priv *p, const struct mesh_view *v,
 	return 1;
 }
 
-static void improve(struct mm_priv *p, const struct mesh_view *v,
-		    uint32_t *out, uint32_t k)
+static void improve(struct mm_priv *p, const struct mesh_view *v, uint32_t *out,
+		    uint32_t k)
 {
 	uint32_t i, swaps;
 	int c[3];
@@ -203,8 +204,7 @@ static int mm_place(struct mesh_allocator *a, const struct mesh_view *v,
 /* Ties of plain MM only: after improvement there is a single answer. */
 static int mm_candidates(struct mesh_allocator *a, const struct mesh_view *v,
 			 const struct mesh_request *req, uint32_t *buf,
-			 int (*cb)(void *ctx, const uint32_t *nodes),
-			 void *ctx)
+			 int (*cb)(void *ctx, const uint32_t *nodes), void *ctx)
 {
 	struct mm_priv *p = a->priv;
 	uint64_t best;

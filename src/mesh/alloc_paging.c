@@ -79,7 +79,8 @@ static int page_keys(const struct mesh_topo *t, unsigned long side,
 			mesh_topo_coords(t, i, c);
 			for (d = 0; d < 3; d++)
 				c[d] /= (int) side;
-			p->keys[i] = (uint64_t) tmp[mesh_topo_index(pt, c)] << 22 |
+			p->keys[i] = (uint64_t) tmp[mesh_topo_index(pt, c)]
+					 << 22 |
 				     rank[i];
 		}
 	}
@@ -114,7 +115,8 @@ static int paging_create(struct mesh_allocator *a, const char *params,
 	rc = p->keys && p->order && order ? page_keys(t, side, p) : MESH_ENOMEM;
 	if (!rc)
 		rc = mesh_curve_order(t, MESH_CURVE_ROWMAJOR, order);
-	p->page_at = rc ? NULL : calloc((size_t) p->n_pages + 1, sizeof(uint32_t));
+	p->page_at =
+	    rc ? NULL : calloc((size_t) p->n_pages + 1, sizeof(uint32_t));
 	if (!rc && p->page_at) {
 		uint64_t *k = p->keys;
 
@@ -160,8 +162,8 @@ static int paging_place(struct mesh_allocator *a, const struct mesh_view *v,
 
 			if (whole != (pass == 0))
 				continue;
-			for (i = p->page_at[pg]; i < p->page_at[pg + 1] && m < k;
-			     i++)
+			for (i = p->page_at[pg];
+			     i < p->page_at[pg + 1] && m < k; i++)
 				if (mesh_bitmap_test(v->free, p->order[i]))
 					out[m++] = p->order[i];
 		}

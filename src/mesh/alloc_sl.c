@@ -36,9 +36,9 @@
 #define SL_MAX_CANDIDATES 1024
 
 struct sl_priv {
-	uint32_t *stamp;  /* generation marks per node */
+	uint32_t *stamp; /* generation marks per node */
 	uint32_t gen;
-	uint32_t *best;   /* best candidate so far */
+	uint32_t *best; /* best candidate so far */
 	uint32_t *buf;
 	/* per-call context */
 	const struct mesh_view *v;
@@ -67,15 +67,17 @@ static int sl_create(struct mesh_allocator *a, const char *params,
 	int rc;
 
 	if (!strncmp(base, "sl:", 3))
-		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, "allocator",
-				     "sl: takes the name of another allocator, e.g. sl:mc1x1");
+		return mesh_diag_set(
+		    d, MESH_EINVAL, NULL, 0, "allocator",
+		    "sl: takes the name of another allocator, e.g. sl:mc1x1");
 	rc = mesh_alloc_create(a->topo, base, params, &a->base, d);
 	if (rc)
 		return rc;
 	if (!a->base->entry->ops->candidates)
-		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, "allocator",
-				     "%s cannot list equally good placements, so sl:%s is not available",
-				     base, base);
+		return mesh_diag_set(
+		    d, MESH_EINVAL, NULL, 0, "allocator",
+		    "%s cannot list equally good placements, so sl:%s is not available",
+		    base, base);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return MESH_ENOMEM;
@@ -126,13 +128,15 @@ static double sl_score(struct sl_priv *p, const uint32_t *nodes, uint32_t k)
 					q[d] = (q[d] + t->dim[d]) % t->dim[d];
 				}
 				nb = mesh_topo_index(t, q);
-				if (p->stamp[nb] == in || p->stamp[nb] == out_gen ||
+				if (p->stamp[nb] == in ||
+				    p->stamp[nb] == out_gen ||
 				    mesh_bitmap_test(p->v->free, nb) ||
 				    p->v->end_time[nb] <= 0)
 					continue;
 				p->stamp[nb] = out_gen;
-				end = p->v->end_time[nb] > p->v->now ?
-					      p->v->end_time[nb] : p->v->now;
+				end = p->v->end_time[nb] > p->v->now
+					  ? p->v->end_time[nb]
+					  : p->v->now;
 				sum += fabs(end - p->req->end_time);
 				cnt++;
 			}

@@ -45,7 +45,7 @@ struct conf_raw {
 
 static int conf_err(struct mesh_diag *d, int rc, const struct conf_raw *r,
 		    long line, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
+    __attribute__((format(printf, 6, 7)));
 
 static int conf_err(struct mesh_diag *d, int rc, const struct conf_raw *r,
 		    long line, const char *key, const char *fmt, ...)
@@ -61,8 +61,8 @@ static int conf_err(struct mesh_diag *d, int rc, const struct conf_raw *r,
 }
 
 /* Moves a sub-parser's diagnostic to file/line/key. */
-static int conf_relocate(struct mesh_diag *d, int rc,
-			 const struct conf_raw *r, long line, const char *key)
+static int conf_relocate(struct mesh_diag *d, int rc, const struct conf_raw *r,
+			 long line, const char *key)
 {
 	if (d) {
 		snprintf(d->file, sizeof(d->file), "%s", r->file);
@@ -190,8 +190,8 @@ static int parse_token(struct conf_raw *r, char *tok, struct conf_line *l,
 	if (kv)
 		return set_single(kv, r, tok, eq + 1, l->line, d);
 	if (!strcasecmp(tok, "NodeName") || !strcasecmp(tok, "Coord")) {
-		const char **slot = tok[0] == 'n' || tok[0] == 'N' ?
-					    &l->nodename : &l->coord;
+		const char **slot =
+		    tok[0] == 'n' || tok[0] == 'N' ? &l->nodename : &l->coord;
 
 		if (*slot)
 			return conf_err(d, MESH_EPARSE, r, l->line, tok,
@@ -199,9 +199,10 @@ static int parse_token(struct conf_raw *r, char *tok, struct conf_line *l,
 		*slot = eq + 1;
 		return 0;
 	}
-	return conf_err(d, MESH_EPARSE, r, l->line, tok,
-			"unknown key \"%s\" (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator or AllocatorParameters)",
-			tok);
+	return conf_err(
+	    d, MESH_EPARSE, r, l->line, tok,
+	    "unknown key \"%s\" (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator or AllocatorParameters)",
+	    tok);
 }
 
 static int finish_line(struct conf_raw *r, const struct conf_line *l,
@@ -217,22 +218,25 @@ static int finish_line(struct conf_raw *r, const struct conf_line *l,
 				"Coord=%s without NodeName= on the same line",
 				l->coord);
 	if (!l->coord)
-		return conf_err(d, MESH_EPARSE, r, l->line, "NodeName",
-				"NodeName=%s without Coord=x,y[,z] on the same line",
-				l->nodename);
+		return conf_err(
+		    d, MESH_EPARSE, r, l->line, "NodeName",
+		    "NodeName=%s without Coord=x,y[,z] on the same line",
+		    l->nodename);
 	if (strpbrk(l->nodename, "[],="))
-		return conf_err(d, MESH_EPARSE, r, l->line, "NodeName",
-				"bad value \"%s\": NodeName= takes one node name, not a hostlist",
-				l->nodename);
+		return conf_err(
+		    d, MESH_EPARSE, r, l->line, "NodeName",
+		    "bad value \"%s\": NodeName= takes one node name, not a hostlist",
+		    l->nodename);
 	rc = add_def(r, l->nodename, l->line);
 	if (rc)
 		return rc;
 	def = &r->defs[r->ndefs - 1];
 	def->ncoord = parse_coord(l->coord, def->coord);
 	if (def->ncoord < 0)
-		return conf_err(d, MESH_EPARSE, r, l->line, "Coord",
-				"bad value \"%s\": expected x,y[,z] with non-negative integers",
-				l->coord);
+		return conf_err(
+		    d, MESH_EPARSE, r, l->line, "Coord",
+		    "bad value \"%s\": expected x,y[,z] with non-negative integers",
+		    l->coord);
 	return 0;
 }
 
@@ -304,9 +308,10 @@ static int parse_order(const struct conf_raw *r, const struct mesh_topo *t,
 	}
 	return 0;
 bad:
-	return conf_err(d, MESH_EPARSE, r, r->order.line, "NodeOrder",
-			"bad value \"%s\": expected a permutation of %s (first letter varies fastest)",
-			s, t->ndims == 2 ? "xy" : "xyz");
+	return conf_err(
+	    d, MESH_EPARSE, r, r->order.line, "NodeOrder",
+	    "bad value \"%s\": expected a permutation of %s (first letter varies fastest)",
+	    s, t->ndims == 2 ? "xy" : "xyz");
 }
 
 /* Mesh index of the i-th position when perm[0] varies fastest. */
@@ -392,14 +397,14 @@ static int place_defs(struct mesh_conf *c, const struct conf_raw *r,
 		const struct conf_def *def = &r->defs[i];
 
 		if (find_def(r, def->name) != def)
-			return conf_err(d, MESH_EINVAL, r, def->line,
-					"NodeName",
-					"node %s is given a coordinate twice",
-					def->name);
+			return conf_err(
+			    d, MESH_EINVAL, r, def->line, "NodeName",
+			    "node %s is given a coordinate twice", def->name);
 		if (coord_index(t, def->coord, def->ncoord, &idx))
-			return conf_err(d, MESH_ERANGE, r, def->line, "Coord",
-					"coordinate of node %s is outside the dimensions %s (need one 0-based value per dimension)",
-					def->name, dims);
+			return conf_err(
+			    d, MESH_ERANGE, r, def->line, "Coord",
+			    "coordinate of node %s is outside the dimensions %s (need one 0-based value per dimension)",
+			    def->name, dims);
 		rc = place(c, r, idx, def->name, def->line, "Coord", d);
 		if (rc)
 			return rc;
@@ -489,9 +494,10 @@ static int io_from_coords(const struct mesh_conf *c, const struct conf_raw *r,
 	     item = strtok_r(NULL, ";", &save)) {
 		nc = parse_coord(item, co);
 		if (nc < 0 || coord_index(c->topo, co, nc, &idx[*n]))
-			rc = conf_err(d, MESH_ERANGE, r, r->io.line, "IONodes",
-				      "bad I/O node coordinate \"%s\": expected x,y[,z] inside the dimensions %s",
-				      item, r->dims.val);
+			rc = conf_err(
+			    d, MESH_ERANGE, r, r->io.line, "IONodes",
+			    "bad I/O node coordinate \"%s\": expected x,y[,z] inside the dimensions %s",
+			    item, r->dims.val);
 		else if (++*n > c->topo->nodes)
 			rc = conf_err(d, MESH_ERANGE, r, r->io.line, "IONodes",
 				      "more I/O nodes than mesh positions");
@@ -515,8 +521,7 @@ static int io_from_names(const struct mesh_conf *c, const struct conf_raw *r,
 		return conf_relocate(d, rc, r, r->io.line, "IONodes");
 	for (i = 0; i < cnt && !rc; i++)
 		if (mesh_conf_lookup(c, names[i], &idx[(*n)++]))
-			rc = conf_err(d, MESH_EINVAL, r, r->io.line,
-				      "IONodes",
+			rc = conf_err(d, MESH_EINVAL, r, r->io.line, "IONodes",
 				      "I/O node %s is not a node of the mesh",
 				      names[i]);
 	mesh_hostlist_free(names, cnt);
@@ -554,8 +559,9 @@ static int check_allocator(struct mesh_conf *c, const struct conf_raw *r,
 	int rc;
 
 	if (!r->alloc.val)
-		return conf_err(d, MESH_EPARSE, r, r->last_line, "Allocator",
-				"missing Allocator= (see meshsim --list-allocators)");
+		return conf_err(
+		    d, MESH_EPARSE, r, r->last_line, "Allocator",
+		    "missing Allocator= (see meshsim --list-allocators)");
 	rc = mesh_alloc_create(c->topo, r->alloc.val, r->params.val, &a, d);
 	if (rc == MESH_ENOMEM)
 		return rc;
@@ -581,8 +587,9 @@ static int build_topo(struct mesh_conf *c, const struct conf_raw *r,
 		return conf_err(d, MESH_EPARSE, r, r->last_line, "Dimensions",
 				"missing Dimensions=WxH[xD]");
 	if (!r->nodes.val && !r->ndefs)
-		return conf_err(d, MESH_EPARSE, r, r->last_line, "Nodes",
-				"no nodes: give Nodes=<hostlist> and/or NodeName=<name> Coord=x,y[,z]");
+		return conf_err(
+		    d, MESH_EPARSE, r, r->last_line, "Nodes",
+		    "no nodes: give Nodes=<hostlist> and/or NodeName=<name> Coord=x,y[,z]");
 	rc = mesh_topo_parse(r->dims.val, &c->topo, d);
 	if (rc)
 		return conf_relocate(d, rc, r, r->dims.line, "Dimensions");
@@ -611,8 +618,8 @@ static int build(struct mesh_conf *c, const struct conf_raw *r,
 		rc = apply_io(c, r, d);
 	if (!rc)
 		rc = check_allocator(c, r, d);
-	c->nodes_line = r->nodes.val ? r->nodes.line
-				     : (r->ndefs ? r->defs[0].line : 1);
+	c->nodes_line =
+	    r->nodes.val ? r->nodes.line : (r->ndefs ? r->defs[0].line : 1);
 	return rc;
 }
 
@@ -654,8 +661,8 @@ static int read_file(const char *path, char **buf, size_t *len,
 	char *p = NULL, *q;
 
 	if (!f)
-		return mesh_diag_set(d, MESH_EIO, path, 0, "", "cannot open: %s",
-				     strerror(errno));
+		return mesh_diag_set(d, MESH_EIO, path, 0, "",
+				     "cannot open: %s", strerror(errno));
 	for (;;) {
 		q = realloc(p, cap);
 		if (!q) {
@@ -724,8 +731,7 @@ void mesh_conf_destroy(struct mesh_conf *c)
 	free(c);
 }
 
-int mesh_conf_lookup(const struct mesh_conf *c, const char *name,
-		     uint32_t *idx)
+int mesh_conf_lookup(const struct mesh_conf *c, const char *name, uint32_t *idx)
 {
 	struct mesh_conf_entry key = { name, 0 };
 	const struct mesh_conf_entry *e;
@@ -755,10 +761,10 @@ int mesh_conf_validate_nodes(const struct mesh_conf *c,
 
 	for (i = 0; i < n; i++)
 		if (mesh_conf_lookup(c, names[i], NULL))
-			return mesh_diag_set(d, MESH_ENOENT, c->path,
-					     c->nodes_line, "Nodes",
-					     "node %s is defined in slurm.conf but has no position in the mesh",
-					     names[i]);
+			return mesh_diag_set(
+			    d, MESH_ENOENT, c->path, c->nodes_line, "Nodes",
+			    "node %s is defined in slurm.conf but has no position in the mesh",
+			    names[i]);
 	sorted = malloc((n ? n : 1) * sizeof(*sorted));
 	if (!sorted)
 		return MESH_ENOMEM;
@@ -768,10 +774,11 @@ int mesh_conf_validate_nodes(const struct mesh_conf *c,
 		const struct mesh_conf_entry *e = &c->by_name[i];
 
 		if (!bsearch(&e->name, sorted, n, sizeof(*sorted), cmp_str))
-			rc = mesh_diag_set(d, MESH_ENOENT, c->path,
-					   c->node_line[e->idx], "Nodes",
-					   "node %s is in the mesh but not defined in slurm.conf",
-					   e->name);
+			rc = mesh_diag_set(
+			    d, MESH_ENOENT, c->path, c->node_line[e->idx],
+			    "Nodes",
+			    "node %s is in the mesh but not defined in slurm.conf",
+			    e->name);
 	}
 	free(sorted);
 	return rc;

@@ -25,8 +25,8 @@
 #include "topo.h"
 
 struct mesh_conf_entry {
-	const char *name;       /* points into node_name[] */
-	uint32_t idx;           /* mesh index */
+	const char *name; /* points into node_name[] */
+	uint32_t idx;     /* mesh index */
 };
 
 /* Read-only for users; create with mesh_conf_load()/mesh_conf_parse(). */
@@ -36,12 +36,12 @@ struct mesh_conf {
 	/* node_name[i] is the node at mesh index i, or NULL when the
 	 * position holds no node (such positions are never allocated). */
 	char **node_name;
-	long *node_line;        /* line that placed node_name[i], or 0 */
-	uint32_t n_named;       /* non-NULL entries of node_name */
+	long *node_line;  /* line that placed node_name[i], or 0 */
+	uint32_t n_named; /* non-NULL entries of node_name */
 	struct mesh_conf_entry *by_name; /* sorted by name, n_named long */
-	char *allocator;        /* registry name, validated */
-	char *alloc_params;     /* "k=v,k=v" or NULL */
-	long nodes_line;        /* line of the first Nodes=/NodeName= key */
+	char *allocator;                 /* registry name, validated */
+	char *alloc_params;              /* "k=v,k=v" or NULL */
+	long nodes_line; /* line of the first Nodes=/NodeName= key */
 };
 
 /** \brief Read and validate a mesh.conf file.

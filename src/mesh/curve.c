@@ -11,9 +11,9 @@
 
 #include "error.h"
 
-static const char *const curve_names[MESH_CURVE_COUNT] = {
-	"rowmajor", "snake", "colsnake", "hilbert"
-};
+static const char *const curve_names[MESH_CURVE_COUNT] = { "rowmajor", "snake",
+							   "colsnake",
+							   "hilbert" };
 
 const char *mesh_curve_name(enum mesh_curve c)
 {
@@ -215,7 +215,8 @@ static void order_spliced(const struct mesh_topo *t, const int longest[],
 static int order_prefix(const struct mesh_topo *t, int bits, uint32_t *order)
 {
 	int nd = t->ndims, ext[MESH_MAX_DIMS] = { 0, 0, 0 };
-	int axis[MESH_MAX_DIMS] = { 0, 1, 2 }, used[MESH_MAX_DIMS] = { 0, 0, 0 };
+	int axis[MESH_MAX_DIMS] = { 0, 1, 2 },
+	    used[MESH_MAX_DIMS] = { 0, 0, 0 };
 	int u[MESH_MAX_DIMS], v[MESH_MAX_DIMS], i, d;
 	uint64_t h;
 
@@ -269,7 +270,8 @@ static void order_hilbert(const struct mesh_topo *t, uint32_t *order)
 	for (i = 1; i < nd; i++)
 		spliced = spliced && t->dim[longest[i]] == side;
 	if (spliced) {
-		order_spliced(t, longest, side, t->dim[longest[0]] / side, order);
+		order_spliced(t, longest, side, t->dim[longest[0]] / side,
+			      order);
 		return;
 	}
 	bits = log2_ceil(t->dim[longest[0]]);

@@ -23,11 +23,11 @@ struct hl_range {
 };
 
 struct hl_group {
-	const char *lit;        /* literal text before the bracket */
+	const char *lit; /* literal text before the bracket */
 	size_t lit_len;
-	struct hl_range *r;     /* NULL for the trailing literal */
+	struct hl_range *r; /* NULL for the trailing literal */
 	size_t nr;
-	size_t count;           /* values in the group (1 for a literal) */
+	size_t count; /* values in the group (1 for a literal) */
 };
 
 struct hl_out {
@@ -109,8 +109,8 @@ static int valid_literal_char(char c)
 }
 
 /* Splits one item into groups; *ng receives the count. */
-static int parse_item(const char *s, size_t len, struct hl_group *g,
-		      size_t *ng, size_t max)
+static int parse_item(const char *s, size_t len, struct hl_group *g, size_t *ng,
+		      size_t max)
 {
 	size_t i = 0, lit = 0;
 	int rc;
@@ -255,8 +255,9 @@ static int expand_item(const char *spec, const char *s, size_t len,
 		rc = emit_item(g, ng, o);
 	free_groups(g, sizeof(g) / sizeof(g[0]));
 	if (rc == MESH_EPARSE)
-		return hl_err(d, rc, spec,
-			      "expected name[lo-hi,n,...] with decimal bounds lo <= hi");
+		return hl_err(
+		    d, rc, spec,
+		    "expected name[lo-hi,n,...] with decimal bounds lo <= hi");
 	if (rc == MESH_ERANGE)
 		return mesh_diag_set(d, rc, NULL, 0, "hostlist",
 				     "\"%s\" expands to more than %zu names",
@@ -264,8 +265,8 @@ static int expand_item(const char *spec, const char *s, size_t len,
 	return rc;
 }
 
-int mesh_hostlist_expand(const char *spec, size_t max, char ***out,
-			 size_t *n, struct mesh_diag *d)
+int mesh_hostlist_expand(const char *spec, size_t max, char ***out, size_t *n,
+			 struct mesh_diag *d)
 {
 	struct hl_out o = { NULL, 0, 0, max };
 	size_t i, start = 0, len;
@@ -280,7 +281,8 @@ int mesh_hostlist_expand(const char *spec, size_t max, char ***out,
 		else if (i < len && spec[i] == ']')
 			depth--;
 		if (depth < 0 || depth > 1)
-			rc = hl_err(d, MESH_EPARSE, spec, "unbalanced brackets");
+			rc =
+			    hl_err(d, MESH_EPARSE, spec, "unbalanced brackets");
 		else if (i == len && depth)
 			rc = hl_err(d, MESH_EPARSE, spec, "unclosed '['");
 		else if (i == len || (spec[i] == ',' && depth == 0)) {

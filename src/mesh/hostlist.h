@@ -21,8 +21,8 @@
  *  \param[out] n number of names.
  *  \return 0; MESH_EPARSE or MESH_ERANGE described in d (field
  *  "hostlist", line 0), or MESH_ENOMEM; *out and *n untouched on error. */
-int mesh_hostlist_expand(const char *spec, size_t max, char ***out,
-			 size_t *n, struct mesh_diag *d);
+int mesh_hostlist_expand(const char *spec, size_t max, char ***out, size_t *n,
+			 struct mesh_diag *d);
 
 /** \brief Free the result of mesh_hostlist_expand(); NULL is a no-op. */
 void mesh_hostlist_free(char **names, size_t n);

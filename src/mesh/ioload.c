@@ -142,8 +142,10 @@ int mesh_io_balance_factor(const struct mesh_topo *t, const uint32_t *nodes,
 		int up = 0, down = 0;
 
 		for (j = 0; j < t->n_io; j++) {
-			up |= route(t, nodes[i], t->io_nodes[j], NULL, mid, mid);
-			down |= route(t, nodes[i], t->io_nodes[j], NULL, rev, rev);
+			up |=
+			    route(t, nodes[i], t->io_nodes[j], NULL, mid, mid);
+			down |=
+			    route(t, nodes[i], t->io_nodes[j], NULL, rev, rev);
 		}
 		plus += up;
 		minus += down;

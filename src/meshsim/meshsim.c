@@ -33,37 +33,39 @@ struct options {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: meshsim [OPTIONS] TRACE.swf\n"
-		"Replay a Standard Workload Format trace on a 2D/3D mesh or torus.\n\n"
-		"  --mesh WxH[xD]        mesh dimensions; 't' after a dimension = wraparound\n"
-		"                        (default: near-square 2D mesh of the trace's MaxProcs)\n"
-		"  --allocator NAME      node allocator (default colsnake-bf)\n"
-		"  --allocator-params P  allocator parameters, key=value[,key=value]\n"
-		"  --mesh-conf FILE      take mesh, I/O nodes, allocator and parameters from a\n"
-		"                        mesh.conf (see mesh.conf(5)); excludes --mesh and\n"
-		"                        --allocator/--allocator-params\n"
-		"  --scheduler fcfs|easy scheduling policy (default easy)\n"
-		"  --load F              multiply inter-arrival times by F > 0 (default 1)\n"
-		"  --estimate clamp|exact\n"
-		"                        clamp: requested time, or the actual runtime when the\n"
-		"                        request is missing or shorter (default); exact: always\n"
-		"                        the actual runtime\n"
-		"  --size alloc|req      job size from allocated (default) or requested procs;\n"
-		"                        the other field is used when the first is missing\n"
-		"  --keep-zero-runtime   simulate jobs whose runtime is 0 (placed, then freed at\n"
-		"                        once) instead of skipping them, as Walker et al. do\n"
-		"  --seed N              seed for randomised allocators (default 0)\n"
-		"  --jobs-csv FILE       one row per job, with node coordinates\n"
-		"  --summary FILE        JSON summary\n"
-		"  --progress / --no-progress  progress on stderr (default: if a terminal)\n"
-		"  --list-allocators     list allocators and exit\n"
-		"  --help, --version\n");
+	fprintf(
+	    f,
+	    "Usage: meshsim [OPTIONS] TRACE.swf\n"
+	    "Replay a Standard Workload Format trace on a 2D/3D mesh or torus.\n\n"
+	    "  --mesh WxH[xD]        mesh dimensions; 't' after a dimension = wraparound\n"
+	    "                        (default: near-square 2D mesh of the trace's MaxProcs)\n"
+	    "  --allocator NAME      node allocator (default colsnake-bf)\n"
+	    "  --allocator-params P  allocator parameters, key=value[,key=value]\n"
+	    "  --mesh-conf FILE      take mesh, I/O nodes, allocator and parameters from a\n"
+	    "                        mesh.conf (see mesh.conf(5)); excludes --mesh and\n"
+	    "                        --allocator/--allocator-params\n"
+	    "  --scheduler fcfs|easy scheduling policy (default easy)\n"
+	    "  --load F              multiply inter-arrival times by F > 0 (default 1)\n"
+	    "  --estimate clamp|exact\n"
+	    "                        clamp: requested time, or the actual runtime when the\n"
+	    "                        request is missing or shorter (default); exact: always\n"
+	    "                        the actual runtime\n"
+	    "  --size alloc|req      job size from allocated (default) or requested procs;\n"
+	    "                        the other field is used when the first is missing\n"
+	    "  --keep-zero-runtime   simulate jobs whose runtime is 0 (placed, then freed at\n"
+	    "                        once) instead of skipping them, as Walker et al. do\n"
+	    "  --seed N              seed for randomised allocators (default 0)\n"
+	    "  --jobs-csv FILE       one row per job, with node coordinates\n"
+	    "  --summary FILE        JSON summary\n"
+	    "  --progress / --no-progress  progress on stderr (default: if a terminal)\n"
+	    "  --list-allocators     list allocators and exit\n"
+	    "  --help, --version\n");
 }
 
 static int fail_usage(const char *opt, const char *val, const char *why)
 {
-	fprintf(stderr, "meshsim: %s: invalid value \"%s\": %s\n", opt, val, why);
+	fprintf(stderr, "meshsim: %s: invalid value \"%s\": %s\n", opt, val,
+		why);
 	fprintf(stderr, "Try 'meshsim --help'.\n");
 	return EXIT_USAGE;
 }
@@ -88,10 +90,25 @@ static void list_allocators(void)
 	}
 }
 
-enum { OPT_MESH = 256, OPT_ALLOC, OPT_PARAMS, OPT_SCHED, OPT_LOAD,
-       OPT_EST, OPT_SIZE, OPT_SEED, OPT_CSV, OPT_SUMMARY, OPT_PROGRESS,
-       OPT_NOPROGRESS, OPT_LIST, OPT_HELP, OPT_VERSION, OPT_KEEP0,
-       OPT_MESHCONF };
+enum {
+	OPT_MESH = 256,
+	OPT_ALLOC,
+	OPT_PARAMS,
+	OPT_SCHED,
+	OPT_LOAD,
+	OPT_EST,
+	OPT_SIZE,
+	OPT_SEED,
+	OPT_CSV,
+	OPT_SUMMARY,
+	OPT_PROGRESS,
+	OPT_NOPROGRESS,
+	OPT_LIST,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_KEEP0,
+	OPT_MESHCONF
+};
 
 static const struct option long_opts[] = {
 	{ "mesh", required_argument, NULL, OPT_MESH },
@@ -120,26 +137,48 @@ static int parse_option(int c, struct options *o)
 	char *end;
 
 	switch (c) {
-	case OPT_MESH: o->mesh_spec = optarg; break;
-	case OPT_ALLOC: o->allocator = optarg; o->allocator_set = 1; break;
-	case OPT_PARAMS: o->alloc_params = optarg; o->allocator_set = 1; break;
-	case OPT_MESHCONF: o->mesh_conf = optarg; break;
-	case OPT_CSV: o->jobs_csv = optarg; break;
-	case OPT_SUMMARY: o->summary_json = optarg; break;
-	case OPT_PROGRESS: o->progress = 1; break;
-	case OPT_KEEP0: o->sim.keep_zero_runtime = 1; break;
-	case OPT_NOPROGRESS: o->progress = 0; break;
+	case OPT_MESH:
+		o->mesh_spec = optarg;
+		break;
+	case OPT_ALLOC:
+		o->allocator = optarg;
+		o->allocator_set = 1;
+		break;
+	case OPT_PARAMS:
+		o->alloc_params = optarg;
+		o->allocator_set = 1;
+		break;
+	case OPT_MESHCONF:
+		o->mesh_conf = optarg;
+		break;
+	case OPT_CSV:
+		o->jobs_csv = optarg;
+		break;
+	case OPT_SUMMARY:
+		o->summary_json = optarg;
+		break;
+	case OPT_PROGRESS:
+		o->progress = 1;
+		break;
+	case OPT_KEEP0:
+		o->sim.keep_zero_runtime = 1;
+		break;
+	case OPT_NOPROGRESS:
+		o->progress = 0;
+		break;
 	case OPT_SCHED:
 		if (!strcmp(optarg, "fcfs"))
 			o->sim.sched = MESH_SCHED_FCFS;
 		else if (!strcmp(optarg, "easy"))
 			o->sim.sched = MESH_SCHED_EASY;
 		else
-			return fail_usage("--scheduler", optarg, "expected fcfs or easy");
+			return fail_usage("--scheduler", optarg,
+					  "expected fcfs or easy");
 		break;
 	case OPT_LOAD:
 		if (parse_double(optarg, &o->sim.load) || !(o->sim.load > 0))
-			return fail_usage("--load", optarg, "expected a number > 0");
+			return fail_usage("--load", optarg,
+					  "expected a number > 0");
 		break;
 	case OPT_EST:
 		if (!strcmp(optarg, "clamp"))
@@ -147,7 +186,8 @@ static int parse_option(int c, struct options *o)
 		else if (!strcmp(optarg, "exact"))
 			o->sim.estimate = MESH_ESTIMATE_EXACT;
 		else
-			return fail_usage("--estimate", optarg, "expected clamp or exact");
+			return fail_usage("--estimate", optarg,
+					  "expected clamp or exact");
 		break;
 	case OPT_SIZE:
 		if (!strcmp(optarg, "alloc"))
@@ -155,18 +195,28 @@ static int parse_option(int c, struct options *o)
 		else if (!strcmp(optarg, "req"))
 			o->sim.size_field = MESH_SIZE_REQ;
 		else
-			return fail_usage("--size", optarg, "expected alloc or req");
+			return fail_usage("--size", optarg,
+					  "expected alloc or req");
 		break;
 	case OPT_SEED:
 		errno = 0;
 		o->sim.seed = strtoull(optarg, &end, 10);
 		if (!*optarg || *end || errno || optarg[0] == '-')
-			return fail_usage("--seed", optarg, "expected a non-negative integer");
+			return fail_usage("--seed", optarg,
+					  "expected a non-negative integer");
 		break;
-	case OPT_LIST: list_allocators(); return 0;
-	case OPT_HELP: usage(stdout); return 0;
-	case OPT_VERSION: printf("meshsim (slurm-mesh) " PACKAGE_VERSION "\n"); return 0;
-	default: usage(stderr); return EXIT_USAGE;
+	case OPT_LIST:
+		list_allocators();
+		return 0;
+	case OPT_HELP:
+		usage(stdout);
+		return 0;
+	case OPT_VERSION:
+		printf("meshsim (slurm-mesh) " PACKAGE_VERSION "\n");
+		return 0;
+	default:
+		usage(stderr);
+		return EXIT_USAGE;
 	}
 	return -1;
 }
@@ -185,15 +235,19 @@ static int parse_args(int argc, char **argv, struct options *o)
 			return rc;
 	}
 	if (optind != argc - 1) {
-		fprintf(stderr, "meshsim: expected exactly one trace file, got %d\n",
+		fprintf(stderr,
+			"meshsim: expected exactly one trace file, got %d\n",
 			argc - optind);
 		fprintf(stderr, "Try 'meshsim --help'.\n");
 		return EXIT_USAGE;
 	}
 	o->trace = argv[optind];
 	if (o->mesh_conf && (o->mesh_spec || o->allocator_set)) {
-		fprintf(stderr, "meshsim: --mesh-conf %s conflicts with %s: the file sets the mesh and the allocator\n",
-			o->mesh_conf, o->mesh_spec ? "--mesh" : "--allocator/--allocator-params");
+		fprintf(
+		    stderr,
+		    "meshsim: --mesh-conf %s conflicts with %s: the file sets the mesh and the allocator\n",
+		    o->mesh_conf,
+		    o->mesh_spec ? "--mesh" : "--allocator/--allocator-params");
 		fprintf(stderr, "Try 'meshsim --help'.\n");
 		return EXIT_USAGE;
 	}
@@ -245,8 +299,10 @@ static int make_topo(const struct options *o, const struct mesh_swf_trace *tr,
 		return rc ? EXIT_USAGE : 0;
 	}
 	if (procs <= 0 || procs > (long) MESH_MAX_NODES) {
-		fprintf(stderr, "meshsim: %s: no MaxProcs/MaxNodes header; give --mesh WxH\n",
-			o->trace);
+		fprintf(
+		    stderr,
+		    "meshsim: %s: no MaxProcs/MaxNodes header; give --mesh WxH\n",
+		    o->trace);
 		return EXIT_USAGE;
 	}
 	near_square(procs, dim);
@@ -283,23 +339,27 @@ static int write_jobs_csv(const char *path, const struct mesh_topo *t,
 	size_t i;
 
 	if (!f) {
-		fprintf(stderr, "meshsim: --jobs-csv: cannot open %s: %s\n", path,
-			strerror(errno));
+		fprintf(stderr, "meshsim: --jobs-csv: cannot open %s: %s\n",
+			path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "job_id,submit,start,end,wait,run,nodes,sum_pairwise,avg_pairwise,diameter,coords\n");
+	fprintf(
+	    f,
+	    "job_id,submit,start,end,wait,run,nodes,sum_pairwise,avg_pairwise,diameter,coords\n");
 	for (i = 0; i < r->n; i++) {
 		const struct mesh_sim_job *j = &r->jobs[i];
 
-		fprintf(f, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%u,%llu,%.6f,%d,", j->id,
-			j->submit, j->start, j->end, j->start - j->submit, j->run,
-			j->size, (unsigned long long) j->sum_pairwise,
-			j->avg_pairwise, j->diameter);
+		fprintf(f, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%u,%llu,%.6f,%d,",
+			j->id, j->submit, j->start, j->end,
+			j->start - j->submit, j->run, j->size,
+			(unsigned long long) j->sum_pairwise, j->avg_pairwise,
+			j->diameter);
 		write_coords(f, t, r->nodes + j->node_off, j->size);
 		fputc('\n', f);
 	}
 	if (fclose(f)) {
-		fprintf(stderr, "meshsim: --jobs-csv: write error on %s\n", path);
+		fprintf(stderr, "meshsim: --jobs-csv: write error on %s\n",
+			path);
 		return -1;
 	}
 	return 0;
@@ -327,8 +387,8 @@ static int write_summary(const char *path, const struct options *o,
 	char mesh[64];
 
 	if (!f) {
-		fprintf(stderr, "meshsim: --summary: cannot open %s: %s\n", path,
-			strerror(errno));
+		fprintf(stderr, "meshsim: --summary: cannot open %s: %s\n",
+			path, strerror(errno));
 		return -1;
 	}
 	fprintf(f, "{\n  \"trace\": ");
@@ -340,21 +400,24 @@ static int write_summary(const char *path, const struct options *o,
 		o->sim.sched == MESH_SCHED_EASY ? "easy" : "fcfs", o->sim.load);
 	fprintf(f, "  \"estimate\": \"%s\",\n",
 		o->sim.estimate == MESH_ESTIMATE_EXACT ? "exact" : "clamp");
-	fprintf(f, "  \"jobs\": %zu,\n  \"skipped\": %zu,\n"
-		   "  \"skipped_runtime\": %zu,\n  \"skipped_size\": %zu,\n"
-		   "  \"skipped_too_large\": %zu,\n  \"skipped_submit\": %zu,\n"
-		   "  \"refused\": %zu,\n",
+	fprintf(f,
+		"  \"jobs\": %zu,\n  \"skipped\": %zu,\n"
+		"  \"skipped_runtime\": %zu,\n  \"skipped_size\": %zu,\n"
+		"  \"skipped_too_large\": %zu,\n  \"skipped_submit\": %zu,\n"
+		"  \"refused\": %zu,\n",
 		s->jobs, s->skipped, s->skipped_runtime, s->skipped_size,
 		s->skipped_too_large, s->skipped_submit, s->refused);
-	fprintf(f, "  \"makespan\": %.17g,\n  \"utilization\": %.17g,\n"
-		   "  \"mean_wait\": %.17g,\n  \"mean_bounded_slowdown\": %.17g,\n"
-		   "  \"mean_sum_pairwise\": %.17g,\n"
-		   "  \"mean_avg_pairwise_multi\": %.17g\n}\n",
+	fprintf(f,
+		"  \"makespan\": %.17g,\n  \"utilization\": %.17g,\n"
+		"  \"mean_wait\": %.17g,\n  \"mean_bounded_slowdown\": %.17g,\n"
+		"  \"mean_sum_pairwise\": %.17g,\n"
+		"  \"mean_avg_pairwise_multi\": %.17g\n}\n",
 		s->makespan, s->utilization, s->mean_wait,
 		s->mean_bounded_slowdown, s->mean_sum_pairwise,
 		s->mean_avg_pairwise_multi);
 	if (fclose(f)) {
-		fprintf(stderr, "meshsim: --summary: write error on %s\n", path);
+		fprintf(stderr, "meshsim: --summary: write error on %s\n",
+			path);
 		return -1;
 	}
 	return 0;
@@ -372,9 +435,10 @@ static void print_table(const struct options *o, const struct mesh_topo *t,
 	printf("scheduler                %s\n",
 	       o->sim.sched == MESH_SCHED_EASY ? "easy" : "fcfs");
 	printf("jobs simulated           %zu\n", s->jobs);
-	printf("jobs skipped             %zu (runtime %zu, size %zu, larger than mesh %zu, submit time %zu)\n",
-	       s->skipped, s->skipped_runtime, s->skipped_size, s->skipped_too_large,
-	       s->skipped_submit);
+	printf(
+	    "jobs skipped             %zu (runtime %zu, size %zu, larger than mesh %zu, submit time %zu)\n",
+	    s->skipped, s->skipped_runtime, s->skipped_size,
+	    s->skipped_too_large, s->skipped_submit);
 	if (s->refused)
 		printf("jobs never placeable     %zu\n", s->refused);
 	printf("makespan (s)             %.0f\n", s->makespan);
@@ -399,7 +463,8 @@ static int run(struct options *o)
 	mesh_diag_clear(&d);
 	rc = mesh_swf_load(o->trace, &tr, &d);
 	if (rc) {
-		fprintf(stderr, "meshsim: %s\n", mesh_diag_format(&d, buf, sizeof(buf)));
+		fprintf(stderr, "meshsim: %s\n",
+			mesh_diag_format(&d, buf, sizeof(buf)));
 		return EXIT_FAILURE;
 	}
 	if (o->mesh_conf) {
@@ -431,7 +496,8 @@ static int run(struct options *o)
 	print_table(o, t, &res->summary);
 	if (o->jobs_csv && write_jobs_csv(o->jobs_csv, t, res))
 		goto out;
-	if (o->summary_json && write_summary(o->summary_json, o, t, &res->summary))
+	if (o->summary_json &&
+	    write_summary(o->summary_json, o, t, &res->summary))
 		goto out;
 	status = EXIT_SUCCESS;
 out:

@@ -26,13 +26,14 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: smesh [--mesh-conf FILE] show job JOBID\n"
-		"       smesh [--mesh-conf FILE] show mesh\n"
-		"Show job placements on the mesh described by mesh.conf.\n\n"
-		"  --mesh-conf FILE  mesh description (default: mesh.conf next to\n"
-		"                    $SLURM_CONF, else next to the controller's slurm.conf)\n"
-		"  --help, --version\n");
+	fprintf(
+	    f,
+	    "Usage: smesh [--mesh-conf FILE] show job JOBID\n"
+	    "       smesh [--mesh-conf FILE] show mesh\n"
+	    "Show job placements on the mesh described by mesh.conf.\n\n"
+	    "  --mesh-conf FILE  mesh description (default: mesh.conf next to\n"
+	    "                    $SLURM_CONF, else next to the controller's slurm.conf)\n"
+	    "  --help, --version\n");
 }
 
 static void slurm_fail(const char *what)
@@ -93,7 +94,8 @@ static long hosts_to_mesh(const struct mesh_conf *c, const char *nodes,
 
 	*out = malloc(cap * sizeof(**out));
 	if (!hl || !*out) {
-		fprintf(stderr, "smesh: cannot parse node list \"%s\"\n", nodes);
+		fprintf(stderr, "smesh: cannot parse node list \"%s\"\n",
+			nodes);
 		free(*out);
 		if (hl)
 			slurm_hostlist_destroy(hl);
@@ -101,8 +103,9 @@ static long hosts_to_mesh(const struct mesh_conf *c, const char *nodes,
 	}
 	while ((h = slurm_hostlist_shift(hl))) {
 		if (mesh_conf_lookup(c, h, &idx)) {
-			fprintf(stderr, "smesh: warning: node %s is not in %s\n",
-				h, c->path);
+			fprintf(stderr,
+				"smesh: warning: node %s is not in %s\n", h,
+				c->path);
 		} else {
 			if (n == cap) {
 				cap *= 2;
@@ -122,9 +125,9 @@ static long hosts_to_mesh(const struct mesh_conf *c, const char *nodes,
 static const char *state_name(uint32_t state)
 {
 	static const char *const names[] = {
-		"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED",
-		"FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
-		"DEADLINE", "OUT_OF_MEMORY"
+		"PENDING",   "RUNNING",   "SUSPENDED", "COMPLETED",
+		"CANCELLED", "FAILED",    "TIMEOUT",   "NODE_FAIL",
+		"PREEMPTED", "BOOT_FAIL", "DEADLINE",  "OUT_OF_MEMORY"
 	};
 	uint32_t base = state & JOB_STATE_BASE;
 
@@ -197,7 +200,7 @@ out:
 }
 
 static const char job_chars[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwyz0123456789";
+    "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwyz0123456789";
 
 /* Marks job nodes in map[] and prints one legend line per job. */
 static void mark_jobs(const struct mesh_conf *c, job_info_msg_t *jobs,
@@ -221,8 +224,8 @@ static void mark_jobs(const struct mesh_conf *c, job_info_msg_t *jobs,
 		ci = k++ % (sizeof(job_chars) - 1);
 		for (x = 0; x < n; x++)
 			map[idx[x]] = job_chars[ci];
-		printf("  %c  job %-8u %-10s %3ld nodes  %s%s%s\n", job_chars[ci],
-		       j->job_id, state_name(j->job_state), n,
+		printf("  %c  job %-8u %-10s %3ld nodes  %s%s%s\n",
+		       job_chars[ci], j->job_id, state_name(j->job_state), n,
 		       j->nodes, j->system_comment ? "  " : "",
 		       j->system_comment ? j->system_comment : "");
 		free(idx);
@@ -318,10 +321,18 @@ int main(int argc, char **argv)
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
-		case 'c': conf_path = optarg; break;
-		case 'h': usage(stdout); return EXIT_SUCCESS;
-		case 'V': printf("smesh (slurm-mesh) " PACKAGE_VERSION "\n"); return EXIT_SUCCESS;
-		default: usage(stderr); return EXIT_USAGE;
+		case 'c':
+			conf_path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_SUCCESS;
+		case 'V':
+			printf("smesh (slurm-mesh) " PACKAGE_VERSION "\n");
+			return EXIT_SUCCESS;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
 		}
 	}
 	argc -= optind;
