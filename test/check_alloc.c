@@ -1,5 +1,6 @@
 /* check_alloc.c - the allocator interface, curve fits and MC1x1 on
  * hand-worked free maps (Walker et al. Sec. II and Fig. 1). */
+#include "reference.h"
 #include "testutil.h"
 
 struct fixture {
@@ -138,6 +139,66 @@ START_TEST(test_alloc_mc1x1_picks_least_shell_sum)
 }
 END_TEST
 
+static int linf_shell(const struct mesh_topo *t, uint32_t p, uint32_t q)
+{
+	int a[3], b[3], d, s = 0;
+
+	mesh_topo_coords(t, p, a);
+	mesh_topo_coords(t, q, b);
+	for (d = 0; d < 3; d++) {
+		int x = mesh_topo_axis_distance(t, d, a[d], b[d]);
+
+		s = x > s ? x : s;
+	}
+	return s;
+}
+
+/* The prefix-sum search picks exactly the definition's centre: the
+ * returned nodes' shell numbers around that centre add up to the least
+ * score, on meshes and tori, 2D and 3D. */
+static const char *const mc_meshes[] = { "9x7", "6tx5t", "5x4x3", "4tx4x4t", "12x3" };
+
+START_TEST(test_alloc_mc1x1_matches_definition)
+{
+	struct mesh_topo *t = tu_topo(mc_meshes[_i]);
+	struct mesh_bitmap *f = tu_all_free(t);
+	struct mesh_allocator *a = NULL;
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t *out = malloc(t->nodes * sizeof(*out)), i, centre, nfree;
+	uint64_t seed = 99 + (uint64_t) _i, want, got;
+	int round;
+
+	ck_assert_int_eq(mesh_alloc_create(t, "mc1x1", NULL, &a, &d), 0);
+	for (round = 0; round < 300; round++) {
+		struct mesh_view v = { t, f, NULL, 0 };
+
+		mesh_bitmap_fill(f, true);
+		nfree = t->nodes;
+		for (i = 0; i < t->nodes; i++)
+			if (tu_rand(&seed) % 100 < (uint64_t) (round % 90)) {
+				mesh_bitmap_clear(f, i);
+				nfree--;
+			}
+		if (!nfree)
+			continue;
+		memset(&req, 0, sizeof(req));
+		req.nodes = 1 + (uint32_t) (tu_rand(&seed) % nfree);
+		ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
+		centre = ref_mc1x1_centre(t, f, req.nodes, &want);
+		for (i = 0, got = 0; i < req.nodes; i++)
+			got += (uint64_t) linf_shell(t, centre, out[i]);
+		ck_assert_msg(got == want, "%s round %d: score %llu around centre %u, definition %llu",
+			      mc_meshes[_i], round, (unsigned long long) got, centre,
+			      (unsigned long long) want);
+	}
+	free(out);
+	mesh_alloc_destroy(a);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 START_TEST(test_alloc_errors)
 {
 	struct fixture f;
@@ -213,6 +274,8 @@ int main(void)
 			    sizeof(fit_cases) / sizeof(fit_cases[0]));
 	tcase_add_test(tc, test_alloc_mc1x1_four_blocks);
 	tcase_add_test(tc, test_alloc_mc1x1_picks_least_shell_sum);
+	tcase_add_loop_test(tc, test_alloc_mc1x1_matches_definition, 0,
+			    sizeof(mc_meshes) / sizeof(mc_meshes[0]));
 	tcase_add_test(tc, test_alloc_errors);
 	tcase_add_test(tc, test_alloc_required_nodes);
 	tcase_add_test(tc, test_alloc_registry_names);

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "mesh.h"
+#include "reference.h"
 
 struct bench_opts {
 	const char *meshes[8];
@@ -204,6 +205,94 @@ static void bench_decisions(const struct bench_opts *o)
 	}
 }
 
+static int linf(const struct mesh_topo *t, uint32_t p, uint32_t q)
+{
+	int a[3], b[3], d, s = 0, x;
+
+	mesh_topo_coords(t, p, a);
+	mesh_topo_coords(t, q, b);
+	for (d = 0; d < 3; d++) {
+		x = mesh_topo_axis_distance(t, d, a[d], b[d]);
+		s = x > s ? x : s;
+	}
+	return s;
+}
+
+/* One (mesh, k): medians of the definition-by-scan and the library's
+ * MC1x1 on the same maps; checks they choose the same centre. */
+static void mc1x1_pair(const struct bench_opts *o, struct mesh_topo *t,
+		       struct mesh_bitmap **maps, uint32_t k)
+{
+	double *before = malloc((size_t) o->maps * sizeof(double));
+	double *after = malloc((size_t) o->maps * sizeof(double));
+	uint32_t *out = malloc(t->nodes * sizeof(*out)), i, centre;
+	struct mesh_allocator *a = NULL;
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint64_t want, got;
+	double start = now_s(), t0;
+	int m, n = 0, same = 1;
+	char mesh[32];
+
+	mesh_alloc_create(t, "mc1x1", NULL, &a, &d);
+	memset(&req, 0, sizeof(req));
+	req.nodes = k;
+	for (m = 0; m < o->maps && (n < 3 || now_s() - start < 4 * o->budget);
+	     m++) {
+		struct mesh_view v = { t, maps[m], NULL, 0 };
+
+		t0 = now_s();
+		centre = ref_mc1x1_centre(t, maps[m], k, &want);
+		before[n] = (now_s() - t0) * 1e6;
+		t0 = now_s();
+		if (mesh_alloc_place(a, &v, &req, out))
+			break;
+		after[n] = (now_s() - t0) * 1e6;
+		for (i = 0, got = 0; i < k; i++)
+			got += (uint64_t) linf(t, centre, out[i]);
+		same &= got == want;
+		n++;
+	}
+	if (n)
+		printf("%-9s k=%-4u %14.1f %14.1f %8.1fx  %s (%d maps)\n",
+		       mesh_topo_format(t, mesh, sizeof(mesh)), k,
+		       median(before, n), median(after, n),
+		       median(before, n) / median(after, n),
+		       same ? "same" : "DIFFERENT", n);
+	mesh_alloc_destroy(a);
+	free(before);
+	free(after);
+	free(out);
+}
+
+/* MC1x1 before/after: the definition scanned centre by centre (O(n^2))
+ * against the prefix-sum search with early exit, at 50% occupancy. */
+static void bench_mc1x1_baseline(const struct bench_opts *o)
+{
+	int mi, s;
+
+	printf(
+	    "\n== MC1x1: definition by scan vs prefix sums, 50%% occupancy, median us ==\n");
+	printf("%-9s %-6s %14s %14s %9s  %s\n", "mesh", "k", "by definition",
+	       "prefix sums", "speed-up", "answer");
+	for (mi = 0; mi < o->nmeshes; mi++) {
+		struct mesh_topo *t = NULL;
+		struct mesh_diag d;
+		struct mesh_bitmap **maps;
+
+		if (mesh_topo_parse(o->meshes[mi], &t, &d))
+			continue;
+		maps = make_maps(t, 50, o->maps, 1000 + (uint64_t) mi);
+		for (s = 0; s < o->nsizes; s++)
+			if (o->sizes[s] <= t->nodes / 2)
+				mc1x1_pair(o, t, maps, o->sizes[s]);
+		for (s = 0; s < o->maps; s++)
+			mesh_bitmap_destroy(maps[s]);
+		free(maps);
+		mesh_topo_destroy(t);
+	}
+}
+
 static void bench_trace(const struct bench_opts *o)
 {
 	struct mesh_swf_trace *tr = NULL;
@@ -303,6 +392,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (!o.only || selected(&o, "mc1x1"))
+		bench_mc1x1_baseline(&o);
 	bench_decisions(&o);
 	if (o.trace_runs)
 		bench_trace(&o);
