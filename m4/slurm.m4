@@ -28,10 +28,10 @@ AC_DEFUN([SLURM_MESH_CHECK_SLURM], [
       AS_IF([test ! -r "$SLURM_SRC/src/common/select.h" || test ! -r "$SLURM_BUILD/config.h"],
         [AC_MSG_ERROR([--with-slurm-source=$with_slurm_source is not a configured Slurm source tree (need src/common/select.h and obj-x86_64-linux-gnu/config.h); run contrib/setup-debian.sh])])
       AC_MSG_CHECKING([installed Slurm version])
-      installed_ver=`sed -n 's/^#define SLURM_VERSION_NUMBER *\(0x[[0-9a-fA-F]]*\).*/\1/p' /usr/include/slurm/slurm_version.h`
+      installed_ver=`sed -n 's/^#define SLURM_VERSION_NUMBER *//p' /usr/include/slurm/slurm_version.h | tr -d ' 	'`
       AC_MSG_RESULT([$installed_ver])
       AC_MSG_CHECKING([Slurm source version])
-      source_ver=`sed -n 's/^#define SLURM_VERSION_NUMBER *\(0x[[0-9a-fA-F]]*\).*/\1/p' "$SLURM_BUILD/slurm/slurm_version.h" 2>/dev/null`
+      source_ver=`sed -n 's/^#define SLURM_VERSION_NUMBER *//p' "$SLURM_BUILD/slurm/slurm_version.h" 2>/dev/null | tr -d ' 	'`
       AC_MSG_RESULT([$source_ver])
       AS_IF([test -z "$installed_ver" || test "x$installed_ver" != "x$source_ver"],
         [AC_MSG_ERROR([Slurm source at $SLURM_SRC is version $source_ver but the installed Slurm is $installed_ver; the plugin must be built against the exact installed release (Slurm checks the micro version at load time)])])
