@@ -933,25 +933,23 @@ extern int select_p_job_fini(job_record_t *job_ptr)
 }
 
 /* Only an indefinite (admin) suspend releases the nodes. */
+/*
+ * A suspended job keeps its nodes: whole-node jobs do not share, so
+ * giving them away would put two jobs on one node at resume (select/linear
+ * likewise keeps tot_job_cnt and so never offers them to exclusive jobs).
+ * This also matches _rebuild_locked(), which counts suspended jobs.
+ */
 extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
 {
-	if (!indf_susp)
-		return SLURM_SUCCESS;
-	slurm_mutex_lock(&mesh_mutex);
-	if (state_valid)
-		_track_remove(job_ptr->job_id);
-	slurm_mutex_unlock(&mesh_mutex);
+	log_flag(SELECT_TYPE, "%s: %pJ suspended (indf=%d); its nodes stay allocated",
+		 plugin_type, job_ptr, indf_susp);
 	return SLURM_SUCCESS;
 }
 
 extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 {
-	if (!indf_susp)
-		return SLURM_SUCCESS;
-	slurm_mutex_lock(&mesh_mutex);
-	if (state_valid)
-		_track_add(job_ptr);
-	slurm_mutex_unlock(&mesh_mutex);
+	log_flag(SELECT_TYPE, "%s: %pJ resumed (indf=%d)", plugin_type,
+		 job_ptr, indf_susp);
 	return SLURM_SUCCESS;
 }
 
