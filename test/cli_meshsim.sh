@@ -49,6 +49,17 @@ check "jobs larger than the mesh are skipped and counted" '[ $? -eq 0 ] && grep 
 "$meshsim" >/dev/null 2>"$tmp/err"
 check "no trace exits 2" '[ $? -eq 2 ]'
 
+# I/O nodes for the I/O-aware allocators.
+"$meshsim" --io-nodes "0,1;0,2" --allocator plas "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
+check "--io-nodes lets plas run" '[ $? -eq 0 ] && grep -q "allocator  *plas" "$tmp/out"'
+"$meshsim" --allocator plas "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "plas without I/O nodes exits 2 and says why" '[ $? -eq 2 ] && grep -q "needs designated I/O nodes" "$tmp/err"'
+"$meshsim" --io-nodes "0,9" --allocator plas "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--io-nodes outside the mesh exits 2 naming it" '[ $? -eq 2 ] && grep -q "bad I/O node coordinate \"0,9\": expected x,y\[,z\] inside the dimensions 4x4" "$tmp/err"'
+printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\n' >"$tmp/mesh.conf"
+"$meshsim" --mesh-conf "$tmp/mesh.conf" --io-nodes "0,1" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--io-nodes with --mesh-conf is a conflict" '[ $? -eq 2 ] && grep -q "conflicts with --io-nodes" "$tmp/err"'
+
 # Bad trace line: file, line and field named; non-zero exit; no output.
 cp "$tmp/t.swf" "$tmp/bad.swf"
 echo "6 50 -1 10 3.5 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1" >>"$tmp/bad.swf"

@@ -87,29 +87,6 @@ static void raw_free(struct conf_raw *r)
 	free(r->defs);
 }
 
-/* Parses "x,y[,z]" of non-negative integers; returns the count or -1. */
-static int parse_coord(const char *s, int c[MESH_MAX_DIMS])
-{
-	int n = 0;
-	char *end;
-	long v;
-
-	for (;;) {
-		if (n == MESH_MAX_DIMS || *s < '0' || *s > '9')
-			return -1;
-		errno = 0;
-		v = strtol(s, &end, 10);
-		if (errno || v > (long) MESH_MAX_NODES)
-			return -1;
-		c[n++] = (int) v;
-		if (*end == '\0')
-			return n;
-		if (*end != ',')
-			return -1;
-		s = end + 1;
-	}
-}
-
 static int set_single(struct conf_kv *kv, const struct conf_raw *r,
 		      const char *key, const char *val, long line,
 		      struct mesh_diag *d)
@@ -231,7 +208,7 @@ static int finish_line(struct conf_raw *r, const struct conf_line *l,
 	if (rc)
 		return rc;
 	def = &r->defs[r->ndefs - 1];
-	def->ncoord = parse_coord(l->coord, def->coord);
+	def->ncoord = mesh_coord_parse(l->coord, def->coord);
 	if (def->ncoord < 0)
 		return conf_err(
 		    d, MESH_EPARSE, r, l->line, "Coord",
@@ -327,22 +304,6 @@ static uint32_t order_index(const struct mesh_topo *t, const int perm[3],
 	return mesh_topo_index(t, c);
 }
 
-static int coord_index(const struct mesh_topo *t, const int *c, int n,
-		       uint32_t *idx)
-{
-	int full[MESH_MAX_DIMS] = { 0, 0, 0 }, k;
-
-	if (n != t->ndims)
-		return -1;
-	for (k = 0; k < n; k++) {
-		if (c[k] < 0 || c[k] >= t->dim[k])
-			return -1;
-		full[k] = c[k];
-	}
-	*idx = mesh_topo_index(t, full);
-	return 0;
-}
-
 static int place(struct mesh_conf *c, const struct conf_raw *r, uint32_t idx,
 		 const char *name, long line, const char *key,
 		 struct mesh_diag *d)
@@ -400,7 +361,7 @@ static int place_defs(struct mesh_conf *c, const struct conf_raw *r,
 			return conf_err(
 			    d, MESH_EINVAL, r, def->line, "NodeName",
 			    "node %s is given a coordinate twice", def->name);
-		if (coord_index(t, def->coord, def->ncoord, &idx))
+		if (mesh_topo_coord_index(t, def->coord, def->ncoord, &idx))
 			return conf_err(
 			    d, MESH_ERANGE, r, def->line, "Coord",
 			    "coordinate of node %s is outside the dimensions %s (need one 0-based value per dimension)",
@@ -481,34 +442,6 @@ static bool is_coord_list(const char *s)
 	return true;
 }
 
-/* IONodes= "x,y;x,y" -> indices (appended to idx, *n updated). */
-static int io_from_coords(const struct mesh_conf *c, const struct conf_raw *r,
-			  uint32_t *idx, size_t *n, struct mesh_diag *d)
-{
-	char *copy = strdup(r->io.val), *item, *save = NULL;
-	int co[MESH_MAX_DIMS], nc, rc = 0;
-
-	if (!copy)
-		return MESH_ENOMEM;
-	for (item = strtok_r(copy, ";", &save); item && !rc;
-	     item = strtok_r(NULL, ";", &save)) {
-		nc = parse_coord(item, co);
-		if (nc < 0 || coord_index(c->topo, co, nc, &idx[*n]))
-			rc = conf_err(
-			    d, MESH_ERANGE, r, r->io.line, "IONodes",
-			    "bad I/O node coordinate \"%s\": expected x,y[,z] inside the dimensions %s",
-			    item, r->dims.val);
-		else if (++*n > c->topo->nodes)
-			rc = conf_err(d, MESH_ERANGE, r, r->io.line, "IONodes",
-				      "more I/O nodes than mesh positions");
-	}
-	if (!rc && *n == 0)
-		rc = conf_err(d, MESH_EPARSE, r, r->io.line, "IONodes",
-			      "bad value \"%s\": no coordinates", r->io.val);
-	free(copy);
-	return rc;
-}
-
 static int io_from_names(const struct mesh_conf *c, const struct conf_raw *r,
 			 uint32_t *idx, size_t *n, struct mesh_diag *d)
 {
@@ -537,13 +470,14 @@ static int apply_io(struct mesh_conf *c, const struct conf_raw *r,
 
 	if (!r->io.val)
 		return 0;
+	if (is_coord_list(r->io.val)) {
+		rc = mesh_topo_parse_io_nodes(c->topo, r->io.val, d);
+		return rc ? conf_relocate(d, rc, r, r->io.line, "IONodes") : 0;
+	}
 	idx = calloc((size_t) c->topo->nodes + 1, sizeof(*idx));
 	if (!idx)
 		return MESH_ENOMEM;
-	if (is_coord_list(r->io.val))
-		rc = io_from_coords(c, r, idx, &n, d);
-	else
-		rc = io_from_names(c, r, idx, &n, d);
+	rc = io_from_names(c, r, idx, &n, d);
 	if (!rc && mesh_topo_set_io_nodes(c->topo, idx, n))
 		rc = conf_err(d, MESH_EINVAL, r, r->io.line, "IONodes",
 			      "an I/O node is listed twice in \"%s\"",

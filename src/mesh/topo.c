@@ -161,6 +161,91 @@ int mesh_topo_set_io_nodes(struct mesh_topo *t, const uint32_t *idx, size_t n)
 	return 0;
 }
 
+int mesh_coord_parse(const char *s, int c[MESH_MAX_DIMS])
+{
+	int n = 0;
+	char *end;
+	long v;
+
+	for (;;) {
+		if (n == MESH_MAX_DIMS || *s < '0' || *s > '9')
+			return -1;
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || v > (long) MESH_MAX_NODES)
+			return -1;
+		c[n++] = (int) v;
+		if (*end == '\0')
+			return n;
+		if (*end != ',')
+			return -1;
+		s = end + 1;
+	}
+}
+
+int mesh_topo_coord_index(const struct mesh_topo *t, const int *c, int n,
+			  uint32_t *idx)
+{
+	int full[MESH_MAX_DIMS] = { 0, 0, 0 }, k;
+
+	if (n != t->ndims)
+		return MESH_ERANGE;
+	for (k = 0; k < n; k++) {
+		if (c[k] < 0 || c[k] >= t->dim[k])
+			return MESH_ERANGE;
+		full[k] = c[k];
+	}
+	*idx = mesh_topo_index(t, full);
+	return 0;
+}
+
+/* One "x,y[,z]" item of an I/O list into idx[*n]. */
+static int io_item(struct mesh_topo *t, const char *item, uint32_t *idx,
+		   size_t *n, struct mesh_diag *d)
+{
+	int co[MESH_MAX_DIMS], nc = mesh_coord_parse(item, co);
+	char dims[64];
+
+	if (nc < 0 || mesh_topo_coord_index(t, co, nc, &idx[*n]))
+		return mesh_diag_set(
+		    d, MESH_ERANGE, NULL, 0, "IONodes",
+		    "bad I/O node coordinate \"%s\": expected x,y[,z] inside the dimensions %s",
+		    item, mesh_topo_format(t, dims, sizeof(dims)));
+	if (++*n > t->nodes)
+		return mesh_diag_set(d, MESH_ERANGE, NULL, 0, "IONodes",
+				     "more I/O nodes than mesh positions");
+	return 0;
+}
+
+int mesh_topo_parse_io_nodes(struct mesh_topo *t, const char *list,
+			     struct mesh_diag *d)
+{
+	char *copy, *item, *save = NULL;
+	uint32_t *idx;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!t || !list)
+		return MESH_EINVAL;
+	copy = strdup(list);
+	idx = calloc((size_t) t->nodes + 1, sizeof(*idx));
+	if (!copy || !idx)
+		rc = MESH_ENOMEM;
+	for (item = rc ? NULL : strtok_r(copy, ";", &save); item && !rc;
+	     item = strtok_r(NULL, ";", &save))
+		rc = io_item(t, item, idx, &n, d);
+	if (!rc && n == 0)
+		rc = mesh_diag_set(d, MESH_EPARSE, NULL, 0, "IONodes",
+				   "bad value \"%s\": no coordinates", list);
+	if (!rc && mesh_topo_set_io_nodes(t, idx, n))
+		rc = mesh_diag_set(d, MESH_EINVAL, NULL, 0, "IONodes",
+				   "an I/O node is listed twice in \"%s\"",
+				   list);
+	free(copy);
+	free(idx);
+	return rc;
+}
+
 bool mesh_topo_is_io(const struct mesh_topo *t, uint32_t idx)
 {
 	return t->n_io &&

@@ -52,6 +52,21 @@ const char *mesh_topo_format(const struct mesh_topo *t, char *buf, size_t len);
  *  MESH_EINVAL).  On error the old set is kept. */
 int mesh_topo_set_io_nodes(struct mesh_topo *t, const uint32_t *idx, size_t n);
 
+/** \brief Parse "x,y[,z]" (non-negative integers) into c.
+ *  \return the number of coordinates (1..3), or -1 if malformed. */
+int mesh_coord_parse(const char *s, int c[MESH_MAX_DIMS]);
+
+/** \brief Node index of n coordinates c (n must equal t->ndims).
+ *  \return 0 with *idx set, or MESH_ERANGE if outside the mesh. */
+int mesh_topo_coord_index(const struct mesh_topo *t, const int *c, int n,
+			  uint32_t *idx);
+
+/** \brief Set the I/O nodes from "x,y[,z];x,y[,z]..." (mesh.conf's
+ *  IONodes=, meshsim --io-nodes).  Errors (field "IONodes") name the
+ *  offending coordinate; on error the old set is kept. */
+int mesh_topo_parse_io_nodes(struct mesh_topo *t, const char *list,
+			     struct mesh_diag *d);
+
 /** \brief True if node idx is a designated I/O node. */
 bool mesh_topo_is_io(const struct mesh_topo *t, uint32_t idx);
 

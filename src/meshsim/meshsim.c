@@ -23,6 +23,7 @@ struct options {
 	const char *allocator;
 	const char *alloc_params;
 	const char *mesh_conf;
+	const char *io_nodes;
 	int allocator_set; /* --allocator or --allocator-params given */
 	const char *jobs_csv;
 	const char *summary_json;
@@ -41,6 +42,8 @@ static void usage(FILE *f)
 	    "                        (default: near-square 2D mesh of the trace's MaxProcs)\n"
 	    "  --allocator NAME      node allocator (default colsnake-bf)\n"
 	    "  --allocator-params P  allocator parameters, key=value[,key=value]\n"
+	    "  --io-nodes X,Y[,Z];...  designated I/O node coordinates (for plas and\n"
+	    "                        mc-elongated)\n"
 	    "  --mesh-conf FILE      take mesh, I/O nodes, allocator and parameters from a\n"
 	    "                        mesh.conf (see mesh.conf(5)); excludes --mesh and\n"
 	    "                        --allocator/--allocator-params\n"
@@ -107,7 +110,8 @@ enum {
 	OPT_HELP,
 	OPT_VERSION,
 	OPT_KEEP0,
-	OPT_MESHCONF
+	OPT_MESHCONF,
+	OPT_IONODES
 };
 
 static const struct option long_opts[] = {
@@ -115,6 +119,7 @@ static const struct option long_opts[] = {
 	{ "allocator", required_argument, NULL, OPT_ALLOC },
 	{ "allocator-params", required_argument, NULL, OPT_PARAMS },
 	{ "mesh-conf", required_argument, NULL, OPT_MESHCONF },
+	{ "io-nodes", required_argument, NULL, OPT_IONODES },
 	{ "scheduler", required_argument, NULL, OPT_SCHED },
 	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "estimate", required_argument, NULL, OPT_EST },
@@ -150,6 +155,9 @@ static int parse_option(int c, struct options *o)
 		break;
 	case OPT_MESHCONF:
 		o->mesh_conf = optarg;
+		break;
+	case OPT_IONODES:
+		o->io_nodes = optarg;
 		break;
 	case OPT_CSV:
 		o->jobs_csv = optarg;
@@ -242,12 +250,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 		return EXIT_USAGE;
 	}
 	o->trace = argv[optind];
-	if (o->mesh_conf && (o->mesh_spec || o->allocator_set)) {
+	if (o->mesh_conf && (o->mesh_spec || o->allocator_set || o->io_nodes)) {
 		fprintf(
 		    stderr,
-		    "meshsim: --mesh-conf %s conflicts with %s: the file sets the mesh and the allocator\n",
+		    "meshsim: --mesh-conf %s conflicts with %s: the file sets the mesh, its I/O nodes and the allocator\n",
 		    o->mesh_conf,
-		    o->mesh_spec ? "--mesh" : "--allocator/--allocator-params");
+		    o->mesh_spec  ? "--mesh"
+		    : o->io_nodes ? "--io-nodes"
+				  : "--allocator/--allocator-params");
 		fprintf(stderr, "Try 'meshsim --help'.\n");
 		return EXIT_USAGE;
 	}
@@ -308,6 +318,20 @@ static int make_topo(const struct options *o, const struct mesh_swf_trace *tr,
 	near_square(procs, dim);
 	rc = mesh_topo_create(2, dim, NULL, t);
 	return rc ? EXIT_FAILURE : 0;
+}
+
+/* --io-nodes on the mesh just made. */
+static int set_io_nodes(const struct options *o, struct mesh_topo *t)
+{
+	struct mesh_diag d;
+	char buf[512];
+
+	mesh_diag_clear(&d);
+	if (!o->io_nodes || !mesh_topo_parse_io_nodes(t, o->io_nodes, &d))
+		return 0;
+	fprintf(stderr, "meshsim: --io-nodes: %s\n",
+		mesh_diag_format(&d, buf, sizeof(buf)));
+	return EXIT_USAGE;
 }
 
 static void progress(void *arg, size_t done, size_t total)
@@ -473,6 +497,8 @@ static int run(struct options *o)
 			t = conf->topo;
 	} else {
 		status = make_topo(o, tr, &t);
+		if (!status)
+			status = set_io_nodes(o, t);
 	}
 	if (status)
 		goto out;
