@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_internal.h"
 #include "error.h"
 
 int mesh__pairsum_init(struct mesh__pairsum *p, const struct mesh_topo *t)
@@ -831,6 +832,15 @@ int mesh__interval_distance(const struct mesh_topo *t, int d, int q, int lo,
 static int cmp_int(const void *a, const void *b)
 {
 	return *(const int *) a - *(const int *) b;
+}
+
+int mesh__io_required(const struct mesh_allocator *a, struct mesh_diag *d)
+{
+	if (a->topo->n_io)
+		return 0;
+	return mesh_diag_set(d, MESH_EINVAL, NULL, 0, "allocator",
+			     "%s needs designated I/O nodes (none configured)",
+			     a->name);
 }
 
 int mesh__io_geometry(const struct mesh_topo *t, struct mesh__io_geom *g)

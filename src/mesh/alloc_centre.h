@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "alloc.h"
 #include "bitmap.h"
 #include "boxsum.h"
 #include "topo.h"
@@ -133,6 +134,10 @@ void mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 struct mesh__io_geom {
 	int axis, mid, u, w;
 };
+
+/* MESH_EINVAL (described in d) unless the mesh has designated I/O
+ * nodes: the I/O-aware allocators cannot work without them. */
+int mesh__io_required(const struct mesh_allocator *a, struct mesh_diag *d);
 
 /* 0, or MESH_EINVAL if t has no I/O nodes. */
 int mesh__io_geometry(const struct mesh_topo *t, struct mesh__io_geom *g);

@@ -51,10 +51,9 @@ static int mce_create(struct mesh_allocator *a, const char *params,
 
 	if (rc)
 		return rc;
-	if (!a->topo->n_io)
-		return mesh_diag_set(
-		    d, MESH_EINVAL, NULL, 0, "allocator",
-		    "%s needs designated I/O nodes (none configured)", a->name);
+	rc = mesh__io_required(a, d);
+	if (rc)
+		return rc;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return MESH_ENOMEM;

@@ -103,10 +103,9 @@ static int plas_create(struct mesh_allocator *a, const char *params,
 
 	if (rc)
 		return rc;
-	if (!a->topo->n_io)
-		return mesh_diag_set(
-		    d, MESH_EINVAL, NULL, 0, "allocator",
-		    "%s needs designated I/O nodes (none configured)", a->name);
+	rc = mesh__io_required(a, d);
+	if (rc)
+		return rc;
 	order = malloc(a->topo->nodes * sizeof(*order));
 	if (!order)
 		return MESH_ENOMEM;
