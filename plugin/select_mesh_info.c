@@ -1,0 +1,222 @@
+/*****************************************************************************\
+ *  select_mesh_info.c - select/mesh per-node and per-job data: allocated
+ *  CPUs and TRES for sinfo/scontrol (nodeinfo), and the (empty) jobinfo.
+ *****************************************************************************
+ *  Copyright (C) 2026 The slurm-mesh authors.
+ *
+ *  This file is part of slurm-mesh, a plugin for Slurm.  It is free
+ *  software under the GNU General Public License, version 2 or later; see
+ *  select_mesh.c for the full notice.
+\*****************************************************************************/
+
+#include "config.h"		/* Slurm's config.h, see Makefile.am */
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/slurm_xlator.h"	/* Must be first */
+#include "src/common/assoc_mgr.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/pack.h"
+#include "src/common/select.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "select_mesh.h"
+
+extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
+					 buf_t *buffer,
+					 uint16_t protocol_version)
+{
+	select_nodeinfo_t empty = { .magic = NODEINFO_MAGIC };
+
+	if (!nodeinfo)
+		nodeinfo = &empty;
+	pack16(nodeinfo->alloc_cpus, buffer);
+	pack64(nodeinfo->alloc_memory, buffer);
+	packstr(nodeinfo->tres_alloc_fmt_str, buffer);
+	packdouble(nodeinfo->tres_alloc_weighted, buffer);
+	return SLURM_SUCCESS;
+}
+
+extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
+{
+	select_nodeinfo_t *nodeinfo = xmalloc(sizeof(*nodeinfo));
+
+	nodeinfo->magic = NODEINFO_MAGIC;
+	return nodeinfo;
+}
+
+extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
+{
+	if (!nodeinfo)
+		return SLURM_SUCCESS;
+	if (nodeinfo->magic != NODEINFO_MAGIC) {
+		error("%s: %s: nodeinfo magic bad", plugin_type, __func__);
+		return EINVAL;
+	}
+	nodeinfo->magic = 0;
+	xfree(nodeinfo->tres_alloc_fmt_str);
+	xfree(nodeinfo);
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
+					   buf_t *buffer,
+					   uint16_t protocol_version)
+{
+	select_nodeinfo_t *ni = select_p_select_nodeinfo_alloc();
+	uint32_t len;
+
+	*nodeinfo = ni;
+	safe_unpack16(&ni->alloc_cpus, buffer);
+	safe_unpack64(&ni->alloc_memory, buffer);
+	safe_unpackstr_xmalloc(&ni->tres_alloc_fmt_str, &len, buffer);
+	safe_unpackdouble(&ni->tres_alloc_weighted, buffer);
+	return SLURM_SUCCESS;
+
+unpack_error:
+	error("%s: %s: error unpacking node info", plugin_type, __func__);
+	select_p_select_nodeinfo_free(ni);
+	*nodeinfo = NULL;
+	return SLURM_ERROR;
+}
+
+/* Whole nodes: an allocated node has all its CPUs allocated. */
+extern int select_p_select_nodeinfo_set_all(void)
+{
+	static time_t last_set_all = 0;
+	select_nodeinfo_t *ni;
+	node_record_t *node_ptr;
+	int i;
+
+	if (last_set_all && last_node_update < last_set_all)
+		return SLURM_NO_CHANGE_IN_DATA;
+	last_set_all = last_node_update;
+	for (i = 0; (node_ptr = next_node(&i)); i++) {
+		ni = NULL;
+		select_g_select_nodeinfo_get(node_ptr->select_nodeinfo,
+					     SELECT_NODEDATA_PTR, 0, &ni);
+		if (!ni)
+			continue;
+		xfree(ni->tres_alloc_fmt_str);
+		ni->alloc_memory = 0;
+		if (IS_NODE_COMPLETING(node_ptr) ||
+		    IS_NODE_ALLOCATED(node_ptr)) {
+			ni->alloc_cpus = node_ptr->config_ptr->cpus;
+			ni->tres_alloc_fmt_str =
+				assoc_mgr_make_tres_str_from_array(
+					node_ptr->tres_cnt,
+					TRES_STR_CONVERT_UNITS, false);
+			ni->tres_alloc_weighted = assoc_mgr_tres_weighted(
+				node_ptr->tres_cnt,
+				node_ptr->config_ptr->tres_weights,
+				slurm_conf.priority_flags, false);
+		} else {
+			ni->alloc_cpus = 0;
+			ni->tres_alloc_weighted = 0.0;
+		}
+	}
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
+					enum select_nodedata_type dinfo,
+					enum node_states state, void *data)
+{
+	if (!nodeinfo || nodeinfo->magic != NODEINFO_MAGIC) {
+		error("%s: %s: nodeinfo not set or magic bad", plugin_type,
+		      __func__);
+		return SLURM_ERROR;
+	}
+	switch (dinfo) {
+	case SELECT_NODEDATA_SUBCNT:
+		*(uint16_t *) data = state == NODE_STATE_ALLOCATED ?
+			nodeinfo->alloc_cpus : 0;
+		break;
+	case SELECT_NODEDATA_PTR:
+		*(select_nodeinfo_t **) data = nodeinfo;
+		break;
+	case SELECT_NODEDATA_MEM_ALLOC:
+		*(uint64_t *) data = nodeinfo->alloc_memory;
+		break;
+	case SELECT_NODEDATA_TRES_ALLOC_FMT_STR:
+		*(char **) data = xstrdup(nodeinfo->tres_alloc_fmt_str);
+		break;
+	case SELECT_NODEDATA_TRES_ALLOC_WEIGHTED:
+		*(double *) data = nodeinfo->tres_alloc_weighted;
+		break;
+	default:
+		error("%s: %s: unsupported option %d", plugin_type, __func__,
+		      dinfo);
+		return SLURM_ERROR;
+	}
+	return SLURM_SUCCESS;
+}
+
+/* No per-job select data: the placement is published in SystemComment. */
+extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
+{
+	return NULL;
+}
+
+extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	return SLURM_ERROR;
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_copy(
+	select_jobinfo_t *jobinfo)
+{
+	return NULL;
+}
+
+extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
+					buf_t *buffer,
+					uint16_t protocol_version)
+{
+	return SLURM_SUCCESS;
+}
+
+extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
+					  buf_t *buffer,
+					  uint16_t protocol_version)
+{
+	*jobinfo = NULL;
+	return SLURM_SUCCESS;
+}
+
+extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
+					    char *buf, size_t size, int mode)
+{
+	if (buf && size) {
+		buf[0] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
+					     int mode)
+{
+	return NULL;
+}
