@@ -250,6 +250,29 @@ START_TEST(test_sim_load_scales_interarrival)
 }
 END_TEST
 
+/* contig-ff on 4x2: a 7-node job has no 7-node box, so it can never be
+ * placed.  Found unplaceable on the idle machine at t=0, it is dropped at
+ * once (counted as refused) and does not block the FCFS queue: the 1-node
+ * job arriving at 1 starts at 1, not when the trace runs out at 100. */
+START_TEST(test_sim_unplaceable_head_dropped_at_once)
+{
+	static const struct jobspec js[] = {
+		{ 1, 0, 10, -1, 7 }, { 2, 1, 5, -1, 1 }, { 3, 100, 5, -1, 1 },
+	};
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	o.sched = MESH_SCHED_FCFS;
+	r = simulate("4x2", "contig-ff", js, 3, &o);
+	ck_assert_uint_eq(r->summary.refused, 1);
+	ck_assert_uint_eq(r->summary.jobs, 2);
+	ck_assert(start_of(r, 2) == 1);
+	ck_assert(start_of(r, 3) == 100);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -263,6 +286,7 @@ int main(void)
 	tcase_add_test(tc, test_sim_skips_and_zero_runtime);
 	tcase_add_test(tc, test_sim_summary_metrics);
 	tcase_add_test(tc, test_sim_load_scales_interarrival);
+	tcase_add_test(tc, test_sim_unplaceable_head_dropped_at_once);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

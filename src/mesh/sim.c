@@ -275,8 +275,13 @@ static int schedule(struct sim *s, double now)
 		rc = try_start(s, s->queue[0], now);
 		if (rc < 0)
 			return rc;
-		if (!rc)
+		if (!rc && s->hlen)
 			break;
+		/* Started; or refused with nothing running, i.e. on the whole
+		 * free mesh: it can never start, so it is dropped (counted)
+		 * instead of holding up the queue. */
+		if (!rc)
+			s->res->summary.refused++;
 		queue_remove(s, 0);
 	}
 	if (!s->qlen || s->opts->sched != MESH_SCHED_EASY)
@@ -314,21 +319,10 @@ static void finish(struct sim *s, size_t idx)
 	s->free_count += j->size;
 }
 
-/* A head job the allocator refuses on an otherwise idle machine can
- * never start: drop it (counted as refused) instead of deadlocking. */
-static int drop_unplaceable_head(struct sim *s)
-{
-	if (s->hlen || !s->qlen || s->next_arrival < s->n)
-		return 0;
-	s->res->summary.refused++;
-	queue_remove(s, 0);
-	return 1;
-}
-
 static int run_loop(struct sim *s)
 {
 	size_t total = s->n, next_report = 0;
-	double now, last = 0;
+	double now;
 	int rc;
 
 	while (s->next_arrival < s->n || s->hlen || s->qlen) {
@@ -338,15 +332,10 @@ static int run_loop(struct sim *s)
 		if (s->next_arrival < s->n &&
 		    s->jobs[s->next_arrival].submit < now)
 			now = s->jobs[s->next_arrival].submit;
-		if (now == INFINITY) {
-			if (!drop_unplaceable_head(s))
-				return MESH_EINTERNAL;
-			rc = schedule(s, last);
-			if (rc < 0)
-				return rc;
-			continue;
-		}
-		last = now;
+		/* schedule() empties the queue of an idle machine, so some
+		 * event is always pending while jobs wait. */
+		if (now == INFINITY)
+			return MESH_EINTERNAL;
 		while (s->hlen && s->heap[0].end <= now)
 			finish(s, heap_pop(s).job);
 		while (s->next_arrival < s->n &&

@@ -65,7 +65,7 @@ struct mesh_sim_summary {
 	size_t skipped_size;      /* missing or non-positive size */
 	size_t skipped_too_large; /* larger than the mesh */
 	size_t skipped_submit;    /* missing submit time */
-	size_t refused;           /* never placeable by this allocator */
+	size_t refused;           /* not placeable even on the empty mesh */
 	double makespan;          /* last end - first submit */
 	double utilization;       /* node-seconds used / (nodes * makespan) */
 	double mean_wait;
