@@ -10,6 +10,7 @@
  * job or node records, so select_mesh.so must be installed on every host
  * that runs smesh (or any other Slurm client) - see smesh(1).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,21 +148,29 @@ static void print_coord(const struct mesh_topo *t, uint32_t idx)
 	putchar(')');
 }
 
-static int show_job(const struct mesh_conf *c, const char *arg)
+/* A job id is a positive decimal integer that fits 32 bits; 0 if not. */
+static uint32_t parse_job_id(const char *arg)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (!*arg || *arg == '-' || *end || errno || v == 0 || v > UINT32_MAX)
+		return 0;
+	return (uint32_t) v;
+}
+
+static int show_job(const struct mesh_conf *c, const char *arg, uint32_t id)
 {
 	job_info_msg_t *msg = NULL;
 	slurm_job_info_t *j;
 	struct mesh_metrics m;
-	uint32_t *idx = NULL, id;
-	char *end, mesh[64];
+	uint32_t *idx = NULL;
+	char mesh[64];
 	long n, i;
 	int rc = EXIT_FAILURE;
 
-	id = (uint32_t) strtoul(arg, &end, 10);
-	if (!*arg || *end || id == 0) {
-		fprintf(stderr, "smesh: invalid job id \"%s\"\n", arg);
-		return EXIT_USAGE;
-	}
 	if (slurm_load_job(&msg, id, SHOW_ALL) != SLURM_SUCCESS) {
 		slurm_fail(arg);
 		return EXIT_FAILURE;
@@ -317,6 +326,7 @@ int main(int argc, char **argv)
 	};
 	struct mesh_conf *c = NULL;
 	const char *conf_path = NULL;
+	uint32_t job_id = 0;
 	int o, rc;
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -344,10 +354,21 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	slurm_init(NULL);
-	if (load_conf(conf_path, &c))
+	if (!strcmp(argv[1], "job") && !(job_id = parse_job_id(argv[2]))) {
+		fprintf(stderr, "smesh: invalid job id \"%s\"\n", argv[2]);
+		return EXIT_USAGE;
+	}
+	/* An explicit mesh.conf is checked before Slurm is contacted, so
+	 * its errors are reported as such; the default one is found from
+	 * Slurm's configuration. */
+	if (conf_path && load_conf(conf_path, &c))
 		return EXIT_FAILURE;
-	rc = !strcmp(argv[1], "job") ? show_job(c, argv[2]) : show_mesh(c);
+	slurm_init(NULL);
+	if (!c && load_conf(NULL, &c)) {
+		slurm_fini();
+		return EXIT_FAILURE;
+	}
+	rc = job_id ? show_job(c, argv[2], job_id) : show_mesh(c);
 	mesh_conf_destroy(c);
 	slurm_fini();
 	return rc;

@@ -34,6 +34,11 @@ for j in "${ids[@]}"; do
 done
 n=$(echo "$all" | tr ' ' '\n' | grep . | sort -u | grep -c .)
 if [ "$n" -eq 16 ]; then pass "the four jobs tile the 4x4 mesh"; else fail "four jobs cover $n distinct nodes"; fi
+out=$(SLURM_CONF=$conf "$SMESH" show job 424242 2>&1)
+rc=$?
+[ $rc -eq 1 ] && echo "$out" | grep -q "424242: Invalid job id" \
+    && pass "smesh show job 424242 (no such job): $out" \
+    || fail "smesh on a missing job: rc=$rc: $out"
 map=$(SLURM_CONF=$conf "$SMESH" show mesh 2>&1)
 if [ "$(echo "$map" | grep -cE '^  y=[0-3] +[A-D]{4}$')" -eq 4 ]; then
     pass "smesh show mesh:"; echo "$map" | sed 's/^/    /'

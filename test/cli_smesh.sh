@@ -1,0 +1,31 @@
+#!/bin/bash
+# cli_smesh.sh - smesh's own error handling, checked without a cluster:
+# bad usage, bad job ids and bad mesh.conf files are reported by smesh
+# itself before Slurm is contacted.  Skips if smesh was not built.
+set -u
+smesh=${SMESH:-../src/smesh/smesh}
+[ -x "$smesh" ] || { echo "SKIP: smesh not built (configure without a Slurm source)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() { if eval "$2"; then echo "PASS: $1"; pass=$((pass + 1)); else echo "FAIL: $1"; fail=$((fail + 1)); fi; }
+
+"$smesh" >/dev/null 2>"$tmp/err"
+check "no arguments: usage, exit 2" '[ $? -eq 2 ] && grep -q "Usage: smesh" "$tmp/err"'
+"$smesh" show jobs 1 >/dev/null 2>"$tmp/err"
+check "unknown verb: usage, exit 2" '[ $? -eq 2 ] && grep -q "Usage: smesh" "$tmp/err"'
+"$smesh" show job -- -3 >/dev/null 2>"$tmp/err"
+check "job id \"-3\" (after --) refused, exit 2" '[ $? -eq 2 ] && grep -q "invalid job id \"-3\"" "$tmp/err"'
+for id in abc 0 99999999999 12x; do
+	"$smesh" show job "$id" >/dev/null 2>"$tmp/err"
+	check "job id \"$id\" refused, exit 2" '[ $? -eq 2 ] && grep -q "invalid job id \"$id\"" "$tmp/err"'
+done
+"$smesh" --mesh-conf "$tmp/none.conf" show mesh >/dev/null 2>"$tmp/err"
+check "missing mesh.conf named" '[ $? -eq 1 ] && grep -q "none.conf: cannot open" "$tmp/err"'
+printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\nNodeName=n3 Coord=9,9\n' >"$tmp/bad.conf"
+"$smesh" --mesh-conf "$tmp/bad.conf" show mesh >/dev/null 2>"$tmp/err"
+check "bad mesh.conf: file:line:key" '[ $? -eq 1 ] && grep -q "bad.conf:4:Coord" "$tmp/err"'
+"$smesh" --version >"$tmp/out"
+check "--version" 'grep -q "^smesh (slurm-mesh)" "$tmp/out"'
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
