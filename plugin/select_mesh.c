@@ -377,6 +377,30 @@ static int _required(job_record_t *job_ptr, bitstr_t *avail,
 }
 
 /*
+ * Mesh free map of the Slurm nodes set in avail and not held per busy[]
+ * (busy may be NULL: every node in avail is free).
+ * RET 0, or MESH_ENOMEM with *out untouched.
+ */
+static int _free_map(bitstr_t *avail, const uint16_t *busy,
+		     struct mesh_bitmap **out)
+{
+	struct mesh_bitmap *free_map = NULL;
+	uint32_t idx;
+	int rc, s;
+
+	if ((rc = mesh_bitmap_create(mconf->topo->nodes, &free_map)))
+		return rc;
+	for (idx = 0; idx < mconf->topo->nodes; idx++) {
+		s = mesh2node[idx];
+		if (s >= 0 && s < bit_size(avail) && bit_test(avail, s) &&
+		    (!busy || !busy[s]))
+			mesh_bitmap_set(free_map, idx);
+	}
+	*out = free_map;
+	return 0;
+}
+
+/*
  * Ask the allocator for k nodes of t->avail that are free under t->busy.
  * RET 0 with out[] filled, or a MESH_E* code.
  */
@@ -389,17 +413,10 @@ static int _place_k(struct mesh_try *t, uint32_t k, const uint32_t *req,
 	struct mesh_metrics m;
 	job_record_t *job_ptr = t->job_ptr;
 	double *end = NULL;
-	uint32_t idx;
-	int rc, s;
+	int rc;
 
-	if ((rc = mesh_bitmap_create(mconf->topo->nodes, &free_map)))
+	if ((rc = _free_map(t->avail, t->busy, &free_map)))
 		return rc;
-	for (idx = 0; idx < mconf->topo->nodes; idx++) {
-		s = mesh2node[idx];
-		if (s >= 0 && s < bit_size(t->avail) && bit_test(t->avail, s) &&
-		    (!t->busy || !t->busy[s]))
-			mesh_bitmap_set(free_map, idx);
-	}
 	memset(&r, 0, sizeof(r));
 	r.nodes = k;
 	r.io_intensity = -1.0;
@@ -1016,20 +1033,13 @@ extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
 	struct mesh_bitmap *free_map = NULL;
 	struct mesh_request r;
 	struct mesh_view v;
-	uint32_t idx, i;
-	int s;
+	uint32_t i;
 
 	slurm_mutex_lock(&mesh_mutex);
 	if (!mconf || !node_cnt || bit_set_count(avail_bitmap) < node_cnt ||
-	    mesh_bitmap_create(mconf->topo->nodes, &free_map)) {
+	    _free_map(avail_bitmap, NULL, &free_map)) {
 		slurm_mutex_unlock(&mesh_mutex);
 		return NULL;
-	}
-	for (idx = 0; idx < mconf->topo->nodes; idx++) {
-		s = mesh2node[idx];
-		if (s >= 0 && s < bit_size(avail_bitmap) &&
-		    bit_test(avail_bitmap, s))
-			mesh_bitmap_set(free_map, idx);
 	}
 	memset(&r, 0, sizeof(r));
 	r.nodes = node_cnt;

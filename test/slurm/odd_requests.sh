@@ -57,6 +57,12 @@ wait_state "$j" RUNNING 20 || fail "job $j outside the reservation"
 bad=$(hosts "$(job_field "$j" NodeList)" | grep -xE 'n[0-7]')
 [ -z "$bad" ] && pass "a job outside the reservation stays off n[0-7]: $(job_field "$j" NodeList)" \
     || fail "job outside the reservation on reserved nodes: $bad"
+# NodeCnt= makes slurmctld ask the plugin (resv_test) to pick the nodes.
+sl scontrol create reservation ReservationName=r2 NodeCnt=4 \
+    StartTime=now+600 Duration=10 Users=root >/dev/null 2>&1
+r2=$(sl scontrol -o show reservation r2 2>/dev/null | tr ' ' '\n' | sed -n 's/^Nodes=//p')
+[ "$(hosts "$r2" | sort -u | wc -l)" -eq 4 ] && pass "reservation NodeCnt=4 picked by the plugin: $r2" \
+    || fail "NodeCnt=4 reservation: '$r2'"
 no_overlap && pass "no node held by two running jobs" || fail "overlap"
 ctld_alive && pass "slurmctld still running" || fail "slurmctld died"
 mesh_finish
