@@ -220,6 +220,20 @@ START_TEST(test_theorem1_bounds_random_layouts)
 }
 END_TEST
 
+START_TEST(test_comm_names_round_trip)
+{
+	int c;
+
+	for (c = MESH_COMM_NONE; c <= MESH_COMM_NEAREST; c++)
+		ck_assert_int_eq(
+		    mesh_comm_parse(mesh_comm_name((enum mesh_comm) c)), c);
+	ck_assert_int_eq(mesh_comm_parse("All-to-all"), MESH_COMM_UNKNOWN);
+	ck_assert_int_eq(mesh_comm_parse(""), MESH_COMM_UNKNOWN);
+	ck_assert_int_eq(mesh_comm_parse(NULL), MESH_COMM_UNKNOWN);
+	ck_assert_str_eq(mesh_comm_name((enum mesh_comm) 99), "unknown");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("contention");
@@ -230,6 +244,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_table5_formulas, DIAGONAL, ORTHOGONAL + 1);
 	tcase_add_test(tc, test_table5_write_ranking);
 	tcase_add_test(tc, test_theorem1_bounds_random_layouts);
+	tcase_add_test(tc, test_comm_names_round_trip);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

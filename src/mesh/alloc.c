@@ -213,6 +213,31 @@ void mesh_alloc_destroy(struct mesh_allocator *a)
 	free(a);
 }
 
+static const char *const comm_names[] = {
+	[MESH_COMM_UNKNOWN] = "unknown",
+	[MESH_COMM_NONE] = "none",
+	[MESH_COMM_ALL_TO_ALL] = "all-to-all",
+	[MESH_COMM_ONE_TO_ALL] = "one-to-all",
+	[MESH_COMM_NEAREST] = "nearest",
+};
+
+enum mesh_comm mesh_comm_parse(const char *s)
+{
+	int c;
+
+	for (c = MESH_COMM_NONE; s && c <= MESH_COMM_NEAREST; c++)
+		if (!strcmp(s, comm_names[c]))
+			return (enum mesh_comm) c;
+	return MESH_COMM_UNKNOWN;
+}
+
+const char *mesh_comm_name(enum mesh_comm c)
+{
+	if ((int) c < 0 || c > MESH_COMM_NEAREST)
+		return comm_names[MESH_COMM_UNKNOWN];
+	return comm_names[c];
+}
+
 const char *mesh_alloc_name(const struct mesh_allocator *a)
 {
 	return a->name;

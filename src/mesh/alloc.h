@@ -31,6 +31,25 @@ struct mesh_view {
 	double now;
 };
 
+/* A job's communication pattern among its own nodes (job hints, the
+ * meshsim job-attribute sidecar and the contention runtime model).  Ranks
+ * are the job's nodes in the order the allocator returned them. */
+enum mesh_comm {
+	MESH_COMM_UNKNOWN = 0, /* not given: the caller's default applies */
+	MESH_COMM_NONE,        /* no inter-node traffic */
+	MESH_COMM_ALL_TO_ALL,  /* every rank to every other rank */
+	MESH_COMM_ONE_TO_ALL,  /* rank 0 to every other rank */
+	MESH_COMM_NEAREST,     /* rank i to ranks i-1 and i+1 (a ring) */
+};
+
+/** \brief Parse "none", "all-to-all", "one-to-all" or "nearest".
+ *  \return the pattern, or MESH_COMM_UNKNOWN if s names none of them. */
+enum mesh_comm mesh_comm_parse(const char *s);
+
+/** \brief Name of a pattern as mesh_comm_parse() reads it ("unknown"
+ *  for MESH_COMM_UNKNOWN); static storage. */
+const char *mesh_comm_name(enum mesh_comm c);
+
 enum mesh_request_flags {
 	MESH_REQ_CONTIGUOUS = 1u << 0, /* only a contiguous sub-mesh */
 };
@@ -41,6 +60,7 @@ struct mesh_request {
 	int shape[MESH_MAX_DIMS]; /* requested shape, 0 = none */
 	double end_time;          /* expected end; <= 0 if unknown */
 	double io_intensity;      /* 0..1; < 0 if unknown */
+	enum mesh_comm comm;      /* MESH_COMM_UNKNOWN if not given */
 	uint64_t seed;            /* for randomised allocators */
 	unsigned flags;           /* enum mesh_request_flags */
 	/* Nodes that must be part of the answer (Slurm --nodelist). */
