@@ -234,6 +234,137 @@ START_TEST(test_comm_names_round_trip)
 }
 END_TEST
 
+/* Dense per-slot loads of one kind from a job's sparse list. */
+static void densify(const struct mesh_topo *t,
+		    const struct mesh_job_traffic *tr, int kind_io,
+		    uint64_t *out)
+{
+	size_t i;
+
+	memset(out, 0, mesh_io_link_count(t) * sizeof(*out));
+	for (i = 0; i < tr->n_links; i++) {
+		double v = kind_io ? tr->io[i] : tr->comm[i];
+
+		ck_assert(v == (double) (uint64_t) v);
+		out[tr->link[i]] = (uint64_t) v;
+	}
+}
+
+static void random_nodes(const struct mesh_topo *t, uint64_t *s, size_t k,
+			 uint32_t *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < k; i++)
+		do {
+			out[i] = (uint32_t) (tu_rand(s) % t->nodes);
+			for (j = 0; j < i && out[j] != out[i]; j++)
+				;
+		} while (j < i);
+}
+
+/* The ring-by-ring bipartite count equals route-by-route counting
+ * (ioload.c) for I/O write traffic and, with the job's own nodes as the
+ * receivers, for all-to-all; meshes and tori, 2D and 3D. */
+START_TEST(test_ring_counts_equal_routes)
+{
+	static const char *const specs[] = { "7x5",     "6tx5t", "4x3x5",
+					     "5tx4x3t", "9tx2",  "1x8" };
+	uint64_t s = 77;
+	int trial;
+
+	for (trial = 0; trial < 120; trial++) {
+		struct mesh_topo *t = tu_topo(specs[trial % 6]);
+		struct mesh_net *net = NULL;
+		struct mesh_job_traffic tr;
+		size_t nl = mesh_io_link_count(t);
+		uint64_t *got = malloc(nl * sizeof(*got));
+		uint64_t *want = malloc(nl * sizeof(*want));
+		uint32_t io[8], job[40];
+		size_t k = 1 + tu_rand(&s) % (t->nodes < 40 ? t->nodes : 40);
+		size_t m = 1 + tu_rand(&s) % 8;
+
+		m = m < t->nodes ? m : t->nodes;
+		random_nodes(t, &s, m, io);
+		ck_assert_int_eq(mesh_topo_set_io_nodes(t, io, m), 0);
+		random_nodes(t, &s, k, job);
+		ck_assert_int_eq(mesh_net_create(t, &net), 0);
+		ck_assert_int_eq(mesh_net_traffic(net, job, k,
+						  MESH_COMM_ALL_TO_ALL, 0.25,
+						  0.5, &tr),
+				 0);
+		densify(t, &tr, 1, got);
+		ck_assert_int_eq(
+		    mesh_io_link_loads(t, job, k, MESH_IO_WRITE, want), 0);
+		ck_assert_mem_eq(got, want, nl * sizeof(*got));
+		densify(t, &tr, 0, got);
+		ck_assert_int_eq(mesh_topo_set_io_nodes(t, job, k), 0);
+		ck_assert_int_eq(
+		    mesh_io_link_loads(t, job, k, MESH_IO_WRITE, want), 0);
+		ck_assert_mem_eq(got, want, nl * sizeof(*got));
+		mesh_job_traffic_free(&tr);
+		mesh_net_destroy(net);
+		free(got);
+		free(want);
+		mesh_topo_destroy(t);
+	}
+}
+END_TEST
+
+/* Alone on the machine, a 2x2 block is not stretched, while the same job
+ * spread along one row meets twice the block's bottleneck (4 pairs on
+ * its middle link against 2); a chain interleaved with it on that row
+ * stretches both. */
+START_TEST(test_stretch_alone_and_shared)
+{
+	struct mesh_topo *t = tu_topo("8x8");
+	struct mesh_net *net = NULL;
+	struct mesh_job_traffic a, b, c;
+	uint32_t block[4], spread[4], row[4];
+	double sc, si, st;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		block[i] = tu_node(t, i % 2, i / 2, 0);
+		spread[i] = tu_node(t, 2 * i, 0, 0);
+		row[i] = tu_node(t, 2 * i + 1, 0, 0);
+	}
+	ck_assert_int_eq(mesh_net_create(t, &net), 0);
+	ck_assert_int_eq(
+	    mesh_net_traffic(net, block, 4, MESH_COMM_ALL_TO_ALL, 0.5, 0, &a),
+	    0);
+	mesh_net_add(net, &a, 1);
+	st = mesh_net_stretch(net, &a, &sc, &si);
+	ck_assert(sc == 1.0 && si == 1.0 && st == 1.0);
+	mesh_net_add(net, &a, -1);
+
+	ck_assert_int_eq(
+	    mesh_net_traffic(net, spread, 4, MESH_COMM_ALL_TO_ALL, 0.5, 0, &b),
+	    0);
+	mesh_net_add(net, &b, 1);
+	st = mesh_net_stretch(net, &b, &sc, NULL);
+	ck_assert_msg(sc == 2.0, "row all-to-all s_comm %g", sc);
+	ck_assert(st == 0.5 + 0.5 * sc);
+
+	ck_assert_int_eq(
+	    mesh_net_traffic(net, row, 4, MESH_COMM_NEAREST, 1.0, 0, &c), 0);
+	mesh_net_add(net, &c, 1);
+	ck_assert(mesh_net_stretch(net, &b, NULL, NULL) > st);
+	ck_assert(mesh_net_stretch(net, &c, NULL, NULL) > 1.0);
+	mesh_net_add(net, &c, -1);
+	ck_assert(mesh_net_stretch(net, &b, NULL, NULL) == st);
+	mesh_net_add(net, &b, -1);
+	mesh_job_traffic_free(&a);
+	mesh_job_traffic_free(&b);
+	mesh_job_traffic_free(&c);
+	ck_assert_int_eq(
+	    mesh_net_traffic(net, row, 4, MESH_COMM_NONE, 0.7, 0.4, &a),
+	    MESH_EINVAL);
+	mesh_net_destroy(net);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("contention");
@@ -245,6 +376,8 @@ int main(void)
 	tcase_add_test(tc, test_table5_write_ranking);
 	tcase_add_test(tc, test_theorem1_bounds_random_layouts);
 	tcase_add_test(tc, test_comm_names_round_trip);
+	tcase_add_test(tc, test_ring_counts_equal_routes);
+	tcase_add_test(tc, test_stretch_alone_and_shared);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -39,7 +39,7 @@ enum mesh_comm {
 	MESH_COMM_NONE,        /* no inter-node traffic */
 	MESH_COMM_ALL_TO_ALL,  /* every rank to every other rank */
 	MESH_COMM_ONE_TO_ALL,  /* rank 0 to every other rank */
-	MESH_COMM_NEAREST,     /* rank i to ranks i-1 and i+1 (a ring) */
+	MESH_COMM_NEAREST,     /* rank i to ranks i-1 and i+1 (a chain) */
 };
 
 /** \brief Parse "none", "all-to-all", "one-to-all" or "nearest".

@@ -12,6 +12,7 @@
 #include "alloc.h"
 #include "bitmap.h"
 #include "conf.h"
+#include "contention.h"
 #include "curve.h"
 #include "diag.h"
 #include "error.h"
