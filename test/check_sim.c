@@ -50,15 +50,21 @@ static struct mesh_sim_result *simulate(const char *mesh, const char *alloc,
 	return r;
 }
 
-static double start_of(const struct mesh_sim_result *r, long id)
+static const struct mesh_sim_job *job_of(const struct mesh_sim_result *r,
+					 long id)
 {
 	size_t i;
 
 	for (i = 0; i < r->n; i++)
 		if (r->jobs[i].id == id)
-			return r->jobs[i].start;
+			return &r->jobs[i];
 	ck_abort_msg("job %ld not started", id);
-	return -1;
+	return NULL;
+}
+
+static double start_of(const struct mesh_sim_result *r, long id)
+{
+	return job_of(r, id)->start;
 }
 
 /* 8 nodes.  J1 (6 nodes, 0-10) runs.  J2 (4) cannot start: shadow = 10
@@ -68,7 +74,9 @@ static double start_of(const struct mesh_sim_result *r, long id)
  * 7.  At 10 J1 ends and J2 starts.
  * FCFS instead starts J2 at 10, then J3 and J4 at 10 behind it. */
 static const struct jobspec easy_a[] = {
-	{ 1, 0, 10, -1, 6 }, { 2, 1, 10, -1, 4 }, { 3, 2, 5, -1, 2 },
+	{ 1, 0, 10, -1, 6 },
+	{ 2, 1, 10, -1, 4 },
+	{ 3, 2, 5, -1, 2 },
 	{ 4, 3, 20, -1, 2 },
 };
 
@@ -84,7 +92,8 @@ START_TEST(test_sim_easy_backfills_within_shadow_and_extra)
 	ck_assert(start_of(r, 3) == 2);
 	ck_assert(start_of(r, 4) == 7);
 	ck_assert(start_of(r, 2) == 10);
-	ck_assert_double_eq_tol(r->summary.mean_wait, (0 + 9 + 0 + 4) / 4.0, 1e-12);
+	ck_assert_double_eq_tol(r->summary.mean_wait, (0 + 9 + 0 + 4) / 4.0,
+				1e-12);
 	mesh_sim_result_free(r);
 }
 END_TEST
@@ -110,7 +119,9 @@ END_TEST
  * it must wait.  J4 (2 nodes, 20 s) fits in the extra nodes: starts at
  * 3.  J2 starts at 10 (1 + 5 free); J3 waits until J2 ends at 20. */
 static const struct jobspec easy_b[] = {
-	{ 1, 0, 10, -1, 5 }, { 2, 1, 10, -1, 6 }, { 3, 2, 20, -1, 3 },
+	{ 1, 0, 10, -1, 5 },
+	{ 2, 1, 10, -1, 6 },
+	{ 3, 2, 20, -1, 3 },
 	{ 4, 3, 20, -1, 2 },
 };
 
@@ -134,7 +145,9 @@ END_TEST
  * backfill; J4 (50 s) too (ends 51 <= 100).  With exact estimates the
  * shadow is 10: J4 cannot start before J2. */
 static const struct jobspec est[] = {
-	{ 1, 0, 10, 100, 3 }, { 2, 1, 5, -1, 8 }, { 3, 1, 8, 8, 1 },
+	{ 1, 0, 10, 100, 3 },
+	{ 2, 1, 5, -1, 8 },
+	{ 3, 1, 8, 8, 1 },
 	{ 4, 1, 50, 50, 1 },
 };
 
@@ -161,7 +174,8 @@ END_TEST
 /* A job arriving exactly when another ends sees the freed nodes. */
 START_TEST(test_sim_completion_before_arrival)
 {
-	static const struct jobspec js[] = { { 1, 0, 10, -1, 8 }, { 2, 10, 5, -1, 8 } };
+	static const struct jobspec js[] = { { 1, 0, 10, -1, 8 },
+					     { 2, 10, 5, -1, 8 } };
 	struct mesh_sim_opts o;
 	struct mesh_sim_result *r;
 
@@ -178,7 +192,7 @@ START_TEST(test_sim_skips_and_zero_runtime)
 {
 	static const struct jobspec js[] = {
 		{ 1, 0, 10, -1, 2 }, { 2, 0, -1, -1, 2 }, { 3, 0, 0, -1, 2 },
-		{ 4, 0, 5, -1, -1 }, { 5, 0, 5, -1, 9 }, { 6, 0, 5, -1, 0 },
+		{ 4, 0, 5, -1, -1 }, { 5, 0, 5, -1, 9 },  { 6, 0, 5, -1, 0 },
 		{ 7, -1, 5, -1, 1 },
 	};
 	struct mesh_sim_opts o;
@@ -205,7 +219,9 @@ END_TEST
 START_TEST(test_sim_summary_metrics)
 {
 	static const struct jobspec js[] = {
-		{ 1, 0, 4, -1, 8 }, { 2, 0, 20, -1, 4 }, { 3, 0, 20, -1, 1 },
+		{ 1, 0, 4, -1, 8 },
+		{ 2, 0, 20, -1, 4 },
+		{ 3, 0, 20, -1, 1 },
 	};
 	struct mesh_sim_opts o;
 	struct mesh_sim_result *r;
@@ -227,7 +243,8 @@ START_TEST(test_sim_summary_metrics)
 
 	ck_assert_uint_eq(full, 56);
 	ck_assert_uint_eq(half, 10);
-	ck_assert_double_eq_tol(r->summary.mean_sum_pairwise, (56.0 + 10 + 0) / 3, 1e-12);
+	ck_assert_double_eq_tol(r->summary.mean_sum_pairwise,
+				(56.0 + 10 + 0) / 3, 1e-12);
 	ck_assert_double_eq_tol(r->summary.mean_avg_pairwise_multi,
 				(56.0 / 28 + 10.0 / 6) / 2, 1e-12);
 	mesh_topo_destroy(t);
@@ -237,7 +254,8 @@ END_TEST
 
 START_TEST(test_sim_load_scales_interarrival)
 {
-	static const struct jobspec js[] = { { 1, 100, 5, -1, 1 }, { 2, 110, 5, -1, 1 } };
+	static const struct jobspec js[] = { { 1, 100, 5, -1, 1 },
+					     { 2, 110, 5, -1, 1 } };
 	struct mesh_sim_opts o;
 	struct mesh_sim_result *r;
 
@@ -257,7 +275,9 @@ END_TEST
 START_TEST(test_sim_unplaceable_head_dropped_at_once)
 {
 	static const struct jobspec js[] = {
-		{ 1, 0, 10, -1, 7 }, { 2, 1, 5, -1, 1 }, { 3, 100, 5, -1, 1 },
+		{ 1, 0, 10, -1, 7 },
+		{ 2, 1, 5, -1, 1 },
+		{ 3, 100, 5, -1, 1 },
 	};
 	struct mesh_sim_opts o;
 	struct mesh_sim_result *r;
@@ -269,6 +289,68 @@ START_TEST(test_sim_unplaceable_head_dropped_at_once)
 	ck_assert_uint_eq(r->summary.jobs, 2);
 	ck_assert(start_of(r, 2) == 1);
 	ck_assert(start_of(r, 3) == 100);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
+/* Contention model, all-to-all for the whole runtime.  On 4x4, snake-ff
+ * puts a 4-node job on one row: its middle link carries 2 x 2 = 4 pairs
+ * where a 2x2 block (the reference, and mc1x1's choice) carries 2, so it
+ * runs twice as long; with half the runtime in communication, 1.5 times
+ * as long.  The trace model keeps 100. */
+START_TEST(test_sim_contention_row_vs_block)
+{
+	static const struct jobspec js[] = { { 1, 0, 100, 100, 4 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	r = simulate("4x4", "snake-ff", js, 1, &o);
+	ck_assert_double_eq(r->jobs[0].run, 100);
+	mesh_sim_result_free(r);
+	o.runtime_model = MESH_RUNTIME_CONTENTION;
+	o.comm = MESH_COMM_ALL_TO_ALL;
+	o.comm_share = 1;
+	r = simulate("4x4", "snake-ff", js, 1, &o);
+	ck_assert_double_eq_tol(r->jobs[0].run, 200, 1e-9);
+	ck_assert_double_eq(r->jobs[0].trace_run, 100);
+	ck_assert_double_eq_tol(r->summary.mean_stretch, 2, 1e-12);
+	mesh_sim_result_free(r);
+	r = simulate("4x4", "mc1x1", js, 1, &o);
+	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
+	mesh_sim_result_free(r);
+	o.comm_share = 0.5;
+	r = simulate("4x4", "snake-ff", js, 1, &o);
+	ck_assert_double_eq_tol(r->jobs[0].run, 150, 1e-9);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
+/* Rates change at events.  On 4x2 with rowmajor-ff, job 1 takes (0,0),
+ * (1,0) and job 2 (2,0), (3,0), (0,1); job 2's route (2,0) -> (0,1)
+ * runs west along row 0 over job 1's link.  With both from t = 0, job 1
+ * runs at stretch s > 1: end 100 s.  If job 2 comes at t = 50, job 1
+ * has done half its work alone and ends at 50 + 50 s exactly. */
+START_TEST(test_sim_contention_rate_changes_at_events)
+{
+	struct jobspec js[] = { { 1, 0, 100, 100, 2 },
+				{ 2, 0, 1000, 1000, 3 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+	double s;
+
+	mesh_sim_opts_init(&o);
+	o.runtime_model = MESH_RUNTIME_CONTENTION;
+	o.comm = MESH_COMM_ALL_TO_ALL;
+	o.comm_share = 1;
+	r = simulate("4x2", "rowmajor-ff", js, 2, &o);
+	s = job_of(r, 1)->run / 100;
+	ck_assert_msg(s > 1, "job 1 stretch %g", s);
+	mesh_sim_result_free(r);
+	js[1].submit = 50;
+	r = simulate("4x2", "rowmajor-ff", js, 2, &o);
+	ck_assert_double_eq_tol(job_of(r, 1)->end, 50 + 50 * s, 1e-9);
+	ck_assert_double_eq(job_of(r, 2)->start, 50);
 	mesh_sim_result_free(r);
 }
 END_TEST
@@ -287,6 +369,8 @@ int main(void)
 	tcase_add_test(tc, test_sim_summary_metrics);
 	tcase_add_test(tc, test_sim_load_scales_interarrival);
 	tcase_add_test(tc, test_sim_unplaceable_head_dropped_at_once);
+	tcase_add_test(tc, test_sim_contention_row_vs_block);
+	tcase_add_test(tc, test_sim_contention_rate_changes_at_events);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -24,9 +24,9 @@ SWF
 check "runs on a small trace" '[ $? -eq 0 ]'
 check "default mesh from MaxProcs is 4x4" 'grep -q "^mesh  *4x4 (16 nodes)" "$tmp/out"'
 check "skips missing/zero runtimes with a count" 'grep -q "jobs skipped  *2 (runtime 2" "$tmp/out"'
-check "csv header" '[ "$(head -1 "$tmp/j.csv")" = "job_id,submit,start,end,wait,run,nodes,sum_pairwise,avg_pairwise,diameter,coords" ]'
+check "csv header" '[ "$(head -1 "$tmp/j.csv")" = "job_id,submit,start,end,wait,run,nodes,sum_pairwise,avg_pairwise,diameter,coords,trace_run,io_time" ]'
 check "csv has one row per simulated job" '[ "$(wc -l <"$tmp/j.csv")" -eq 4 ]'
-check "mc1x1 gives job 1 a 2x2 block (sum 8, 4 coords)" 'grep -q "^1,0,0,100,0,100,4,8,1.333333,2,[0-9]:[0-9] [0-9]:[0-9] [0-9]:[0-9] [0-9]:[0-9]$" "$tmp/j.csv"'
+check "mc1x1 gives job 1 a 2x2 block (sum 8, 4 coords)" 'grep -q "^1,0,0,100,0,100,4,8,1.333333,2,[0-9]:[0-9] [0-9]:[0-9] [0-9]:[0-9] [0-9]:[0-9],100,0$" "$tmp/j.csv"'
 for key in jobs skipped makespan utilization mean_wait mean_bounded_slowdown \
 	mean_sum_pairwise mean_avg_pairwise_multi allocator scheduler mesh; do
 	check "summary has $key" "grep -q '\"$key\":' '$tmp/s.json'"
@@ -34,6 +34,24 @@ done
 check "summary is JSON" 'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/s.json" 2>/dev/null || ! command -v python3 >/dev/null'
 check "keep-zero-runtime counts the zero-length job" '"$meshsim" --keep-zero-runtime "$tmp/t.swf" | grep -q "jobs simulated  *4"'
 check "list-allocators lists the curve fits and mc1x1" '"$meshsim" --list-allocators | grep -q "^hilbert-freelist" && "$meshsim" --list-allocators | grep -q "^mc1x1"'
+
+# Contention runtime model: a 4-node row under all-to-all runs twice as
+# long as the 2x2 block mc1x1 gives (doc/runtime-models.md).
+"$meshsim" --allocator snake-ff --runtime-model contention --comm all-to-all \
+	--comm-share 1 --jobs-csv "$tmp/c.csv" --summary "$tmp/c.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "contention: snake-ff row of 4 runs 200 s for 100 traced" '[ $? -eq 0 ] && grep -q "^1,0,0,200,0,200,4," "$tmp/c.csv" && grep -q ",100,0$" "$tmp/c.csv"'
+check "contention: summary names the model" 'grep -q "\"runtime_model\": \"contention\"" "$tmp/c.json" && grep -q "\"comm\": \"all-to-all\"" "$tmp/c.json"'
+"$meshsim" --allocator mc1x1 --runtime-model contention --comm all-to-all \
+	--comm-share 1 --jobs-csv "$tmp/c.csv" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "contention: mc1x1 2x2 block keeps 100 s" '[ $? -eq 0 ] && grep -q "^1,0,0,100,0,100,4," "$tmp/c.csv"'
+"$meshsim" --runtime-model fluid "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "bad --runtime-model exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--runtime-model: invalid value \"fluid\"" "$tmp/err"'
+"$meshsim" --comm ring "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "bad --comm exits 2 listing the patterns" '[ $? -eq 2 ] && grep -q "expected all-to-all, one-to-all, nearest or none" "$tmp/err"'
+"$meshsim" --comm-share 0.7 --io-share 0.5 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "shares summing over 1 exit 2" '[ $? -eq 2 ] && grep -q "exceeds 1" "$tmp/err"'
+"$meshsim" --io-share 1.5 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--io-share out of range exits 2" '[ $? -eq 2 ] && grep -q -- "--io-share: invalid value \"1.5\"" "$tmp/err"'
 
 # Bad flags: exit 2 and name the flag.
 "$meshsim" --mesh 4y4 "$tmp/t.swf" >/dev/null 2>"$tmp/err"

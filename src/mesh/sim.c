@@ -9,6 +9,12 @@
  * will be free given running jobs' estimated ends, and start any later
  * job that fits now and either ends by the shadow or uses only nodes
  * the head will not need then ("extra" nodes).
+ *
+ * Under the contention model a running job has trace seconds of work
+ * left and a stretch (wall seconds per trace second) that depends on
+ * the traffic of all running jobs: at every event the work done since
+ * the last one is taken off at the old stretches, the jobs that end
+ * leave, new jobs start, and every stretch and end time is recomputed.
  */
 #include "sim.h"
 
@@ -16,12 +22,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "contention.h"
 #include "error.h"
 #include "metrics.h"
 
 struct heap_item {
 	double end;
 	size_t job;
+};
+
+/* A running job under the contention model. */
+struct sim_run {
+	struct mesh_job_traffic traffic;
+	double left;    /* trace seconds of work left */
+	double stretch; /* wall seconds per trace second */
+	double io_rate; /* I/O phase wall seconds per wall second */
+	size_t res_idx; /* its entry in result->jobs */
 };
 
 struct sim {
@@ -40,6 +56,10 @@ struct sim {
 	uint32_t free_count;
 	size_t node_fill;
 	struct mesh_diag *diag;
+	struct mesh_net *net; /* contention model, else NULL */
+	struct sim_run *run;  /* per accepted job, with net */
+	uint32_t *ranks;      /* scratch: one job's nodes in rank order */
+	double last_event;
 };
 
 void mesh_sim_opts_init(struct mesh_sim_opts *o)
@@ -148,6 +168,7 @@ static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 		sj->line = j->line;
 		sj->submit = j->submit;
 		sj->run = j->run;
+		sj->trace_run = j->run;
 		sj->estimate = job_estimate(j, s->opts->estimate);
 		sj->size = (uint32_t) size;
 	}
@@ -168,6 +189,102 @@ static uint64_t job_seed(const struct sim *s, const struct mesh_sim_job *j)
 
 	x ^= x >> 31;
 	return x * 0xBF58476D1CE4E5B9ull;
+}
+
+static int by_end(const void *a, const void *b)
+{
+	const struct heap_item *x = a, *y = b;
+
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+static int by_node(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* Contention model: the job's traffic joins the network.  Ranks go to
+ * its nodes in node-index order, as Slurm's block distribution over a
+ * sorted node list gives them, whatever order the allocator chose. */
+static int traffic_start(struct sim *s, size_t idx, const uint32_t *nodes)
+{
+	const struct mesh_sim_opts *o = s->opts;
+	struct sim_run *r = &s->run[idx];
+	enum mesh_comm comm = o->comm;
+	double cs = o->comm_share, is = o->io_share;
+	int rc;
+
+	if (o->job_traffic)
+		o->job_traffic(o->job_traffic_arg, s->jobs[idx].id, &comm, &cs,
+			       &is);
+	memcpy(s->ranks, nodes, s->jobs[idx].size * sizeof(*nodes));
+	qsort(s->ranks, s->jobs[idx].size, sizeof(*s->ranks), by_node);
+	rc = mesh_net_traffic(s->net, s->ranks, s->jobs[idx].size, comm, cs, is,
+			      &r->traffic);
+	if (rc)
+		return mesh_diag_set(s->diag, rc, NULL, s->jobs[idx].line,
+				     "traffic",
+				     "job %ld: communication share %g and I/O "
+				     "share %g must be in [0, 1] with a sum "
+				     "<= 1",
+				     s->jobs[idx].id, cs, is);
+	mesh_net_add(s->net, &r->traffic, 1);
+	r->left = s->jobs[idx].run;
+	r->stretch = 1;
+	r->res_idx = s->res->n;
+	return 0;
+}
+
+/* Contention model: take off the work done since the last event. */
+static void traffic_advance(struct sim *s, double now)
+{
+	double dt = now - s->last_event;
+	size_t i;
+
+	for (i = 0; dt > 0 && i < s->hlen; i++) {
+		size_t idx = s->heap[i].job;
+		struct sim_run *r = &s->run[idx];
+
+		r->left -= dt / r->stretch;
+		if (r->left < 1e-9 * (1 + s->jobs[idx].run))
+			r->left = 0;
+		s->jobs[idx].io_time += dt * r->io_rate;
+	}
+	s->last_event = now;
+}
+
+/* Contention model: new stretches and end times for all running jobs;
+ * the heap becomes a sorted array, which is a valid heap. */
+static void traffic_restretch(struct sim *s, double now)
+{
+	size_t i;
+
+	for (i = 0; i < s->hlen; i++) {
+		size_t idx = s->heap[i].job;
+		struct sim_run *r = &s->run[idx];
+		double si;
+
+		r->stretch = mesh_net_stretch(s->net, &r->traffic, NULL, &si);
+		r->io_rate = r->traffic.io_share * si / r->stretch;
+		s->jobs[idx].end = now + r->left * r->stretch;
+		s->heap[i].end = s->jobs[idx].end;
+	}
+	qsort(s->heap, s->hlen, sizeof(*s->heap), by_end);
+}
+
+/* Contention model: the job leaves the network; its result is final. */
+static void traffic_finish(struct sim *s, size_t idx, double now)
+{
+	struct sim_run *r = &s->run[idx];
+	struct mesh_sim_job *res = &s->res->jobs[r->res_idx];
+
+	mesh_net_add(s->net, &r->traffic, -1);
+	mesh_job_traffic_free(&r->traffic);
+	res->end = now;
+	res->run = now - res->start;
+	res->io_time = s->jobs[idx].io_time;
 }
 
 /* Try to start job idx now; 1 if started, 0 if not placeable, < 0 on
@@ -216,6 +333,11 @@ static int try_start(struct sim *s, size_t idx, double now)
 	j->avg_pairwise = m.avg_pairwise;
 	j->diameter = m.diameter;
 	s->node_fill += j->size;
+	if (s->net) {
+		rc = traffic_start(s, idx, out);
+		if (rc)
+			return rc;
+	}
 	s->res->jobs[s->res->n++] = *j;
 	heap_push(s, j->end, idx);
 	s->started++;
@@ -229,15 +351,8 @@ static void queue_remove(struct sim *s, size_t pos)
 	s->qlen--;
 }
 
-static int by_end(const void *a, const void *b)
-{
-	const struct heap_item *x = a, *y = b;
-
-	return (x->end > y->end) - (x->end < y->end);
-}
-
 /* Shadow time and extra nodes for a head job of `need` nodes. */
-static void shadow_of(struct sim *s, uint32_t need, double *shadow,
+static void shadow_of(struct sim *s, double now, uint32_t need, double *shadow,
 		      uint32_t *extra)
 {
 	uint32_t avail = s->free_count;
@@ -246,7 +361,8 @@ static void shadow_of(struct sim *s, uint32_t need, double *shadow,
 	for (i = 0; i < s->hlen; i++) {
 		const struct mesh_sim_job *j = &s->jobs[s->heap[i].job];
 
-		s->byest[i].end = j->start + j->estimate;
+		/* A stretched job may outlive its estimate (contention). */
+		s->byest[i].end = fmax(j->start + j->estimate, now);
 		s->byest[i].job = s->heap[i].job;
 	}
 	qsort(s->byest, s->hlen, sizeof(*s->byest), by_end);
@@ -286,7 +402,7 @@ static int schedule(struct sim *s, double now)
 	}
 	if (!s->qlen || s->opts->sched != MESH_SCHED_EASY)
 		return 0;
-	shadow_of(s, s->jobs[s->queue[0]].size, &shadow, &extra);
+	shadow_of(s, now, s->jobs[s->queue[0]].size, &shadow, &extra);
 	for (pos = 1; pos < s->qlen; pos++) {
 		struct mesh_sim_job *j = &s->jobs[s->queue[pos]];
 		int ends_in_time = now + j->estimate <= shadow;
@@ -336,14 +452,23 @@ static int run_loop(struct sim *s)
 		 * event is always pending while jobs wait. */
 		if (now == INFINITY)
 			return MESH_EINTERNAL;
-		while (s->hlen && s->heap[0].end <= now)
-			finish(s, heap_pop(s).job);
+		if (s->net)
+			traffic_advance(s, now);
+		while (s->hlen && s->heap[0].end <= now) {
+			size_t idx = heap_pop(s).job;
+
+			finish(s, idx);
+			if (s->net)
+				traffic_finish(s, idx, now);
+		}
 		while (s->next_arrival < s->n &&
 		       s->jobs[s->next_arrival].submit <= now)
 			s->queue[s->qlen++] = s->next_arrival++;
 		rc = schedule(s, now);
 		if (rc < 0)
 			return rc;
+		if (s->net)
+			traffic_restretch(s, now);
 		if (s->opts->progress && s->started >= next_report) {
 			s->opts->progress(s->opts->progress_arg, s->started,
 					  total);
@@ -357,7 +482,7 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 {
 	struct mesh_sim_summary *sum = &r->summary;
 	double first = INFINITY, last = 0, work = 0, wait = 0, bsld = 0;
-	double pair = 0, avg_multi = 0;
+	double pair = 0, avg_multi = 0, stretch = 0, io = 0;
 	size_t i, multi = 0;
 
 	sum->jobs = r->n;
@@ -371,6 +496,8 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 		wait += w;
 		bsld += fmax(1.0, (w + j->run) / fmax(j->run, 10.0));
 		pair += (double) j->sum_pairwise;
+		stretch += j->trace_run > 0 ? j->run / j->trace_run : 1;
+		io += j->io_time;
 		if (j->size >= 2) {
 			avg_multi += j->avg_pairwise;
 			multi++;
@@ -385,6 +512,8 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 	sum->mean_bounded_slowdown = bsld / (double) r->n;
 	sum->mean_sum_pairwise = pair / (double) r->n;
 	sum->mean_avg_pairwise_multi = multi ? avg_multi / (double) multi : 0;
+	sum->mean_stretch = stretch / (double) r->n;
+	sum->total_io_time = io;
 }
 
 static int sim_alloc(struct sim *s)
@@ -407,7 +536,30 @@ static int sim_alloc(struct sim *s)
 		return MESH_ENOMEM;
 	mesh_bitmap_fill(s->free_map, true);
 	s->free_count = s->topo->nodes;
+	if (s->opts->runtime_model == MESH_RUNTIME_CONTENTION) {
+		s->run = calloc(s->n ? s->n : 1, sizeof(*s->run));
+		s->ranks = malloc(s->topo->nodes * sizeof(*s->ranks));
+		if (!s->run || !s->ranks || mesh_net_create(s->topo, &s->net))
+			return MESH_ENOMEM;
+	}
 	return 0;
+}
+
+static void sim_free(struct sim *s)
+{
+	size_t i;
+
+	for (i = 0; s->run && i < s->n; i++)
+		mesh_job_traffic_free(&s->run[i].traffic);
+	free(s->run);
+	free(s->ranks);
+	mesh_net_destroy(s->net);
+	free(s->jobs);
+	free(s->queue);
+	free(s->heap);
+	free(s->byest);
+	free(s->node_end);
+	mesh_bitmap_destroy(s->free_map);
 }
 
 int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
@@ -418,7 +570,8 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 	int rc;
 
 	if (!t || !a || !tr || !o || !out || !(o->load > 0) ||
-	    !isfinite(o->load))
+	    !isfinite(o->load) || !(o->comm_share >= 0) ||
+	    !(o->io_share >= 0) || o->comm_share + o->io_share > 1)
 		return MESH_EINVAL;
 	memset(&s, 0, sizeof(s));
 	s.topo = t;
@@ -437,12 +590,7 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 		summarise(s.res, t->nodes);
 	if (!rc && o->progress)
 		o->progress(o->progress_arg, s.n, s.n);
-	free(s.jobs);
-	free(s.queue);
-	free(s.heap);
-	free(s.byest);
-	free(s.node_end);
-	mesh_bitmap_destroy(s.free_map);
+	sim_free(&s);
 	if (rc) {
 		mesh_sim_result_free(s.res);
 		return rc;

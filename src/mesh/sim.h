@@ -27,6 +27,14 @@ enum mesh_estimate {
 	MESH_ESTIMATE_EXACT,
 };
 
+enum mesh_runtime_model {
+	MESH_RUNTIME_TRACE, /* every job runs for its trace runtime */
+	/* Communication and I/O phases are stretched by the link load that
+	 * the job's placement meets among all running jobs (contention.h,
+	 * doc/runtime-models.md). */
+	MESH_RUNTIME_CONTENTION,
+};
+
 enum mesh_size_field {
 	MESH_SIZE_ALLOC, /* allocated processors, else requested */
 	MESH_SIZE_REQ,   /* requested processors, else allocated */
@@ -42,6 +50,15 @@ struct mesh_sim_opts {
 	 * by default they are skipped like other non-positive runtimes. */
 	int keep_zero_runtime;
 	uint64_t seed; /* passed to randomised allocators */
+	enum mesh_runtime_model runtime_model;
+	/* Contention model: every job's pattern and runtime shares of its
+	 * communication and I/O phases, unless job_traffic says otherwise
+	 * for a job (it may be NULL; it overwrites what it knows). */
+	enum mesh_comm comm;
+	double comm_share, io_share;
+	void (*job_traffic)(void *arg, long job_id, enum mesh_comm *comm,
+			    double *comm_share, double *io_share);
+	void *job_traffic_arg;
 	/* Called now and then with jobs done so far; may be NULL. */
 	void (*progress)(void *arg, size_t done, size_t total);
 	void *progress_arg;
@@ -51,6 +68,9 @@ struct mesh_sim_job {
 	long id;
 	long line; /* trace line */
 	double submit, start, end, run, estimate;
+	double trace_run; /* runtime in the trace; run differs under
+			   * the contention model */
+	double io_time;   /* wall seconds in the I/O phase (contention) */
 	uint32_t size;
 	uint64_t sum_pairwise;
 	double avg_pairwise;
@@ -72,6 +92,9 @@ struct mesh_sim_summary {
 	double mean_bounded_slowdown;   /* tau = 10 s */
 	double mean_sum_pairwise;       /* over all jobs, 1-node jobs = 0 */
 	double mean_avg_pairwise_multi; /* over jobs of >= 2 nodes */
+	/* Contention model (0 under the trace model): */
+	double mean_stretch;  /* mean of run / trace_run */
+	double total_io_time; /* sum of jobs' I/O phase wall seconds */
 };
 
 struct mesh_sim_result {

@@ -58,6 +58,15 @@ static void usage(FILE *f)
 	    "  --keep-zero-runtime   simulate jobs whose runtime is 0 (placed, then freed at\n"
 	    "                        once) instead of skipping them, as Walker et al. do\n"
 	    "  --seed N              seed for randomised allocators (default 0)\n"
+	    "  --runtime-model trace|contention\n"
+	    "                        trace: trace runtimes (default); contention: the\n"
+	    "                        communication and I/O phases are stretched by the\n"
+	    "                        link load among running jobs (doc/runtime-models.md)\n"
+	    "  --comm PATTERN        contention: all-to-all, one-to-all, nearest or none\n"
+	    "                        (default none)\n"
+	    "  --comm-share F        contention: runtime share of communication (0..1)\n"
+	    "  --io-share F          contention: runtime share of I/O (0..1; needs I/O\n"
+	    "                        nodes)\n"
 	    "  --jobs-csv FILE       one row per job, with node coordinates\n"
 	    "  --summary FILE        JSON summary\n"
 	    "  --progress / --no-progress  progress on stderr (default: if a terminal)\n"
@@ -111,7 +120,11 @@ enum {
 	OPT_VERSION,
 	OPT_KEEP0,
 	OPT_MESHCONF,
-	OPT_IONODES
+	OPT_IONODES,
+	OPT_RUNTIME,
+	OPT_COMM,
+	OPT_COMMSHARE,
+	OPT_IOSHARE
 };
 
 static const struct option long_opts[] = {
@@ -126,6 +139,10 @@ static const struct option long_opts[] = {
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "keep-zero-runtime", no_argument, NULL, OPT_KEEP0 },
+	{ "runtime-model", required_argument, NULL, OPT_RUNTIME },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "comm-share", required_argument, NULL, OPT_COMMSHARE },
+	{ "io-share", required_argument, NULL, OPT_IOSHARE },
 	{ "jobs-csv", required_argument, NULL, OPT_CSV },
 	{ "summary", required_argument, NULL, OPT_SUMMARY },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
@@ -135,6 +152,38 @@ static const struct option long_opts[] = {
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
 };
+
+/* --runtime-model and its parameters; -1 to continue, else a status. */
+static int parse_runtime_option(int c, struct options *o)
+{
+	double *share =
+	    c == OPT_COMMSHARE ? &o->sim.comm_share : &o->sim.io_share;
+
+	switch (c) {
+	case OPT_RUNTIME:
+		if (!strcmp(optarg, "trace"))
+			o->sim.runtime_model = MESH_RUNTIME_TRACE;
+		else if (!strcmp(optarg, "contention"))
+			o->sim.runtime_model = MESH_RUNTIME_CONTENTION;
+		else
+			return fail_usage("--runtime-model", optarg,
+					  "expected trace or contention");
+		return -1;
+	case OPT_COMM:
+		o->sim.comm = mesh_comm_parse(optarg);
+		if (o->sim.comm == MESH_COMM_UNKNOWN)
+			return fail_usage("--comm", optarg,
+					  "expected all-to-all, one-to-all, "
+					  "nearest or none");
+		return -1;
+	default:
+		if (parse_double(optarg, share) || !(*share >= 0) || *share > 1)
+			return fail_usage(
+			    c == OPT_COMMSHARE ? "--comm-share" : "--io-share",
+			    optarg, "expected a number in [0, 1]");
+		return -1;
+	}
+}
 
 /* Returns -1 to continue, else an exit status. */
 static int parse_option(int c, struct options *o)
@@ -213,6 +262,11 @@ static int parse_option(int c, struct options *o)
 			return fail_usage("--seed", optarg,
 					  "expected a non-negative integer");
 		break;
+	case OPT_RUNTIME:
+	case OPT_COMM:
+	case OPT_COMMSHARE:
+	case OPT_IOSHARE:
+		return parse_runtime_option(c, o);
 	case OPT_LIST:
 		list_allocators();
 		return 0;
@@ -259,6 +313,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 		    : o->io_nodes ? "--io-nodes"
 				  : "--allocator/--allocator-params");
 		fprintf(stderr, "Try 'meshsim --help'.\n");
+		return EXIT_USAGE;
+	}
+	if (o->sim.comm_share + o->sim.io_share > 1) {
+		fprintf(
+		    stderr,
+		    "meshsim: --comm-share %g plus --io-share %g exceeds 1: "
+		    "they are shares of one runtime\n",
+		    o->sim.comm_share, o->sim.io_share);
 		return EXIT_USAGE;
 	}
 	return -1;
@@ -369,7 +431,7 @@ static int write_jobs_csv(const char *path, const struct mesh_topo *t,
 	}
 	fprintf(
 	    f,
-	    "job_id,submit,start,end,wait,run,nodes,sum_pairwise,avg_pairwise,diameter,coords\n");
+	    "job_id,submit,start,end,wait,run,nodes,sum_pairwise,avg_pairwise,diameter,coords,trace_run,io_time\n");
 	for (i = 0; i < r->n; i++) {
 		const struct mesh_sim_job *j = &r->jobs[i];
 
@@ -379,7 +441,7 @@ static int write_jobs_csv(const char *path, const struct mesh_topo *t,
 			(unsigned long long) j->sum_pairwise, j->avg_pairwise,
 			j->diameter);
 		write_coords(f, t, r->nodes + j->node_off, j->size);
-		fputc('\n', f);
+		fprintf(f, ",%.17g,%.17g\n", j->trace_run, j->io_time);
 	}
 	if (fclose(f)) {
 		fprintf(stderr, "meshsim: --jobs-csv: write error on %s\n",
@@ -424,6 +486,16 @@ static int write_summary(const char *path, const struct options *o,
 		o->sim.sched == MESH_SCHED_EASY ? "easy" : "fcfs", o->sim.load);
 	fprintf(f, "  \"estimate\": \"%s\",\n",
 		o->sim.estimate == MESH_ESTIMATE_EXACT ? "exact" : "clamp");
+	fprintf(f,
+		"  \"runtime_model\": \"%s\",\n  \"comm\": \"%s\",\n"
+		"  \"comm_share\": %.17g,\n  \"io_share\": %.17g,\n"
+		"  \"mean_stretch\": %.17g,\n  \"total_io_time\": %.17g,\n",
+		o->sim.runtime_model == MESH_RUNTIME_CONTENTION ? "contention"
+								: "trace",
+		mesh_comm_name(o->sim.comm == MESH_COMM_UNKNOWN ? MESH_COMM_NONE
+								: o->sim.comm),
+		o->sim.comm_share, o->sim.io_share, s->mean_stretch,
+		s->total_io_time);
 	fprintf(f,
 		"  \"jobs\": %zu,\n  \"skipped\": %zu,\n"
 		"  \"skipped_runtime\": %zu,\n  \"skipped_size\": %zu,\n"
