@@ -365,6 +365,35 @@ START_TEST(test_stretch_alone_and_shared)
 }
 END_TEST
 
+/* Per-node sides sum to the balance factor of any node set. */
+START_TEST(test_balance_sides_sum_to_factor)
+{
+	static const char *const specs[] = { "9x8", "6tx5", "4x4x3" };
+	uint64_t s = 11;
+	int trial;
+
+	for (trial = 0; trial < 60; trial++) {
+		struct mesh_topo *t = tu_topo(specs[trial % 3]);
+		int8_t *side = malloc(t->nodes);
+		uint32_t io[6], job[30];
+		size_t k = 1 + tu_rand(&s) % 30, i;
+		long bf, sum = 0;
+
+		random_nodes(t, &s, 6, io);
+		ck_assert_int_eq(mesh_topo_set_io_nodes(t, io, 6), 0);
+		random_nodes(t, &s, k, job);
+		ck_assert_int_eq(mesh_io_balance_sides(t, side), 0);
+		ck_assert_int_eq(mesh_io_balance_factor(t, job, k, &bf, NULL),
+				 0);
+		for (i = 0; i < k; i++)
+			sum += side[job[i]];
+		ck_assert_int_eq(sum, bf);
+		free(side);
+		mesh_topo_destroy(t);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("contention");
@@ -378,6 +407,7 @@ int main(void)
 	tcase_add_test(tc, test_comm_names_round_trip);
 	tcase_add_test(tc, test_ring_counts_equal_routes);
 	tcase_add_test(tc, test_stretch_alone_and_shared);
+	tcase_add_test(tc, test_balance_sides_sum_to_factor);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

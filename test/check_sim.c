@@ -355,6 +355,172 @@ START_TEST(test_sim_contention_rate_changes_at_events)
 }
 END_TEST
 
+/* Tang's loss of capacity, eq. (1).  4x1, contig-ff: A (0-100) on node
+ * 0, B (0-10) on 1, C (0-100) on 2; D (2 nodes, 50 s) arrives at 5.  At
+ * 10 B ends: nodes 1 and 3 are idle but not adjacent, and D fits their
+ * count, so 2 nodes are lost until 100, when D starts; it ends at 150.
+ * Events 0, 5, 10, 100, 150: LoC = 2 * 90 / (4 * 150) = 0.3. */
+START_TEST(test_sim_loss_of_capacity)
+{
+	static const struct jobspec js[] = { { 1, 0, 100, 100, 1 },
+					     { 2, 0, 10, 10, 1 },
+					     { 3, 0, 100, 100, 1 },
+					     { 4, 5, 50, 50, 2 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	r = simulate("4x1", "contig-ff", js, 4, &o);
+	ck_assert_double_eq(start_of(r, 4), 100);
+	ck_assert_double_eq_tol(r->summary.loss_of_capacity, 0.3, 1e-12);
+	mesh_sim_result_free(r);
+	/* Any placement of 2 of 4 nodes: D starts at 10, nothing is lost. */
+	r = simulate("4x1", "rowmajor-ff", js, 4, &o);
+	ck_assert_double_eq(start_of(r, 4), 10);
+	ck_assert_double_eq(r->summary.loss_of_capacity, 0);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
+/* WFP (Tang Sec. V.B): at t = 100, when job 1 frees all 8 nodes, the keys
+ * (wait/requested)^3 * nodes are 9.9^3 * 2 for J2, 0.098^3 * 2 for J3
+ * and 0.97^3 * 6 for J4: J2 and J4 start (8 nodes), J3 waits for J2.
+ * FCFS order starts J2 and J3, and J4 waits for J2. */
+START_TEST(test_sim_wfp_order)
+{
+	static const struct jobspec js[] = { { 1, 0, 100, 100, 8 },
+					     { 2, 1, 10, 10, 2 },
+					     { 3, 2, 1000, 1000, 2 },
+					     { 4, 3, 100, 100, 6 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	o.sched = MESH_SCHED_FCFS;
+	o.priority = MESH_PRIO_WFP;
+	r = simulate("4x2", "snake-ff", js, 4, &o);
+	ck_assert_double_eq(start_of(r, 2), 100);
+	ck_assert_double_eq(start_of(r, 4), 100);
+	ck_assert_double_eq(start_of(r, 3), 110);
+	mesh_sim_result_free(r);
+	o.priority = MESH_PRIO_FCFS;
+	r = simulate("4x2", "snake-ff", js, 4, &o);
+	ck_assert_double_eq(start_of(r, 3), 100);
+	ck_assert_double_eq(start_of(r, 4), 110);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
+/* I/O shares by job id for the Özden tests: ids 1, 2 are I/O-bound. */
+static void io_by_id(void *arg, long id, enum mesh_comm *comm,
+		     double *comm_share, double *io_share)
+{
+	(void) arg;
+	(void) comm;
+	(void) comm_share;
+	*io_share = id == 1 || id == 2 ? 1.0 : 0.0;
+}
+
+/* Özden's weighted priority.  2 nodes: J0 (I/O 0) runs 0-50, J1 (I/O 1)
+ * 0-100; J2 (I/O 1) and J3 (I/O 0) queue.  At 50: W = (1 + 1 + 0)/3;
+ * starting J2 makes the system's mean 1 (delta 1/3), J3 makes it 1/2
+ * (delta 1/6), so normalised deltas are 1 and 0 and lambdas 0 and 1.
+ * wp(J2) = alpha, wp(J3) = 1 - alpha: J3 first iff alpha > 1/2 (a tie
+ * at 1/2 goes to submit order). */
+START_TEST(test_sim_ozden_alpha)
+{
+	static const struct jobspec js[] = { { 0, 0, 50, 50, 1 },
+					     { 1, 0, 100, 100, 1 },
+					     { 2, 10, 10, 10, 1 },
+					     { 3, 20, 10, 10, 1 } };
+	static const double alphas[] = { 0, 0.5, 0.6, 1 };
+	static const double j3_start[] = { 60, 60, 50, 50 };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+	int i;
+
+	mesh_sim_opts_init(&o);
+	o.priority = MESH_PRIO_OZDEN;
+	o.job_traffic = io_by_id;
+	for (i = 0; i < 4; i++) {
+		o.alpha = alphas[i];
+		r = simulate("2x1", "rowmajor-ff", js, 4, &o);
+		ck_assert_msg(start_of(r, 3) == j3_start[i],
+			      "alpha %g: J3 starts at %g", alphas[i],
+			      start_of(r, 3));
+		mesh_sim_result_free(r);
+	}
+}
+END_TEST
+
+/* alpha = 0 is exactly FCFS: same starts and nodes on a random trace. */
+START_TEST(test_sim_ozden_alpha0_is_fcfs)
+{
+	struct jobspec js[200];
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *a, *b;
+	uint64_t seed = 5;
+	size_t i;
+	int sched;
+
+	for (i = 0; i < 200; i++) {
+		js[i].id = (long) i;
+		js[i].submit = (double) (i * 7 + tu_rand(&seed) % 5);
+		js[i].run = 1 + (double) (tu_rand(&seed) % 300);
+		js[i].req_time =
+		    js[i].run * (1 + (double) (tu_rand(&seed) % 3));
+		js[i].size = 1 + (long) (tu_rand(&seed) % 12);
+	}
+	for (sched = MESH_SCHED_FCFS; sched <= MESH_SCHED_EASY; sched++) {
+		mesh_sim_opts_init(&o);
+		o.sched = (enum mesh_sched) sched;
+		a = simulate("4x4", "hilbert-bf", js, 200, &o);
+		o.priority = MESH_PRIO_OZDEN;
+		o.alpha = 0;
+		o.job_traffic = io_by_id;
+		b = simulate("4x4", "hilbert-bf", js, 200, &o);
+		ck_assert_uint_eq(a->n, b->n);
+		for (i = 0; i < a->n; i++) {
+			ck_assert_int_eq(a->jobs[i].id, b->jobs[i].id);
+			ck_assert_double_eq(a->jobs[i].start, b->jobs[i].start);
+		}
+		ck_assert_mem_eq(a->nodes, b->nodes,
+				 a->jobs[a->n - 1].node_off * sizeof(uint32_t));
+		mesh_sim_result_free(a);
+		mesh_sim_result_free(b);
+	}
+}
+END_TEST
+
+/* Size classes: 1, 2, 3-4, 5-8, ... with per-class means. */
+START_TEST(test_sim_size_classes)
+{
+	static const struct jobspec js[] = { { 1, 0, 10, 10, 1 },
+					     { 2, 0, 10, 10, 3 },
+					     { 3, 0, 10, 10, 4 },
+					     { 4, 0, 10, 10, 8 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	o.sched = MESH_SCHED_FCFS;
+	r = simulate("4x2", "snake-ff", js, 4, &o);
+	/* J1..J3 start at 0 (8 nodes); J4 waits 10 s. */
+	ck_assert_uint_eq(r->summary.n_size_classes, 3);
+	ck_assert_uint_eq(r->summary.by_size[0].min, 1);
+	ck_assert_uint_eq(r->summary.by_size[0].max, 1);
+	ck_assert_uint_eq(r->summary.by_size[1].min, 3);
+	ck_assert_uint_eq(r->summary.by_size[1].max, 4);
+	ck_assert_uint_eq(r->summary.by_size[1].jobs, 2);
+	ck_assert_uint_eq(r->summary.by_size[2].min, 5);
+	ck_assert_uint_eq(r->summary.by_size[2].max, 8);
+	ck_assert_double_eq(r->summary.by_size[2].mean_wait, 10);
+	ck_assert_double_eq(r->summary.by_size[2].mean_bounded_slowdown, 2);
+	ck_assert_double_eq(r->summary.by_size[1].mean_wait, 0);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -371,6 +537,11 @@ int main(void)
 	tcase_add_test(tc, test_sim_unplaceable_head_dropped_at_once);
 	tcase_add_test(tc, test_sim_contention_row_vs_block);
 	tcase_add_test(tc, test_sim_contention_rate_changes_at_events);
+	tcase_add_test(tc, test_sim_loss_of_capacity);
+	tcase_add_test(tc, test_sim_wfp_order);
+	tcase_add_test(tc, test_sim_ozden_alpha);
+	tcase_add_test(tc, test_sim_ozden_alpha0_is_fcfs);
+	tcase_add_test(tc, test_sim_size_classes);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

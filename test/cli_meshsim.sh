@@ -53,6 +53,20 @@ check "shares summing over 1 exit 2" '[ $? -eq 2 ] && grep -q "exceeds 1" "$tmp/
 "$meshsim" --io-share 1.5 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--io-share out of range exits 2" '[ $? -eq 2 ] && grep -q -- "--io-share: invalid value \"1.5\"" "$tmp/err"'
 
+# Queue priorities and the new summary keys.
+"$meshsim" --priority wfp --summary "$tmp/p.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--priority wfp runs and is recorded" '[ $? -eq 0 ] && grep -q "\"priority\": \"wfp\"" "$tmp/p.json"'
+for key in loss_of_capacity avg_balance_factor avg_max_contention by_size alpha; do
+	check "summary has $key" "grep -q '\"$key\":' '$tmp/p.json'"
+done
+check "no I/O nodes: balance factor is null" 'grep -q "\"avg_balance_factor\": null" "$tmp/p.json"'
+"$meshsim" --io-nodes "0,1;0,2" --summary "$tmp/p.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "I/O nodes: balance factor is a number" '[ $? -eq 0 ] && grep -q "\"avg_balance_factor\": [0-9]" "$tmp/p.json"'
+"$meshsim" --priority sjf "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "bad --priority exits 2" '[ $? -eq 2 ] && grep -q "expected fcfs, wfp or ozden" "$tmp/err"'
+"$meshsim" --priority ozden --alpha 1.2 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--alpha out of range exits 2" '[ $? -eq 2 ] && grep -q -- "--alpha: invalid value \"1.2\"" "$tmp/err"'
+
 # Bad flags: exit 2 and name the flag.
 "$meshsim" --mesh 4y4 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "bad --mesh exits 2" '[ $? -eq 2 ] && grep -q "mesh" "$tmp/err"'

@@ -22,8 +22,9 @@
 
 struct mesh_net {
 	const struct mesh_topo *t;
-	double *total;  /* weighted load of all running jobs, per slot */
-	double *d_comm; /* scratch: one job's loads, per slot */
+	double *total;    /* weighted load of all running jobs, per slot */
+	double *io_total; /* unweighted I/O load of all running jobs */
+	double *d_comm;   /* scratch: one job's loads, per slot */
 	double *d_io;
 	uint8_t *mark; /* scratch: slot touched */
 	uint32_t *touched;
@@ -51,6 +52,7 @@ int mesh_net_create(const struct mesh_topo *t, struct mesh_net **out)
 		return MESH_ENOMEM;
 	n->t = t;
 	n->total = calloc(s, sizeof(double));
+	n->io_total = calloc(s, sizeof(double));
 	n->d_comm = calloc(s, sizeof(double));
 	n->d_io = calloc(s, sizeof(double));
 	n->mark = calloc(s, 1);
@@ -63,8 +65,9 @@ int mesh_net_create(const struct mesh_topo *t, struct mesh_net **out)
 	for (c = 0; c <= MESH_COMM_NEAREST; c++)
 		if (!n->comm_ref[c])
 			break;
-	if (c <= MESH_COMM_NEAREST || !n->total || !n->d_comm || !n->d_io ||
-	    !n->mark || !n->touched || !n->ha || !n->hb || !n->diff) {
+	if (c <= MESH_COMM_NEAREST || !n->total || !n->io_total || !n->d_comm ||
+	    !n->d_io || !n->mark || !n->touched || !n->ha || !n->hb ||
+	    !n->diff) {
 		mesh_net_destroy(n);
 		return MESH_ENOMEM;
 	}
@@ -81,6 +84,7 @@ void mesh_net_destroy(struct mesh_net *n)
 	for (c = 0; c <= MESH_COMM_NEAREST; c++)
 		free(n->comm_ref[c]);
 	free(n->total);
+	free(n->io_total);
 	free(n->d_comm);
 	free(n->d_io);
 	free(n->mark);
@@ -414,7 +418,7 @@ int mesh_net_traffic(struct mesh_net *n, const uint32_t *nodes, size_t k,
 	out->io_share = io_share;
 	if (comm_share > 0)
 		pattern_loads(n, n->d_comm, nodes, k, comm);
-	if (io_share > 0 && t->n_io)
+	if (t->n_io) /* also for the I/O metrics when io_share is 0 */
 		bipartite(n, n->d_io, nodes, k, t->io_nodes, t->n_io);
 	return gather(n, out);
 }
@@ -447,7 +451,18 @@ void mesh_net_add(struct mesh_net *n, const struct mesh_job_traffic *tr,
 		*v += sign * weighted(tr, i);
 		if (*v < 1e-9) /* rounding left by removals */
 			*v = 0;
+		n->io_total[tr->link[i]] += sign * tr->io[i]; /* integers */
 	}
+}
+
+double mesh_net_io_max_contention(const struct mesh_net *n)
+{
+	size_t i, s = n_slots(n->t);
+	double mx = 0;
+
+	for (i = 0; i < s; i++)
+		mx = n->io_total[i] > mx ? n->io_total[i] : mx;
+	return mx;
 }
 
 double mesh_net_stretch(const struct mesh_net *n,

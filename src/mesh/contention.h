@@ -46,8 +46,9 @@ void mesh_net_destroy(struct mesh_net *n);
 
 /** \brief Compute the traffic of a job on nodes[0..k) (rank order).
  *  \param comm pattern (UNKNOWN and NONE: no communication traffic);
- *  \param comm_share, io_share runtime shares in [0, 1], sum <= 1; I/O
- *  traffic needs I/O nodes (none: the share is kept, the load is 0).
+ *  \param comm_share, io_share runtime shares in [0, 1], sum <= 1.  The
+ *  I/O loads are computed whenever t has I/O nodes, even with io_share
+ *  0, for the I/O metrics; without I/O nodes they are 0.
  *  \param[out] out filled; free with mesh_job_traffic_free().
  *  \return 0, MESH_EINVAL (bad node or share) or MESH_ENOMEM. */
 int mesh_net_traffic(struct mesh_net *n, const uint32_t *nodes, size_t k,
@@ -67,6 +68,11 @@ void mesh_net_add(struct mesh_net *n, const struct mesh_job_traffic *tr,
 double mesh_net_stretch(const struct mesh_net *n,
 			const struct mesh_job_traffic *tr, double *s_comm,
 			double *s_io);
+
+/** \brief max_contention of the I/O write traffic of all running jobs
+ *  together (Mache, Ch. VI-VII): the largest unweighted I/O load on any
+ *  link; O(links). */
+double mesh_net_io_max_contention(const struct mesh_net *n);
 
 /** \brief Largest load of one kind on any link of the job alone
  *  (max_contention of its I/O traffic when kind_io is nonzero). */

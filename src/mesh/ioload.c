@@ -121,37 +121,61 @@ static size_t middle_link(const struct mesh_topo *t)
 	return slot;
 }
 
+/* The middle link's + slot and the slot of its - direction. */
+static void middle_slots(const struct mesh_topo *t, size_t *mid, size_t *rev)
+{
+	int q[3], a;
+
+	*mid = middle_link(t);
+	mesh_topo_coords(t, (uint32_t) (*mid / 6), q);
+	a = (int) (*mid % 6 / 2);
+	q[a] = (q[a] + 1) % t->dim[a];
+	*rev = (size_t) mesh_topo_index(t, q) * 6 + (size_t) a * 2 + 1;
+}
+
+/* +1 if node i's write routes use the - direction, -1 if the +, else 0
+ * (both: 0). */
+static int node_side(const struct mesh_topo *t, uint32_t i, size_t mid,
+		     size_t rev)
+{
+	int up = 0, down = 0;
+	size_t j;
+
+	for (j = 0; j < t->n_io; j++) {
+		up |= route(t, i, t->io_nodes[j], NULL, mid, mid);
+		down |= route(t, i, t->io_nodes[j], NULL, rev, rev);
+	}
+	return down - up;
+}
+
 int mesh_io_balance_factor(const struct mesh_topo *t, const uint32_t *nodes,
 			   size_t n, long *bf, size_t *link)
 {
-	long plus = 0, minus = 0;
-	size_t mid, rev, i, j;
-	int q[3], a;
+	size_t mid, rev, i;
 
 	if (!t || (!nodes && n) || !bf || !t->n_io)
 		return MESH_EINVAL;
 	for (i = 0; i < n; i++)
 		if (nodes[i] >= t->nodes)
 			return MESH_EINVAL;
-	mid = middle_link(t);
-	mesh_topo_coords(t, (uint32_t) (mid / 6), q);
-	a = (int) (mid % 6 / 2);
-	q[a] = (q[a] + 1) % t->dim[a];
-	rev = (size_t) mesh_topo_index(t, q) * 6 + (size_t) a * 2 + 1;
-	for (i = 0; i < n; i++) {
-		int up = 0, down = 0;
-
-		for (j = 0; j < t->n_io; j++) {
-			up |=
-			    route(t, nodes[i], t->io_nodes[j], NULL, mid, mid);
-			down |=
-			    route(t, nodes[i], t->io_nodes[j], NULL, rev, rev);
-		}
-		plus += up;
-		minus += down;
-	}
-	*bf = minus - plus;
+	middle_slots(t, &mid, &rev);
+	*bf = 0;
+	for (i = 0; i < n; i++)
+		*bf += node_side(t, nodes[i], mid, rev);
 	if (link)
 		*link = mid;
+	return 0;
+}
+
+int mesh_io_balance_sides(const struct mesh_topo *t, int8_t *side)
+{
+	size_t mid, rev;
+	uint32_t i;
+
+	if (!t || !side || !t->n_io)
+		return MESH_EINVAL;
+	middle_slots(t, &mid, &rev);
+	for (i = 0; i < t->nodes; i++)
+		side[i] = (int8_t) node_side(t, i, mid, rev);
 	return 0;
 }

@@ -51,4 +51,12 @@ int mesh_io_link_loads(const struct mesh_topo *t, const uint32_t *nodes,
 int mesh_io_balance_factor(const struct mesh_topo *t, const uint32_t *nodes,
 			   size_t n, long *bf, size_t *link);
 
+/** \brief Each node's contribution to the balance factor: +1 if its
+ *  write routes use the middle link's - direction, -1 if they use its +
+ *  direction, else 0.  The balance factor of any node set is the sum over
+ *  its nodes, so callers that need it often compute this once.
+ *  \param[out] side t->nodes entries.  \return 0 or MESH_EINVAL (no I/O
+ *  nodes). */
+int mesh_io_balance_sides(const struct mesh_topo *t, int8_t *side);
+
 #endif

@@ -19,15 +19,37 @@
 #include "sim.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "contention.h"
 #include "error.h"
+#include "ioload.h"
 #include "metrics.h"
 
 struct heap_item {
 	double end;
+	size_t job;
+};
+
+/* A job's traffic: pattern and runtime shares. */
+struct sim_attr {
+	enum mesh_comm comm;
+	double comm_share, io_share;
+};
+
+/* Loss of capacity (Tang eq. 1), accumulated event by event. */
+struct sim_loc {
+	int started;
+	double first, prev; /* first and previous event times */
+	uint32_t prev_idle; /* idle nodes after the previous event */
+	int prev_delta;     /* a queued job fitted in that count */
+	double lost;        /* idle node-seconds counted */
+};
+
+struct prio_key {
+	double key;
 	size_t job;
 };
 
@@ -56,9 +78,17 @@ struct sim {
 	uint32_t free_count;
 	size_t node_fill;
 	struct mesh_diag *diag;
-	struct mesh_net *net; /* contention model, else NULL */
-	struct sim_run *run;  /* per accepted job, with net */
-	uint32_t *ranks;      /* scratch: one job's nodes in rank order */
+	struct mesh_net *net;  /* contention model, else NULL */
+	struct sim_run *run;   /* per accepted job, with net */
+	uint32_t *ranks;       /* scratch: one job's nodes in rank order */
+	struct sim_attr *attr; /* per accepted job */
+	struct prio_key *keys; /* scratch: queue ordering */
+	int8_t *side;          /* balance factor per node (I/O nodes) */
+	long sys_bf;           /* system balance factor now */
+	double bf_sum, mc_sum; /* over job starts */
+	size_t start_events;
+	struct sim_loc loc;
+	uint32_t usable; /* free nodes of the empty machine */
 	double last_event;
 };
 
@@ -210,15 +240,11 @@ static int by_node(const void *a, const void *b)
  * sorted node list gives them, whatever order the allocator chose. */
 static int traffic_start(struct sim *s, size_t idx, const uint32_t *nodes)
 {
-	const struct mesh_sim_opts *o = s->opts;
 	struct sim_run *r = &s->run[idx];
-	enum mesh_comm comm = o->comm;
-	double cs = o->comm_share, is = o->io_share;
+	enum mesh_comm comm = s->attr[idx].comm;
+	double cs = s->attr[idx].comm_share, is = s->attr[idx].io_share;
 	int rc;
 
-	if (o->job_traffic)
-		o->job_traffic(o->job_traffic_arg, s->jobs[idx].id, &comm, &cs,
-			       &is);
 	memcpy(s->ranks, nodes, s->jobs[idx].size * sizeof(*nodes));
 	qsort(s->ranks, s->jobs[idx].size, sizeof(*s->ranks), by_node);
 	rc = mesh_net_traffic(s->net, s->ranks, s->jobs[idx].size, comm, cs, is,
@@ -231,6 +257,10 @@ static int traffic_start(struct sim *s, size_t idx, const uint32_t *nodes)
 				     "<= 1",
 				     s->jobs[idx].id, cs, is);
 	mesh_net_add(s->net, &r->traffic, 1);
+	if (s->topo->n_io) {
+		s->mc_sum += mesh_net_io_max_contention(s->net);
+		s->bf_sum += labs(s->sys_bf);
+	}
 	r->left = s->jobs[idx].run;
 	r->stretch = 1;
 	r->res_idx = s->res->n;
@@ -282,6 +312,8 @@ static void traffic_finish(struct sim *s, size_t idx, double now)
 
 	mesh_net_add(s->net, &r->traffic, -1);
 	mesh_job_traffic_free(&r->traffic);
+	if (s->opts->runtime_model != MESH_RUNTIME_CONTENTION)
+		return; /* the net only serves the I/O metrics */
 	res->end = now;
 	res->run = now - res->start;
 	res->io_time = s->jobs[idx].io_time;
@@ -333,6 +365,11 @@ static int try_start(struct sim *s, size_t idx, double now)
 	j->avg_pairwise = m.avg_pairwise;
 	j->diameter = m.diameter;
 	s->node_fill += j->size;
+	if (s->side) {
+		for (i = 0; i < j->size; i++)
+			s->sys_bf += s->side[out[i]];
+	}
+	s->start_events++;
 	if (s->net) {
 		rc = traffic_start(s, idx, out);
 		if (rc)
@@ -380,6 +417,77 @@ static void shadow_of(struct sim *s, double now, uint32_t need, double *shadow,
 	}
 }
 
+static int by_key(const void *a, const void *b)
+{
+	const struct prio_key *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+/* Özden's wp for every queued job into s->keys (lower first). */
+static void ozden_keys(struct sim *s)
+{
+	double sum_r = 0, sum_w, w, dmin = INFINITY, dmax = -INFINITY;
+	size_t i, lo = SIZE_MAX, hi = 0;
+
+	for (i = 0; i < s->hlen; i++)
+		sum_r += s->attr[s->heap[i].job].io_share;
+	sum_w = sum_r;
+	for (i = 0; i < s->qlen; i++) {
+		size_t q = s->queue[i];
+
+		sum_w += s->attr[q].io_share;
+		lo = q < lo ? q : lo;
+		hi = q > hi ? q : hi;
+	}
+	w = sum_w / (double) (s->hlen + s->qlen);
+	for (i = 0; i < s->qlen; i++) {
+		size_t q = s->queue[i];
+		double now_s =
+		    (sum_r + s->attr[q].io_share) / (double) (s->hlen + 1);
+
+		s->keys[i].key = fabs(w - now_s); /* delta, normalised below */
+		dmin = fmin(dmin, s->keys[i].key);
+		dmax = fmax(dmax, s->keys[i].key);
+	}
+	for (i = 0; i < s->qlen; i++) {
+		size_t q = s->queue[i];
+		double lambda =
+		    hi > lo ? (double) (q - lo) / (double) (hi - lo) : 0;
+		double delta =
+		    dmax > dmin ? (s->keys[i].key - dmin) / (dmax - dmin) : 0;
+
+		s->keys[i].key =
+		    (1 - s->opts->alpha) * lambda + s->opts->alpha * delta;
+	}
+}
+
+/* Put the queue in the priority policy's order (ties: submit order). */
+static void order_queue(struct sim *s, double now)
+{
+	size_t i;
+
+	if (s->opts->priority == MESH_PRIO_FCFS || s->qlen < 2)
+		return;
+	if (s->opts->priority == MESH_PRIO_OZDEN) {
+		ozden_keys(s);
+	} else {
+		for (i = 0; i < s->qlen; i++) {
+			const struct mesh_sim_job *j = &s->jobs[s->queue[i]];
+			double r = (now - j->submit) / fmax(j->estimate, 1);
+
+			s->keys[i].key = -(r * r * r * j->size);
+		}
+	}
+	for (i = 0; i < s->qlen; i++)
+		s->keys[i].job = s->queue[i];
+	qsort(s->keys, s->qlen, sizeof(*s->keys), by_key);
+	for (i = 0; i < s->qlen; i++)
+		s->queue[i] = s->keys[i].job;
+}
+
 static int schedule(struct sim *s, double now)
 {
 	double shadow;
@@ -387,6 +495,7 @@ static int schedule(struct sim *s, double now)
 	size_t pos;
 	int rc;
 
+	order_queue(s, now);
 	while (s->qlen) {
 		rc = try_start(s, s->queue[0], now);
 		if (rc < 0)
@@ -399,6 +508,8 @@ static int schedule(struct sim *s, double now)
 		if (!rc)
 			s->res->summary.refused++;
 		queue_remove(s, 0);
+		if (s->opts->priority == MESH_PRIO_OZDEN)
+			order_queue(s, now); /* wp depends on running jobs */
 	}
 	if (!s->qlen || s->opts->sched != MESH_SCHED_EASY)
 		return 0;
@@ -431,8 +542,31 @@ static void finish(struct sim *s, size_t idx)
 		node = s->res->nodes[j->node_off + i];
 		mesh_bitmap_set(s->free_map, node);
 		s->node_end[node] = 0;
+		if (s->side)
+			s->sys_bf -= s->side[node];
 	}
 	s->free_count += j->size;
+}
+
+/* After the scheduling pass at an event: count the interval since the
+ * previous event, then note this event's idle nodes and whether some
+ * queued job would fit in their number. */
+static void loc_event(struct sim *s, double now)
+{
+	struct sim_loc *l = &s->loc;
+	size_t i;
+
+	if (!l->started) {
+		l->started = 1;
+		l->first = now;
+	} else if (l->prev_delta) {
+		l->lost += (double) l->prev_idle * (now - l->prev);
+	}
+	l->prev = now;
+	l->prev_idle = s->free_count;
+	l->prev_delta = 0;
+	for (i = 0; i < s->qlen && !l->prev_delta; i++)
+		l->prev_delta = s->jobs[s->queue[i]].size <= s->free_count;
 }
 
 static int run_loop(struct sim *s)
@@ -452,7 +586,7 @@ static int run_loop(struct sim *s)
 		 * event is always pending while jobs wait. */
 		if (now == INFINITY)
 			return MESH_EINTERNAL;
-		if (s->net)
+		if (s->opts->runtime_model == MESH_RUNTIME_CONTENTION)
 			traffic_advance(s, now);
 		while (s->hlen && s->heap[0].end <= now) {
 			size_t idx = heap_pop(s).job;
@@ -467,8 +601,9 @@ static int run_loop(struct sim *s)
 		rc = schedule(s, now);
 		if (rc < 0)
 			return rc;
-		if (s->net)
+		if (s->opts->runtime_model == MESH_RUNTIME_CONTENTION)
 			traffic_restretch(s, now);
+		loc_event(s, now);
 		if (s->opts->progress && s->started >= next_report) {
 			s->opts->progress(s->opts->progress_arg, s->started,
 					  total);
@@ -476,6 +611,58 @@ static int run_loop(struct sim *s)
 		}
 	}
 	return 0;
+}
+
+/* Size class of a job: 0 for 1 node, c for 2^(c-1) < size <= 2^c. */
+static size_t size_class(uint32_t size)
+{
+	size_t c = 0;
+
+	while (c + 1 < MESH_SIM_SIZE_CLASSES && ((uint64_t) 1 << c) < size)
+		c++;
+	return c;
+}
+
+static void summarise_classes(struct mesh_sim_result *r)
+{
+	struct mesh_size_class cl[MESH_SIM_SIZE_CLASSES];
+	struct mesh_sim_summary *sum = &r->summary;
+	size_t i, c;
+
+	memset(cl, 0, sizeof(cl));
+	for (i = 0; i < r->n; i++) {
+		const struct mesh_sim_job *j = &r->jobs[i];
+		double w = j->start - j->submit;
+
+		c = size_class(j->size);
+		cl[c].jobs++;
+		cl[c].mean_wait += w;
+		cl[c].mean_bounded_slowdown +=
+		    fmax(1.0, (w + j->run) / fmax(j->run, 10.0));
+	}
+	sum->n_size_classes = 0;
+	for (c = 0; c < MESH_SIM_SIZE_CLASSES; c++) {
+		if (!cl[c].jobs)
+			continue;
+		cl[c].min = c ? (uint32_t) ((1ull << (c - 1)) + 1) : 1;
+		cl[c].max = (uint32_t) (1ull << c);
+		cl[c].mean_wait /= (double) cl[c].jobs;
+		cl[c].mean_bounded_slowdown /= (double) cl[c].jobs;
+		sum->by_size[sum->n_size_classes++] = cl[c];
+	}
+}
+
+static void summarise_events(struct sim *s)
+{
+	struct mesh_sim_summary *sum = &s->res->summary;
+	double span = s->loc.prev - s->loc.first;
+
+	sum->loss_of_capacity =
+	    span > 0 && s->usable ? s->loc.lost / (s->usable * span) : 0;
+	if (s->start_events && s->topo->n_io) {
+		sum->avg_balance_factor = s->bf_sum / (double) s->start_events;
+		sum->avg_max_contention = s->mc_sum / (double) s->start_events;
+	}
 }
 
 static void summarise(struct mesh_sim_result *r, uint32_t nodes)
@@ -514,6 +701,7 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 	sum->mean_avg_pairwise_multi = multi ? avg_multi / (double) multi : 0;
 	sum->mean_stretch = stretch / (double) r->n;
 	sum->total_io_time = io;
+	summarise_classes(r);
 }
 
 static int sim_alloc(struct sim *s)
@@ -536,7 +724,29 @@ static int sim_alloc(struct sim *s)
 		return MESH_ENOMEM;
 	mesh_bitmap_fill(s->free_map, true);
 	s->free_count = s->topo->nodes;
-	if (s->opts->runtime_model == MESH_RUNTIME_CONTENTION) {
+	s->usable = s->free_count;
+	s->attr = calloc(s->n ? s->n : 1, sizeof(*s->attr));
+	s->keys = malloc((s->n ? s->n : 1) * sizeof(*s->keys));
+	if (!s->attr || !s->keys)
+		return MESH_ENOMEM;
+	for (i = 0; i < s->n; i++) {
+		struct sim_attr *a = &s->attr[i];
+
+		a->comm = s->opts->comm;
+		a->comm_share = s->opts->comm_share;
+		a->io_share = s->opts->io_share;
+		if (s->opts->job_traffic)
+			s->opts->job_traffic(s->opts->job_traffic_arg,
+					     s->jobs[i].id, &a->comm,
+					     &a->comm_share, &a->io_share);
+	}
+	if (s->topo->n_io) {
+		s->side = malloc(s->topo->nodes);
+		if (!s->side || mesh_io_balance_sides(s->topo, s->side))
+			return MESH_ENOMEM;
+	}
+	if (s->opts->runtime_model == MESH_RUNTIME_CONTENTION ||
+	    s->topo->n_io) {
 		s->run = calloc(s->n ? s->n : 1, sizeof(*s->run));
 		s->ranks = malloc(s->topo->nodes * sizeof(*s->ranks));
 		if (!s->run || !s->ranks || mesh_net_create(s->topo, &s->net))
@@ -553,6 +763,9 @@ static void sim_free(struct sim *s)
 		mesh_job_traffic_free(&s->run[i].traffic);
 	free(s->run);
 	free(s->ranks);
+	free(s->attr);
+	free(s->keys);
+	free(s->side);
 	mesh_net_destroy(s->net);
 	free(s->jobs);
 	free(s->queue);
@@ -571,7 +784,8 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 
 	if (!t || !a || !tr || !o || !out || !(o->load > 0) ||
 	    !isfinite(o->load) || !(o->comm_share >= 0) ||
-	    !(o->io_share >= 0) || o->comm_share + o->io_share > 1)
+	    !(o->io_share >= 0) || o->comm_share + o->io_share > 1 ||
+	    !(o->alpha >= 0 && o->alpha <= 1))
 		return MESH_EINVAL;
 	memset(&s, 0, sizeof(s));
 	s.topo = t;
@@ -586,8 +800,10 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 		rc = sim_alloc(&s);
 	if (!rc)
 		rc = run_loop(&s);
-	if (!rc)
+	if (!rc) {
 		summarise(s.res, t->nodes);
+		summarise_events(&s);
+	}
 	if (!rc && o->progress)
 		o->progress(o->progress_arg, s.n, s.n);
 	sim_free(&s);

@@ -19,6 +19,20 @@
 
 enum mesh_sched { MESH_SCHED_FCFS, MESH_SCHED_EASY };
 
+/* The order in which queued jobs are considered. */
+enum mesh_priority {
+	MESH_PRIO_FCFS, /* submit order */
+	/* Tang et al. (002_*, Sec. V.B), Cobalt on Intrepid: highest
+	 * (wait / requested time)^3 * nodes first. */
+	MESH_PRIO_WFP,
+	/* Özden et al. (003_*): lowest wp = (1 - alpha) * lambda + alpha *
+	 * normalized delta first, re-evaluated after every start; lambda is
+	 * the normalised queue position, delta how far starting the job moves
+	 * the running jobs' mean I/O intensity from the workload's.  alpha = 0
+	 * is exactly FCFS. */
+	MESH_PRIO_OZDEN,
+};
+
 enum mesh_estimate {
 	/* Requested time, or the actual runtime where the request is
 	 * missing or shorter (the allocation literature's convention). */
@@ -42,6 +56,8 @@ enum mesh_size_field {
 
 struct mesh_sim_opts {
 	enum mesh_sched sched;
+	enum mesh_priority priority;
+	double alpha; /* MESH_PRIO_OZDEN reordering strength, 0..1 */
 	enum mesh_estimate estimate;
 	enum mesh_size_field size_field;
 	double load; /* inter-arrival multiplier, > 0 (1 = as traced) */
@@ -78,6 +94,15 @@ struct mesh_sim_job {
 	size_t node_off; /* nodes in result->nodes[node_off .. + size) */
 };
 
+/* Jobs of sizes min..max (powers of two: 1, 2, 3-4, 5-8, ...). */
+struct mesh_size_class {
+	uint32_t min, max;
+	size_t jobs;
+	double mean_wait, mean_bounded_slowdown;
+};
+
+#define MESH_SIM_SIZE_CLASSES 24
+
 struct mesh_sim_summary {
 	size_t jobs;              /* simulated */
 	size_t skipped;           /* all skipped */
@@ -93,7 +118,15 @@ struct mesh_sim_summary {
 	double mean_sum_pairwise;       /* over all jobs, 1-node jobs = 0 */
 	double mean_avg_pairwise_multi; /* over jobs of >= 2 nodes */
 	/* Contention model (0 under the trace model): */
-	double mean_stretch;  /* mean of run / trace_run */
+	double mean_stretch; /* mean of run / trace_run (1: trace model) */
+	/* Tang et al. eq. (1): idle node-seconds while a queued job would
+	 * fit in the idle node count, over nodes * (last - first event). */
+	double loss_of_capacity;
+	/* With I/O nodes (Mache, Ch. VII): mean over job starts of |system
+	 * balance factor| and of the running jobs' I/O max_contention. */
+	double avg_balance_factor, avg_max_contention;
+	size_t n_size_classes; /* non-empty classes, ascending */
+	struct mesh_size_class by_size[MESH_SIM_SIZE_CLASSES];
 	double total_io_time; /* sum of jobs' I/O phase wall seconds */
 };
 

@@ -48,6 +48,11 @@ static void usage(FILE *f)
 	    "                        mesh.conf (see mesh.conf(5)); excludes --mesh and\n"
 	    "                        --allocator/--allocator-params\n"
 	    "  --scheduler fcfs|easy scheduling policy (default easy)\n"
+	    "  --priority fcfs|wfp|ozden\n"
+	    "                        queue order: submit order (default); WFP, highest\n"
+	    "                        (wait/requested)^3 * nodes first (Tang et al.); or\n"
+	    "                        Ozden et al.'s I/O-balancing weighted priority\n"
+	    "  --alpha A             ozden reordering strength, 0..1 (default 0 = FCFS)\n"
 	    "  --load F              multiply inter-arrival times by F > 0 (default 1)\n"
 	    "  --estimate clamp|exact\n"
 	    "                        clamp: requested time, or the actual runtime when the\n"
@@ -124,7 +129,9 @@ enum {
 	OPT_RUNTIME,
 	OPT_COMM,
 	OPT_COMMSHARE,
-	OPT_IOSHARE
+	OPT_IOSHARE,
+	OPT_PRIORITY,
+	OPT_ALPHA
 };
 
 static const struct option long_opts[] = {
@@ -140,6 +147,8 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "keep-zero-runtime", no_argument, NULL, OPT_KEEP0 },
 	{ "runtime-model", required_argument, NULL, OPT_RUNTIME },
+	{ "priority", required_argument, NULL, OPT_PRIORITY },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "comm-share", required_argument, NULL, OPT_COMMSHARE },
 	{ "io-share", required_argument, NULL, OPT_IOSHARE },
@@ -267,6 +276,23 @@ static int parse_option(int c, struct options *o)
 	case OPT_COMMSHARE:
 	case OPT_IOSHARE:
 		return parse_runtime_option(c, o);
+	case OPT_PRIORITY:
+		if (!strcmp(optarg, "fcfs"))
+			o->sim.priority = MESH_PRIO_FCFS;
+		else if (!strcmp(optarg, "wfp"))
+			o->sim.priority = MESH_PRIO_WFP;
+		else if (!strcmp(optarg, "ozden"))
+			o->sim.priority = MESH_PRIO_OZDEN;
+		else
+			return fail_usage("--priority", optarg,
+					  "expected fcfs, wfp or ozden");
+		break;
+	case OPT_ALPHA:
+		if (parse_double(optarg, &o->sim.alpha) ||
+		    !(o->sim.alpha >= 0 && o->sim.alpha <= 1))
+			return fail_usage("--alpha", optarg,
+					  "expected a number in [0, 1]");
+		break;
 	case OPT_LIST:
 		list_allocators();
 		return 0;
@@ -465,6 +491,45 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static const char *priority_name(enum mesh_priority p)
+{
+	return p == MESH_PRIO_WFP     ? "wfp"
+	       : p == MESH_PRIO_OZDEN ? "ozden"
+				      : "fcfs";
+}
+
+/* Queue policy, fragmentation, I/O balance and size classes. */
+static void write_summary_policy(FILE *f, const struct options *o,
+				 const struct mesh_topo *t,
+				 const struct mesh_sim_summary *s)
+{
+	size_t i;
+
+	fprintf(f, "  \"priority\": \"%s\",\n  \"alpha\": %.17g,\n",
+		priority_name(o->sim.priority), o->sim.alpha);
+	fprintf(f, "  \"loss_of_capacity\": %.17g,\n", s->loss_of_capacity);
+	if (t->n_io)
+		fprintf(f,
+			"  \"avg_balance_factor\": %.17g,\n"
+			"  \"avg_max_contention\": %.17g,\n",
+			s->avg_balance_factor, s->avg_max_contention);
+	else
+		fprintf(f, "  \"avg_balance_factor\": null,\n"
+			   "  \"avg_max_contention\": null,\n");
+	fprintf(f, "  \"by_size\": [");
+	for (i = 0; i < s->n_size_classes; i++) {
+		const struct mesh_size_class *c = &s->by_size[i];
+
+		fprintf(f,
+			"%s\n    {\"min\": %u, \"max\": %u, \"jobs\": %zu, "
+			"\"mean_wait\": %.17g, \"mean_bounded_slowdown\": "
+			"%.17g}",
+			i ? "," : "", c->min, c->max, c->jobs, c->mean_wait,
+			c->mean_bounded_slowdown);
+	}
+	fprintf(f, "%s],\n", s->n_size_classes ? "\n  " : "");
+}
+
 static int write_summary(const char *path, const struct options *o,
 			 const struct mesh_topo *t,
 			 const struct mesh_sim_summary *s)
@@ -496,6 +561,7 @@ static int write_summary(const char *path, const struct options *o,
 								: o->sim.comm),
 		o->sim.comm_share, o->sim.io_share, s->mean_stretch,
 		s->total_io_time);
+	write_summary_policy(f, o, t, s);
 	fprintf(f,
 		"  \"jobs\": %zu,\n  \"skipped\": %zu,\n"
 		"  \"skipped_runtime\": %zu,\n  \"skipped_size\": %zu,\n"
