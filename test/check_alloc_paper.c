@@ -922,13 +922,55 @@ START_TEST(test_sl_prefers_neighbours_ending_together)
 }
 END_TEST
 
+/* sl: wraps the contiguous allocators (Tang's SL over least-blocking
+ * candidates): the same 9x1 scene, boxes of 3. */
+START_TEST(test_sl_wraps_contiguous)
+{
+	static const char *const bases[] = { "contig-ff", "contig-bf" };
+	struct mesh_topo *t = tu_topo("9x1");
+	double end[9] = { 100, 0, 0, 0, 300, 0, 0, 0, 500 };
+	struct mesh_bitmap *f = tu_all_free(t);
+	struct mesh_view v = { t, f, end, 50 };
+	struct mesh_request r;
+	uint32_t out[3];
+	char name[32];
+	int i;
+
+	mesh_bitmap_clear(f, 0);
+	mesh_bitmap_clear(f, 4);
+	mesh_bitmap_clear(f, 8);
+	memset(&r, 0, sizeof(r));
+	r.nodes = 3;
+	for (i = 0; i < 2; i++) {
+		struct mesh_allocator *base = mk(t, bases[i], NULL), *sl;
+
+		snprintf(name, sizeof(name), "sl:%s", bases[i]);
+		sl = mk(t, name, NULL);
+		r.end_time = 480;
+		ck_assert_int_eq(mesh_alloc_place(base, &v, &r, out), 0);
+		ck_assert_uint_eq(out[0], 1);
+		ck_assert_int_eq(mesh_alloc_place(sl, &v, &r, out), 0);
+		ck_assert_msg(out[0] == 5 && out[2] == 7, "%s: %u..%u", name,
+			      out[0], out[2]);
+		r.end_time = 150;
+		ck_assert_int_eq(mesh_alloc_place(sl, &v, &r, out), 0);
+		ck_assert_uint_eq(out[0], 1);
+		mesh_alloc_destroy(base);
+		mesh_alloc_destroy(sl);
+	}
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 START_TEST(test_sl_create_errors)
 {
 	struct mesh_topo *t = tu_topo("8x8");
 	struct mesh_allocator *a = NULL;
 	struct mesh_diag d;
 	static const char *const ok[] = { "sl:mc1x1", "sl:mc", "sl:genalg",
-					  "sl:mm", "sl:mm-inc", "sl:hilbert-bf" };
+					  "sl:mm", "sl:mm-inc", "sl:hilbert-bf",
+					  "sl:contig-ff", "sl:contig-bf" };
 	int i;
 
 	ck_assert_int_eq(mesh_alloc_create(t, "sl:paging", NULL, &a, &d),
@@ -938,7 +980,7 @@ START_TEST(test_sl_create_errors)
 	ck_assert_int_eq(mesh_alloc_create(t, "sl:sl:mc", NULL, &a, &d),
 			 MESH_EINVAL);
 	ck_assert_ptr_null(a);
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < 8; i++) {
 		a = mk(t, ok[i], NULL);
 		ck_assert_str_eq(mesh_alloc_name(a), ok[i]);
 		mesh_alloc_destroy(a);
@@ -994,6 +1036,7 @@ static Suite *paper_suite(void)
 	tc = tcase_create("sl");
 	tcase_add_test(tc, test_sl_prefers_neighbours_ending_together);
 	tcase_add_test(tc, test_sl_create_errors);
+	tcase_add_test(tc, test_sl_wraps_contiguous);
 	suite_add_tcase(s, tc);
 	return s;
 }

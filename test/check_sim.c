@@ -521,6 +521,75 @@ START_TEST(test_sim_size_classes)
 }
 END_TEST
 
+/* Tang's paired job filling (FCFS).  4x2: J1 (2 nodes) starts at 0
+ * next to idle nodes; J2 (8 nodes) blocks the queue; J3 has J1's size and
+ * estimate, so PF starts it with J1.  Without PF, J3 waits behind J2:
+ * J2 runs 100-110 and J3 starts at 110. */
+START_TEST(test_sim_paired_filling)
+{
+	static const struct jobspec js[] = { { 1, 0, 100, 100, 2 },
+					     { 2, 0, 10, 10, 8 },
+					     { 3, 0, 100, 100, 2 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	o.sched = MESH_SCHED_FCFS;
+	r = simulate("4x2", "snake-ff", js, 3, &o);
+	ck_assert_double_eq(start_of(r, 3), 110);
+	mesh_sim_result_free(r);
+	o.paired_filling = 1;
+	r = simulate("4x2", "snake-ff", js, 3, &o);
+	ck_assert_double_eq(start_of(r, 3), 0);
+	ck_assert_double_eq(start_of(r, 2), 100);
+	mesh_sim_result_free(r);
+	o.pf_max_size = 1; /* J1 is larger: no pairing */
+	r = simulate("4x2", "snake-ff", js, 3, &o);
+	ck_assert_double_eq(start_of(r, 3), 110);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
+/* Spatial estimates.  User 7's job 1 (2 nodes) asked for 100 s and ran
+ * 50; job 2 (same user and size) asks for 100 after job 1 ended:
+ * AdjEst gives it 100 * 50/100 = 50, ActRun its actual 80, and the
+ * user estimate stays 100.  Job 3 (another size) has no history. */
+START_TEST(test_sim_spatial_estimates)
+{
+	struct jobspec js[] = { { 1, 0, 50, 100, 2 },
+				{ 2, 60, 80, 100, 2 },
+				{ 3, 60, 30, 100, 4 } };
+	static const double want2[] = { 100, 50, 80 },
+			    want3[] = { 100, 100, 30 };
+	struct mesh_swf_trace *tr = make_trace(js, 3);
+	struct mesh_topo *t = tu_topo("4x4");
+	struct mesh_allocator *a = NULL;
+	struct mesh_sim_result *r = NULL;
+	struct mesh_sim_opts o;
+	struct mesh_diag d;
+	int mode;
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		tr->jobs[i].user = 7;
+	ck_assert_int_eq(mesh_alloc_create(t, "sl:snake-ff", NULL, &a, &d), 0);
+	for (mode = MESH_SPATIAL_USER; mode <= MESH_SPATIAL_ACTUAL; mode++) {
+		mesh_sim_opts_init(&o);
+		o.spatial_estimate = (enum mesh_spatial_estimate) mode;
+		ck_assert_int_eq(mesh_sim_run(t, a, tr, &o, &r, &d), 0);
+		ck_assert_double_eq(job_of(r, 2)->spatial_estimate,
+				    want2[mode]);
+		ck_assert_double_eq(job_of(r, 3)->spatial_estimate,
+				    want3[mode]);
+		ck_assert_double_eq(job_of(r, 2)->estimate, 100);
+		mesh_sim_result_free(r);
+	}
+	mesh_alloc_destroy(a);
+	mesh_swf_free(tr);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -542,6 +611,8 @@ int main(void)
 	tcase_add_test(tc, test_sim_ozden_alpha);
 	tcase_add_test(tc, test_sim_ozden_alpha0_is_fcfs);
 	tcase_add_test(tc, test_sim_size_classes);
+	tcase_add_test(tc, test_sim_paired_filling);
+	tcase_add_test(tc, test_sim_spatial_estimates);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -67,6 +67,15 @@ check "bad --priority exits 2" '[ $? -eq 2 ] && grep -q "expected fcfs, wfp or o
 "$meshsim" --priority ozden --alpha 1.2 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--alpha out of range exits 2" '[ $? -eq 2 ] && grep -q -- "--alpha: invalid value \"1.2\"" "$tmp/err"'
 
+# Tang's walltime-aware schemes.
+"$meshsim" --allocator sl:contig-ff --paired-filling --spatial-estimate adjusted \
+	--summary "$tmp/w.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "sl:contig-ff with PF and AdjEst runs and is recorded" '[ $? -eq 0 ] && grep -q "\"paired_filling\": true" "$tmp/w.json" && grep -q "\"spatial_estimate\": \"adjusted\"" "$tmp/w.json"'
+"$meshsim" --spatial-estimate oracle "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "bad --spatial-estimate exits 2" '[ $? -eq 2 ] && grep -q "expected user, adjusted or actual" "$tmp/err"'
+"$meshsim" --pf-max-size -3 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "bad --pf-max-size exits 2" '[ $? -eq 2 ] && grep -q -- "--pf-max-size: invalid value" "$tmp/err"'
+
 # Bad flags: exit 2 and name the flag.
 "$meshsim" --mesh 4y4 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "bad --mesh exits 2" '[ $? -eq 2 ] && grep -q "mesh" "$tmp/err"'

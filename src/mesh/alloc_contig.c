@@ -19,7 +19,8 @@
  *    block hugs what is already used and leaves the free region in one
  *    piece); ties go to the preferred shape, then the lowest base.
  * Free-ness and contact are counted with prefix sums (boxsum), O(1) per
- * candidate box.  Refuses (MESH_ENOSPC) when no free sub-mesh of any
+ * candidate box.  The equally good placements are listed for sl:contig-*
+ * (contig_candidates).  Refuses (MESH_ENOSPC) when no free sub-mesh of any
  * allowed shape exists: MESH_ALLOC_CONTIGUOUS_ONLY.
  */
 #include <stdlib.h>
@@ -163,33 +164,61 @@ struct contig_pick {
 	int found;
 };
 
-/* Scans one shape; updates pick (strictly better contact for bf). */
-static void scan_shape(const struct contig_priv *p, int si,
-		       struct contig_pick *pick)
+/* Calls fn on every free box of shape si, bases in index order (z, y,
+ * x slowest to fastest), until fn returns non-zero; returns that. */
+static int visit_boxes(const struct contig_priv *p, int si,
+		       int (*fn)(void *arg, int si, const int b[3],
+				 const int hi[3]),
+		       void *arg)
 {
 	const struct mesh_topo *t = p->box.topo;
 	const int *e = p->shapes[si];
-	uint64_t vol = (uint64_t) e[0] * e[1] * e[2], c;
-	int b[3], hi[3];
+	uint64_t vol = (uint64_t) e[0] * e[1] * e[2];
+	int b[3], hi[3], d, rc;
 
 	for (b[2] = 0; b[2] <= base_limit(t, 2, e[2]); b[2]++)
 		for (b[1] = 0; b[1] <= base_limit(t, 1, e[1]); b[1]++)
 			for (b[0] = 0; b[0] <= base_limit(t, 0, e[0]); b[0]++) {
-				hi[0] = b[0] + e[0] - 1;
-				hi[1] = b[1] + e[1] - 1;
-				hi[2] = b[2] + e[2] - 1;
+				for (d = 0; d < 3; d++)
+					hi[d] = b[d] + e[d] - 1;
 				if (mesh__box_count(&p->box, b, hi) != vol)
 					continue;
-				c = p->best_fit ? contact(p, b, hi) : 0;
-				if (pick->found && c <= pick->contact)
-					continue;
-				pick->found = 1;
-				pick->shape = si;
-				pick->contact = c;
-				memcpy(pick->base, b, sizeof(b));
-				if (!p->best_fit)
-					return;
+				rc = fn(arg, si, b, hi);
+				if (rc)
+					return rc;
 			}
+	return 0;
+}
+
+struct scan_ctx {
+	const struct contig_priv *p;
+	struct contig_pick *pick;
+};
+
+/* Keeps the box if it is the first, or has strictly more contact (bf);
+ * ff stops at the first. */
+static int pick_box(void *arg, int si, const int b[3], const int hi[3])
+{
+	struct scan_ctx *sc = arg;
+	struct contig_pick *pick = sc->pick;
+	uint64_t c = sc->p->best_fit ? contact(sc->p, b, hi) : 0;
+
+	if (pick->found && c <= pick->contact)
+		return 0;
+	pick->found = 1;
+	pick->shape = si;
+	pick->contact = c;
+	memcpy(pick->base, b, sizeof(pick->base));
+	return !sc->p->best_fit;
+}
+
+/* Scans one shape; updates pick (strictly better contact for bf). */
+static void scan_shape(const struct contig_priv *p, int si,
+		       struct contig_pick *pick)
+{
+	struct scan_ctx sc = { p, pick };
+
+	visit_boxes(p, si, pick_box, &sc);
 }
 
 static void emit(const struct mesh_topo *t, const int e[3], const int b[3],
@@ -207,20 +236,74 @@ static void emit(const struct mesh_topo *t, const int e[3], const int b[3],
 			}
 }
 
+/* place()'s choice into pick; 0 or MESH_ENOSPC. */
+static int find_pick(struct contig_priv *p, const struct mesh_view *v,
+		     const struct mesh_request *req, struct contig_pick *pick)
+{
+	int si;
+
+	memset(pick, 0, sizeof(*pick));
+	list_shapes(p, v->topo, req);
+	mesh__boxsum_build(&p->box, v->free);
+	for (si = 0; si < p->n_shapes && !(pick->found && !p->best_fit); si++)
+		scan_shape(p, si, pick);
+	return pick->found ? 0 : MESH_ENOSPC;
+}
+
 static int contig_place(struct mesh_allocator *a, const struct mesh_view *v,
 			const struct mesh_request *req, uint32_t *out)
 {
 	struct contig_priv *p = a->priv;
-	struct contig_pick pick = { 0, { 0, 0, 0 }, 0, 0 };
-	int si;
+	struct contig_pick pick;
+	int rc = find_pick(p, v, req, &pick);
 
-	list_shapes(p, v->topo, req);
-	mesh__boxsum_build(&p->box, v->free);
-	for (si = 0; si < p->n_shapes && !(pick.found && !p->best_fit); si++)
-		scan_shape(p, si, &pick);
-	if (!pick.found)
-		return MESH_ENOSPC;
+	if (rc)
+		return rc;
 	emit(v->topo, p->shapes[pick.shape], pick.base, out);
+	return 0;
+}
+
+struct cand_ctx {
+	const struct contig_priv *p;
+	const struct mesh_topo *t;
+	uint64_t contact;
+	uint32_t *buf;
+	int (*cb)(void *ctx, const uint32_t *nodes);
+	void *ctx;
+};
+
+static int emit_candidate(void *arg, int si, const int b[3], const int hi[3])
+{
+	struct cand_ctx *cc = arg;
+
+	if (cc->p->best_fit && contact(cc->p, b, hi) != cc->contact)
+		return 0;
+	emit(cc->t, cc->p->shapes[si], b, cc->buf);
+	return cc->cb(cc->ctx, cc->buf);
+}
+
+/* For sl:contig-*: the placements as good as place()'s, its own first.
+ * ff: every free box of the first shape that fits (ff has no measure
+ * but position, and Tang et al.'s SL breaks exactly such ties); bf:
+ * every box of any shape with the best contact, in shape then base
+ * order. */
+static int contig_candidates(struct mesh_allocator *a,
+			     const struct mesh_view *v,
+			     const struct mesh_request *req, uint32_t *buf,
+			     int (*cb)(void *ctx, const uint32_t *nodes),
+			     void *ctx)
+{
+	struct contig_priv *p = a->priv;
+	struct cand_ctx cc = { p, v->topo, 0, buf, cb, ctx };
+	struct contig_pick pick;
+	int si, rc = find_pick(p, v, req, &pick);
+
+	if (rc)
+		return rc;
+	cc.contact = pick.contact;
+	for (si = pick.shape; si < p->n_shapes; si++)
+		if (visit_boxes(p, si, emit_candidate, &cc) || !p->best_fit)
+			break;
 	return 0;
 }
 
@@ -228,4 +311,5 @@ const struct mesh_alloc_ops mesh__contig_ops = {
 	.create = contig_create,
 	.destroy = contig_destroy,
 	.place = contig_place,
+	.candidates = contig_candidates,
 };

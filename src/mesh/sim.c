@@ -48,6 +48,14 @@ struct sim_loc {
 	double lost;        /* idle node-seconds counted */
 };
 
+/* AdjEst history of one (user, size): actual/requested ratios. */
+struct est_hist {
+	long user;
+	uint32_t size;
+	size_t count; /* 0: empty slot */
+	double ratio_sum;
+};
+
 struct prio_key {
 	double key;
 	size_t job;
@@ -88,7 +96,9 @@ struct sim {
 	double bf_sum, mc_sum; /* over job starts */
 	size_t start_events;
 	struct sim_loc loc;
-	uint32_t usable; /* free nodes of the empty machine */
+	uint32_t usable;       /* free nodes of the empty machine */
+	struct est_hist *hist; /* AdjEst: per (user, size) */
+	size_t hist_cap;
 	double last_event;
 };
 
@@ -199,6 +209,8 @@ static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 		sj->submit = j->submit;
 		sj->run = j->run;
 		sj->trace_run = j->run;
+		sj->user = j->user;
+		sj->req_time = j->req_time;
 		sj->estimate = job_estimate(j, s->opts->estimate);
 		sj->size = (uint32_t) size;
 	}
@@ -319,6 +331,53 @@ static void traffic_finish(struct sim *s, size_t idx, double now)
 	res->io_time = s->jobs[idx].io_time;
 }
 
+/* AdjEst history slot of (user, size): open addressing; the table has
+ * room for every accepted job, so a free slot always exists. */
+static struct est_hist *hist_slot(struct sim *s, long user, uint32_t size)
+{
+	uint64_t h = ((uint64_t) user * 0x9E3779B97F4A7C15ull) ^ size;
+	size_t i = (size_t) (h % s->hist_cap);
+
+	while (s->hist[i].count &&
+	       (s->hist[i].user != user || s->hist[i].size != size))
+		i = (i + 1) % s->hist_cap;
+	return &s->hist[i];
+}
+
+/* A job joins the queue; AdjEst fixes its spatial estimate now, from the
+ * jobs finished so far, as Cobalt does at submission. */
+static void enqueue(struct sim *s, size_t idx)
+{
+	struct mesh_sim_job *j = &s->jobs[idx];
+	const struct est_hist *h;
+
+	j->spatial_estimate = j->estimate;
+	if (s->opts->spatial_estimate == MESH_SPATIAL_ACTUAL) {
+		j->spatial_estimate = j->run;
+	} else if (s->opts->spatial_estimate == MESH_SPATIAL_ADJUSTED &&
+		   j->req_time > 0) {
+		h = hist_slot(s, j->user, j->size);
+		if (h->count)
+			j->spatial_estimate =
+			    j->req_time * h->ratio_sum / (double) h->count;
+	}
+	s->queue[s->qlen++] = idx;
+}
+
+static void hist_record(struct sim *s, const struct mesh_sim_job *j, double run)
+{
+	struct est_hist *h;
+
+	if (s->opts->spatial_estimate != MESH_SPATIAL_ADJUSTED ||
+	    j->req_time <= 0)
+		return;
+	h = hist_slot(s, j->user, j->size);
+	h->user = j->user;
+	h->size = j->size;
+	h->count++;
+	h->ratio_sum += run / j->req_time;
+}
+
 /* Try to start job idx now; 1 if started, 0 if not placeable, < 0 on
  * error. */
 static int try_start(struct sim *s, size_t idx, double now)
@@ -335,7 +394,7 @@ static int try_start(struct sim *s, size_t idx, double now)
 		return 0;
 	memset(&req, 0, sizeof(req));
 	req.nodes = j->size;
-	req.end_time = now + j->estimate;
+	req.end_time = now + j->spatial_estimate;
 	req.io_intensity = -1;
 	req.seed = job_seed(s, j);
 	view.topo = s->topo;
@@ -352,7 +411,7 @@ static int try_start(struct sim *s, size_t idx, double now)
 				     mesh_strerror(rc));
 	for (i = 0; i < j->size; i++) {
 		mesh_bitmap_clear(s->free_map, out[i]);
-		s->node_end[out[i]] = now + j->estimate;
+		s->node_end[out[i]] = now + j->spatial_estimate;
 	}
 	s->free_count -= j->size;
 	rc = mesh_metrics_compute(s->topo, out, j->size, &m);
@@ -488,16 +547,90 @@ static void order_queue(struct sim *s, double now)
 		s->queue[i] = s->keys[i].job;
 }
 
-static int schedule(struct sim *s, double now)
+/* True if some free node is a mesh neighbour of job idx's nodes. */
+static int idle_neighbour(const struct sim *s, const struct mesh_sim_job *j)
 {
+	const struct mesh_topo *t = s->topo;
+	const uint32_t *nodes = s->res->nodes + j->node_off;
+	int c[3], d, step;
+	uint32_t i;
+
+	for (i = 0; i < j->size; i++)
+		for (d = 0; d < 3; d++)
+			for (step = -1; step <= 1; step += 2) {
+				int x;
+
+				mesh_topo_coords(t, nodes[i], c);
+				x = c[d] + step;
+				if (t->dim[d] == 1 ||
+				    (!t->wrap[d] && (x < 0 || x >= t->dim[d])))
+					continue;
+				c[d] = (x + t->dim[d]) % t->dim[d];
+				if (mesh_bitmap_test(s->free_map,
+						     mesh_topo_index(t, c)))
+					return 1;
+			}
+	return 0;
+}
+
+/* EASY's reservation while backfilling; NULL in the head loop. */
+struct reservation {
 	double shadow;
 	uint32_t extra;
-	size_t pos;
+};
+
+/* Tang's paired job filling (Alg. 2) after job idx started: if it has
+ * idle neighbours, start the queued job of the same size whose spatial
+ * estimate is closest (ties: queue order), provided it fits now and, in
+ * EASY's backfill phase, respects the reservation.  Returns the queue
+ * position it took + 1, 0 if none, or < 0 on error. */
+static long paired_fill(struct sim *s, size_t idx, double now,
+			struct reservation *resv)
+{
+	const struct mesh_sim_job *j = &s->jobs[idx];
+	size_t pos, best = SIZE_MAX;
+	double dd = INFINITY;
+	int rc, in_time;
+
+	if (!s->opts->paired_filling ||
+	    (s->opts->pf_max_size && j->size > s->opts->pf_max_size) ||
+	    j->size > s->free_count || !idle_neighbour(s, j))
+		return 0;
+	for (pos = 0; pos < s->qlen; pos++) {
+		const struct mesh_sim_job *w = &s->jobs[s->queue[pos]];
+		double d = fabs(w->spatial_estimate - j->spatial_estimate);
+
+		if (w->size == j->size && d < dd) {
+			dd = d;
+			best = pos;
+		}
+	}
+	if (best == SIZE_MAX)
+		return 0;
+	in_time =
+	    !resv || now + s->jobs[s->queue[best]].estimate <= resv->shadow;
+	if (!in_time && j->size > resv->extra)
+		return 0;
+	rc = try_start(s, s->queue[best], now);
+	if (rc <= 0)
+		return rc;
+	if (!in_time)
+		resv->extra -= j->size;
+	queue_remove(s, best);
+	return (long) best + 1;
+}
+
+static int schedule(struct sim *s, double now)
+{
+	struct reservation resv;
+	size_t pos, idx;
+	long paired;
 	int rc;
 
 	order_queue(s, now);
 	while (s->qlen) {
-		rc = try_start(s, s->queue[0], now);
+		idx = s->queue[0];
+		rc = try_start(s, idx, now);
 		if (rc < 0)
 			return rc;
 		if (!rc && s->hlen)
@@ -508,27 +641,35 @@ static int schedule(struct sim *s, double now)
 		if (!rc)
 			s->res->summary.refused++;
 		queue_remove(s, 0);
+		if (rc && (paired = paired_fill(s, idx, now, NULL)) < 0)
+			return (int) paired;
 		if (s->opts->priority == MESH_PRIO_OZDEN)
 			order_queue(s, now); /* wp depends on running jobs */
 	}
 	if (!s->qlen || s->opts->sched != MESH_SCHED_EASY)
 		return 0;
-	shadow_of(s, now, s->jobs[s->queue[0]].size, &shadow, &extra);
+	shadow_of(s, now, s->jobs[s->queue[0]].size, &resv.shadow, &resv.extra);
 	for (pos = 1; pos < s->qlen; pos++) {
 		struct mesh_sim_job *j = &s->jobs[s->queue[pos]];
-		int ends_in_time = now + j->estimate <= shadow;
+		int ends_in_time = now + j->estimate <= resv.shadow;
 
 		if (j->size > s->free_count ||
-		    (!ends_in_time && j->size > extra))
+		    (!ends_in_time && j->size > resv.extra))
 			continue;
-		rc = try_start(s, s->queue[pos], now);
+		idx = s->queue[pos];
+		rc = try_start(s, idx, now);
 		if (rc < 0)
 			return rc;
 		if (!rc)
 			continue;
 		if (!ends_in_time)
-			extra -= j->size;
+			resv.extra -= j->size;
 		queue_remove(s, pos--);
+		paired = paired_fill(s, idx, now, &resv);
+		if (paired < 0)
+			return (int) paired;
+		if (paired && (size_t) paired - 1 <= pos)
+			pos--; /* the paired job stood before the cursor */
 	}
 	return 0;
 }
@@ -594,10 +735,11 @@ static int run_loop(struct sim *s)
 			finish(s, idx);
 			if (s->net)
 				traffic_finish(s, idx, now);
+			hist_record(s, &s->jobs[idx], now - s->jobs[idx].start);
 		}
 		while (s->next_arrival < s->n &&
 		       s->jobs[s->next_arrival].submit <= now)
-			s->queue[s->qlen++] = s->next_arrival++;
+			enqueue(s, s->next_arrival++);
 		rc = schedule(s, now);
 		if (rc < 0)
 			return rc;
@@ -725,6 +867,12 @@ static int sim_alloc(struct sim *s)
 	mesh_bitmap_fill(s->free_map, true);
 	s->free_count = s->topo->nodes;
 	s->usable = s->free_count;
+	if (s->opts->spatial_estimate == MESH_SPATIAL_ADJUSTED) {
+		s->hist_cap = 2 * s->n + 1;
+		s->hist = calloc(s->hist_cap, sizeof(*s->hist));
+		if (!s->hist)
+			return MESH_ENOMEM;
+	}
 	s->attr = calloc(s->n ? s->n : 1, sizeof(*s->attr));
 	s->keys = malloc((s->n ? s->n : 1) * sizeof(*s->keys));
 	if (!s->attr || !s->keys)
@@ -765,6 +913,7 @@ static void sim_free(struct sim *s)
 	free(s->ranks);
 	free(s->attr);
 	free(s->keys);
+	free(s->hist);
 	free(s->side);
 	mesh_net_destroy(s->net);
 	free(s->jobs);

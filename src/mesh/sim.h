@@ -49,6 +49,16 @@ enum mesh_runtime_model {
 	MESH_RUNTIME_CONTENTION,
 };
 
+/* The runtime estimate that placement (sl:*) sees; queue order and
+ * backfilling always use the user's estimate (Tang et al., Sec. V.B). */
+enum mesh_spatial_estimate {
+	MESH_SPATIAL_USER, /* the estimate (--estimate) */
+	/* AdjEst: the requested time times the mean actual/requested ratio
+	 * of the user's earlier finished jobs of the same size. */
+	MESH_SPATIAL_ADJUSTED,
+	MESH_SPATIAL_ACTUAL, /* ActRun: the actual runtime (ideal) */
+};
+
 enum mesh_size_field {
 	MESH_SIZE_ALLOC, /* allocated processors, else requested */
 	MESH_SIZE_REQ,   /* requested processors, else allocated */
@@ -57,6 +67,12 @@ enum mesh_size_field {
 struct mesh_sim_opts {
 	enum mesh_sched sched;
 	enum mesh_priority priority;
+	enum mesh_spatial_estimate spatial_estimate;
+	/* Tang's paired job filling: after a job starts next to idle nodes,
+	 * also start the queued job of the same size whose estimate is
+	 * closest (only jobs of at most pf_max_size nodes; 0 = any). */
+	int paired_filling;
+	uint32_t pf_max_size;
 	double alpha; /* MESH_PRIO_OZDEN reordering strength, 0..1 */
 	enum mesh_estimate estimate;
 	enum mesh_size_field size_field;
@@ -87,6 +103,12 @@ struct mesh_sim_job {
 	double trace_run; /* runtime in the trace; run differs under
 			   * the contention model */
 	double io_time;   /* wall seconds in the I/O phase (contention) */
+	/* End-time estimate the allocator was given (sl:*), from the
+	 * spatial estimate mode: the estimate, Tang's adjusted estimate or
+	 * the actual runtime. */
+	double spatial_estimate;
+	long user;       /* SWF user id, -1 if unknown */
+	double req_time; /* SWF requested time, <= 0 if unknown */
 	uint32_t size;
 	uint64_t sum_pairwise;
 	double avg_pairwise;

@@ -53,6 +53,14 @@ static void usage(FILE *f)
 	    "                        (wait/requested)^3 * nodes first (Tang et al.); or\n"
 	    "                        Ozden et al.'s I/O-balancing weighted priority\n"
 	    "  --alpha A             ozden reordering strength, 0..1 (default 0 = FCFS)\n"
+	    "  --paired-filling      Tang et al.'s PF: start a queued job of the same size\n"
+	    "                        and closest estimate next to a job that starts beside\n"
+	    "                        idle nodes (with sl:<allocator>: Combo)\n"
+	    "  --pf-max-size N       paired filling only for jobs of at most N nodes\n"
+	    "  --spatial-estimate user|adjusted|actual\n"
+	    "                        end time that placement (sl:*) sees: the estimate\n"
+	    "                        (default), Tang's adjusted estimate (AdjEst), or the\n"
+	    "                        actual runtime (ActRun)\n"
 	    "  --load F              multiply inter-arrival times by F > 0 (default 1)\n"
 	    "  --estimate clamp|exact\n"
 	    "                        clamp: requested time, or the actual runtime when the\n"
@@ -131,7 +139,10 @@ enum {
 	OPT_COMMSHARE,
 	OPT_IOSHARE,
 	OPT_PRIORITY,
-	OPT_ALPHA
+	OPT_ALPHA,
+	OPT_PF,
+	OPT_PFMAX,
+	OPT_SPATIAL
 };
 
 static const struct option long_opts[] = {
@@ -149,6 +160,9 @@ static const struct option long_opts[] = {
 	{ "runtime-model", required_argument, NULL, OPT_RUNTIME },
 	{ "priority", required_argument, NULL, OPT_PRIORITY },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "paired-filling", no_argument, NULL, OPT_PF },
+	{ "pf-max-size", required_argument, NULL, OPT_PFMAX },
+	{ "spatial-estimate", required_argument, NULL, OPT_SPATIAL },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "comm-share", required_argument, NULL, OPT_COMMSHARE },
 	{ "io-share", required_argument, NULL, OPT_IOSHARE },
@@ -191,6 +205,40 @@ static int parse_runtime_option(int c, struct options *o)
 			    c == OPT_COMMSHARE ? "--comm-share" : "--io-share",
 			    optarg, "expected a number in [0, 1]");
 		return -1;
+	}
+}
+
+static const char *const spatial_names[] = { "user", "adjusted", "actual" };
+
+/* Tang's walltime-aware options; -1 to continue, else a status. */
+static int parse_walltime_option(int c, struct options *o)
+{
+	unsigned long v;
+	char *end;
+	int i;
+
+	switch (c) {
+	case OPT_PF:
+		o->sim.paired_filling = 1;
+		return -1;
+	case OPT_PFMAX:
+		errno = 0;
+		v = strtoul(optarg, &end, 10);
+		if (!*optarg || *end || errno || optarg[0] == '-' ||
+		    v > UINT32_MAX)
+			return fail_usage("--pf-max-size", optarg,
+					  "expected a node count");
+		o->sim.pf_max_size = (uint32_t) v;
+		return -1;
+	default:
+		for (i = 0; i < 3; i++)
+			if (!strcmp(optarg, spatial_names[i])) {
+				o->sim.spatial_estimate =
+				    (enum mesh_spatial_estimate) i;
+				return -1;
+			}
+		return fail_usage("--spatial-estimate", optarg,
+				  "expected user, adjusted or actual");
 	}
 }
 
@@ -276,6 +324,10 @@ static int parse_option(int c, struct options *o)
 	case OPT_COMMSHARE:
 	case OPT_IOSHARE:
 		return parse_runtime_option(c, o);
+	case OPT_PF:
+	case OPT_PFMAX:
+	case OPT_SPATIAL:
+		return parse_walltime_option(c, o);
 	case OPT_PRIORITY:
 		if (!strcmp(optarg, "fcfs"))
 			o->sim.priority = MESH_PRIO_FCFS;
@@ -507,6 +559,11 @@ static void write_summary_policy(FILE *f, const struct options *o,
 
 	fprintf(f, "  \"priority\": \"%s\",\n  \"alpha\": %.17g,\n",
 		priority_name(o->sim.priority), o->sim.alpha);
+	fprintf(f,
+		"  \"paired_filling\": %s,\n  \"pf_max_size\": %u,\n"
+		"  \"spatial_estimate\": \"%s\",\n",
+		o->sim.paired_filling ? "true" : "false", o->sim.pf_max_size,
+		spatial_names[o->sim.spatial_estimate]);
 	fprintf(f, "  \"loss_of_capacity\": %.17g,\n", s->loss_of_capacity);
 	if (t->n_io)
 		fprintf(f,
