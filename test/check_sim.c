@@ -590,6 +590,53 @@ START_TEST(test_sim_spatial_estimates)
 }
 END_TEST
 
+static double io_share_of;
+
+static void io_share_all(void *arg, long id, enum mesh_comm *comm,
+			 double *comm_share, double *io_share)
+{
+	(void) arg;
+	(void) id;
+	(void) comm;
+	(void) comm_share;
+	*io_share = io_share_of;
+}
+
+/* PFS model, B = 20 GB/s, 12.5 GB/s per node, 1-node jobs of 100 s.  All
+ * I/O: one job alone is not slowed (12.5 <= 20); two meet 25 GB/s of
+ * demand: s = 1.25, both end at 125.  Half I/O, three jobs: each meets
+ * 12.5 + 2 * 6.25 = 25: s = 1.25, stretch 0.5 + 0.625, run 112.5, of
+ * which I/O 62.5 s. */
+START_TEST(test_sim_pfs_sharing)
+{
+	static const struct jobspec js[] = { { 1, 0, 100, 100, 1 },
+					     { 2, 0, 100, 100, 1 },
+					     { 3, 0, 100, 100, 1 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	o.runtime_model = MESH_RUNTIME_PFS;
+	o.pfs_bandwidth = 20;
+	o.job_traffic = io_share_all;
+	io_share_of = 1;
+	r = simulate("4x1", "rowmajor-ff", js, 1, &o);
+	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
+	ck_assert_double_eq_tol(r->jobs[0].io_time, 100, 1e-9);
+	mesh_sim_result_free(r);
+	r = simulate("4x1", "rowmajor-ff", js, 2, &o);
+	ck_assert_double_eq_tol(r->jobs[0].end, 125, 1e-9);
+	ck_assert_double_eq_tol(r->jobs[1].end, 125, 1e-9);
+	mesh_sim_result_free(r);
+	io_share_of = 0.5;
+	r = simulate("4x1", "rowmajor-ff", js, 3, &o);
+	ck_assert_double_eq_tol(r->jobs[2].run, 112.5, 1e-9);
+	ck_assert_double_eq_tol(r->jobs[2].io_time, 62.5, 1e-9);
+	ck_assert_double_eq_tol(r->summary.total_io_time, 3 * 62.5, 1e-9);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -613,6 +660,7 @@ int main(void)
 	tcase_add_test(tc, test_sim_size_classes);
 	tcase_add_test(tc, test_sim_paired_filling);
 	tcase_add_test(tc, test_sim_spatial_estimates);
+	tcase_add_test(tc, test_sim_pfs_sharing);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

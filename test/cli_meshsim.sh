@@ -46,6 +46,12 @@ check "contention: summary names the model" 'grep -q "\"runtime_model\": \"conte
 check "contention: mc1x1 2x2 block keeps 100 s" '[ $? -eq 0 ] && grep -q "^1,0,0,100,0,100,4," "$tmp/c.csv"'
 "$meshsim" --runtime-model fluid "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "bad --runtime-model exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--runtime-model: invalid value \"fluid\"" "$tmp/err"'
+# PFS model: 4 jobs writing all the time at 12.5 GB/s per node into a
+# 10 GB/s file system are all slowed.
+"$meshsim" --runtime-model pfs --io-share 1 --pfs-bandwidth 10 --summary "$tmp/f.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "pfs: jobs slowed by a small file system" '[ $? -eq 0 ] && grep -q "\"runtime_model\": \"pfs\"" "$tmp/f.json" && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d[\"mean_stretch\"] > 1.5 else 1)" "$tmp/f.json"'
+"$meshsim" --runtime-model pfs --pfs-bandwidth 0 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--pfs-bandwidth 0 exits 2" '[ $? -eq 2 ] && grep -q -- "--pfs-bandwidth: invalid value \"0\": expected GB/s > 0" "$tmp/err"'
 "$meshsim" --comm ring "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "bad --comm exits 2 listing the patterns" '[ $? -eq 2 ] && grep -q "expected all-to-all, one-to-all, nearest or none" "$tmp/err"'
 "$meshsim" --comm-share 0.7 --io-share 0.5 "$tmp/t.swf" >/dev/null 2>"$tmp/err"

@@ -109,6 +109,8 @@ void mesh_sim_opts_init(struct mesh_sim_opts *o)
 	o->estimate = MESH_ESTIMATE_CLAMP;
 	o->size_field = MESH_SIZE_ALLOC;
 	o->load = 1.0;
+	o->pfs_bandwidth = 48;    /* Özden et al.'s shared PFS */
+	o->node_bandwidth = 12.5; /* their 100 Gbit/s node links */
 }
 
 static void heap_push(struct sim *s, double end, size_t job)
@@ -257,6 +259,11 @@ static int traffic_start(struct sim *s, size_t idx, const uint32_t *nodes)
 	double cs = s->attr[idx].comm_share, is = s->attr[idx].io_share;
 	int rc;
 
+	r->left = s->jobs[idx].run;
+	r->stretch = 1;
+	r->res_idx = s->res->n;
+	if (!s->net)
+		return 0;
 	memcpy(s->ranks, nodes, s->jobs[idx].size * sizeof(*nodes));
 	qsort(s->ranks, s->jobs[idx].size, sizeof(*s->ranks), by_node);
 	rc = mesh_net_traffic(s->net, s->ranks, s->jobs[idx].size, comm, cs, is,
@@ -273,13 +280,10 @@ static int traffic_start(struct sim *s, size_t idx, const uint32_t *nodes)
 		s->mc_sum += mesh_net_io_max_contention(s->net);
 		s->bf_sum += labs(s->sys_bf);
 	}
-	r->left = s->jobs[idx].run;
-	r->stretch = 1;
-	r->res_idx = s->res->n;
 	return 0;
 }
 
-/* Contention model: take off the work done since the last event. */
+/* Dynamic models: take off the work done since the last event. */
 static void traffic_advance(struct sim *s, double now)
 {
 	double dt = now - s->last_event;
@@ -297,19 +301,45 @@ static void traffic_advance(struct sim *s, double now)
 	s->last_event = now;
 }
 
-/* Contention model: new stretches and end times for all running jobs;
+/* PFS model: a job alone writes at b = min(nodes * node bandwidth, B).
+ * In its I/O phase it meets its own b plus the others' mean demands
+ * i_r * b_r; the phase slows by max(1, demand / B). */
+static double pfs_alone(const struct sim *s, size_t idx)
+{
+	return fmin(s->jobs[idx].size * s->opts->node_bandwidth,
+		    s->opts->pfs_bandwidth);
+}
+
+static double pfs_stretch(const struct sim *s, size_t idx, double demand,
+			  double *s_io)
+{
+	double i = s->attr[idx].io_share, b = pfs_alone(s, idx);
+
+	*s_io = fmax(1.0, (demand - i * b + b) / s->opts->pfs_bandwidth);
+	return (1 - i) + i * *s_io;
+}
+
+/* Dynamic models: new stretches and end times for all running jobs;
  * the heap becomes a sorted array, which is a valid heap. */
 static void traffic_restretch(struct sim *s, double now)
 {
+	double demand = 0;
 	size_t i;
 
+	for (i = 0; i < s->hlen; i++)
+		demand += s->attr[s->heap[i].job].io_share *
+			  pfs_alone(s, s->heap[i].job);
 	for (i = 0; i < s->hlen; i++) {
 		size_t idx = s->heap[i].job;
 		struct sim_run *r = &s->run[idx];
 		double si;
 
-		r->stretch = mesh_net_stretch(s->net, &r->traffic, NULL, &si);
-		r->io_rate = r->traffic.io_share * si / r->stretch;
+		if (s->opts->runtime_model == MESH_RUNTIME_PFS)
+			r->stretch = pfs_stretch(s, idx, demand, &si);
+		else
+			r->stretch =
+			    mesh_net_stretch(s->net, &r->traffic, NULL, &si);
+		r->io_rate = s->attr[idx].io_share * si / r->stretch;
 		s->jobs[idx].end = now + r->left * r->stretch;
 		s->heap[i].end = s->jobs[idx].end;
 	}
@@ -322,9 +352,11 @@ static void traffic_finish(struct sim *s, size_t idx, double now)
 	struct sim_run *r = &s->run[idx];
 	struct mesh_sim_job *res = &s->res->jobs[r->res_idx];
 
-	mesh_net_add(s->net, &r->traffic, -1);
-	mesh_job_traffic_free(&r->traffic);
-	if (s->opts->runtime_model != MESH_RUNTIME_CONTENTION)
+	if (s->net) {
+		mesh_net_add(s->net, &r->traffic, -1);
+		mesh_job_traffic_free(&r->traffic);
+	}
+	if (s->opts->runtime_model == MESH_RUNTIME_TRACE)
 		return; /* the net only serves the I/O metrics */
 	res->end = now;
 	res->run = now - res->start;
@@ -429,7 +461,7 @@ static int try_start(struct sim *s, size_t idx, double now)
 			s->sys_bf += s->side[out[i]];
 	}
 	s->start_events++;
-	if (s->net) {
+	if (s->run) {
 		rc = traffic_start(s, idx, out);
 		if (rc)
 			return rc;
@@ -727,13 +759,13 @@ static int run_loop(struct sim *s)
 		 * event is always pending while jobs wait. */
 		if (now == INFINITY)
 			return MESH_EINTERNAL;
-		if (s->opts->runtime_model == MESH_RUNTIME_CONTENTION)
+		if (s->opts->runtime_model != MESH_RUNTIME_TRACE)
 			traffic_advance(s, now);
 		while (s->hlen && s->heap[0].end <= now) {
 			size_t idx = heap_pop(s).job;
 
 			finish(s, idx);
-			if (s->net)
+			if (s->run)
 				traffic_finish(s, idx, now);
 			hist_record(s, &s->jobs[idx], now - s->jobs[idx].start);
 		}
@@ -743,7 +775,7 @@ static int run_loop(struct sim *s)
 		rc = schedule(s, now);
 		if (rc < 0)
 			return rc;
-		if (s->opts->runtime_model == MESH_RUNTIME_CONTENTION)
+		if (s->opts->runtime_model != MESH_RUNTIME_TRACE)
 			traffic_restretch(s, now);
 		loc_event(s, now);
 		if (s->opts->progress && s->started >= next_report) {
@@ -893,11 +925,15 @@ static int sim_alloc(struct sim *s)
 		if (!s->side || mesh_io_balance_sides(s->topo, s->side))
 			return MESH_ENOMEM;
 	}
+	if (s->opts->runtime_model != MESH_RUNTIME_TRACE || s->topo->n_io) {
+		s->run = calloc(s->n ? s->n : 1, sizeof(*s->run));
+		if (!s->run)
+			return MESH_ENOMEM;
+	}
 	if (s->opts->runtime_model == MESH_RUNTIME_CONTENTION ||
 	    s->topo->n_io) {
-		s->run = calloc(s->n ? s->n : 1, sizeof(*s->run));
 		s->ranks = malloc(s->topo->nodes * sizeof(*s->ranks));
-		if (!s->run || !s->ranks || mesh_net_create(s->topo, &s->net))
+		if (!s->ranks || mesh_net_create(s->topo, &s->net))
 			return MESH_ENOMEM;
 	}
 	return 0;
@@ -934,7 +970,8 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 	if (!t || !a || !tr || !o || !out || !(o->load > 0) ||
 	    !isfinite(o->load) || !(o->comm_share >= 0) ||
 	    !(o->io_share >= 0) || o->comm_share + o->io_share > 1 ||
-	    !(o->alpha >= 0 && o->alpha <= 1))
+	    !(o->alpha >= 0 && o->alpha <= 1) || !(o->pfs_bandwidth > 0) ||
+	    !(o->node_bandwidth > 0))
 		return MESH_EINVAL;
 	memset(&s, 0, sizeof(s));
 	s.topo = t;

@@ -47,6 +47,10 @@ enum mesh_runtime_model {
 	 * the job's placement meets among all running jobs (contention.h,
 	 * doc/runtime-models.md). */
 	MESH_RUNTIME_CONTENTION,
+	/* Özden et al. (003_*): the I/O phases share one parallel file system
+	 * of pfs_bandwidth as a fluid; a job alone writes at the lesser of
+	 * its nodes' bandwidth and the PFS's (doc/runtime-models.md). */
+	MESH_RUNTIME_PFS,
 };
 
 /* The runtime estimate that placement (sl:*) sees; queue order and
@@ -88,6 +92,7 @@ struct mesh_sim_opts {
 	 * for a job (it may be NULL; it overwrites what it knows). */
 	enum mesh_comm comm;
 	double comm_share, io_share;
+	double pfs_bandwidth, node_bandwidth; /* PFS model, GB/s, > 0 */
 	void (*job_traffic)(void *arg, long job_id, enum mesh_comm *comm,
 			    double *comm_share, double *io_share);
 	void *job_traffic_arg;

@@ -71,10 +71,13 @@ static void usage(FILE *f)
 	    "  --keep-zero-runtime   simulate jobs whose runtime is 0 (placed, then freed at\n"
 	    "                        once) instead of skipping them, as Walker et al. do\n"
 	    "  --seed N              seed for randomised allocators (default 0)\n"
-	    "  --runtime-model trace|contention\n"
+	    "  --runtime-model trace|contention|pfs\n"
 	    "                        trace: trace runtimes (default); contention: the\n"
 	    "                        communication and I/O phases are stretched by the\n"
-	    "                        link load among running jobs (doc/runtime-models.md)\n"
+	    "                        link load among running jobs; pfs: the I/O phases\n"
+	    "                        share one parallel file system (doc/runtime-models.md)\n"
+	    "  --pfs-bandwidth GB/S  pfs: file system bandwidth (default 48)\n"
+	    "  --node-bandwidth GB/S pfs: one node's I/O bandwidth (default 12.5)\n"
 	    "  --comm PATTERN        contention: all-to-all, one-to-all, nearest or none\n"
 	    "                        (default none)\n"
 	    "  --comm-share F        contention: runtime share of communication (0..1)\n"
@@ -142,7 +145,9 @@ enum {
 	OPT_ALPHA,
 	OPT_PF,
 	OPT_PFMAX,
-	OPT_SPATIAL
+	OPT_SPATIAL,
+	OPT_PFSBW,
+	OPT_NODEBW
 };
 
 static const struct option long_opts[] = {
@@ -163,6 +168,8 @@ static const struct option long_opts[] = {
 	{ "paired-filling", no_argument, NULL, OPT_PF },
 	{ "pf-max-size", required_argument, NULL, OPT_PFMAX },
 	{ "spatial-estimate", required_argument, NULL, OPT_SPATIAL },
+	{ "pfs-bandwidth", required_argument, NULL, OPT_PFSBW },
+	{ "node-bandwidth", required_argument, NULL, OPT_NODEBW },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "comm-share", required_argument, NULL, OPT_COMMSHARE },
 	{ "io-share", required_argument, NULL, OPT_IOSHARE },
@@ -188,9 +195,11 @@ static int parse_runtime_option(int c, struct options *o)
 			o->sim.runtime_model = MESH_RUNTIME_TRACE;
 		else if (!strcmp(optarg, "contention"))
 			o->sim.runtime_model = MESH_RUNTIME_CONTENTION;
+		else if (!strcmp(optarg, "pfs"))
+			o->sim.runtime_model = MESH_RUNTIME_PFS;
 		else
 			return fail_usage("--runtime-model", optarg,
-					  "expected trace or contention");
+					  "expected trace, contention or pfs");
 		return -1;
 	case OPT_COMM:
 		o->sim.comm = mesh_comm_parse(optarg);
@@ -199,6 +208,17 @@ static int parse_runtime_option(int c, struct options *o)
 					  "expected all-to-all, one-to-all, "
 					  "nearest or none");
 		return -1;
+	case OPT_PFSBW:
+	case OPT_NODEBW: {
+		double *bw = c == OPT_PFSBW ? &o->sim.pfs_bandwidth
+					    : &o->sim.node_bandwidth;
+
+		if (parse_double(optarg, bw) || !(*bw > 0))
+			return fail_usage(c == OPT_PFSBW ? "--pfs-bandwidth"
+							 : "--node-bandwidth",
+					  optarg, "expected GB/s > 0");
+		return -1;
+	}
 	default:
 		if (parse_double(optarg, share) || !(*share >= 0) || *share > 1)
 			return fail_usage(
@@ -323,6 +343,8 @@ static int parse_option(int c, struct options *o)
 	case OPT_COMM:
 	case OPT_COMMSHARE:
 	case OPT_IOSHARE:
+	case OPT_PFSBW:
+	case OPT_NODEBW:
 		return parse_runtime_option(c, o);
 	case OPT_PF:
 	case OPT_PFMAX:
@@ -543,6 +565,8 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static const char *const runtime_names[] = { "trace", "contention", "pfs" };
+
 static const char *priority_name(enum mesh_priority p)
 {
 	return p == MESH_PRIO_WFP     ? "wfp"
@@ -612,12 +636,14 @@ static int write_summary(const char *path, const struct options *o,
 		"  \"runtime_model\": \"%s\",\n  \"comm\": \"%s\",\n"
 		"  \"comm_share\": %.17g,\n  \"io_share\": %.17g,\n"
 		"  \"mean_stretch\": %.17g,\n  \"total_io_time\": %.17g,\n",
-		o->sim.runtime_model == MESH_RUNTIME_CONTENTION ? "contention"
-								: "trace",
+		runtime_names[o->sim.runtime_model],
 		mesh_comm_name(o->sim.comm == MESH_COMM_UNKNOWN ? MESH_COMM_NONE
 								: o->sim.comm),
 		o->sim.comm_share, o->sim.io_share, s->mean_stretch,
 		s->total_io_time);
+	fprintf(f,
+		"  \"pfs_bandwidth\": %.17g,\n  \"node_bandwidth\": %.17g,\n",
+		o->sim.pfs_bandwidth, o->sim.node_bandwidth);
 	write_summary_policy(f, o, t, s);
 	fprintf(f,
 		"  \"jobs\": %zu,\n  \"skipped\": %zu,\n"
