@@ -29,6 +29,7 @@ MULTIARCH=x86_64-linux-gnu
 BUILD_PKGS=(build-essential autoconf automake libtool pkg-config check
     valgrind clang-format clang libclang-rt-14-dev)
 SLURM_PKGS=(procps iproute2 munge libmunge-dev slurmctld slurmd slurm-client libslurm-dev
+    slurmdbd mariadb-server
     slurm-wlm-basic-plugins slurm-wlm-basic-plugins-dev dpkg-dev)
 SLURM_BUILD_DEPS=(libpmix-dev libpam0g-dev libhwloc-dev liblua5.1-0-dev
     libjson-c-dev libhttp-parser-dev libjwt-dev liblz4-dev libdbus-1-dev

@@ -14,6 +14,8 @@
 #       --port-base N          first TCP port (default: auto, see README)
 #       --timeout SECS         bound for every wait (default 30)
 #       --keep-state           do not wipe DIR/state (recover old jobs)
+#       --accounting           real accounting: MariaDB and slurmdbd
+#                              (accounting.sh), started before slurmctld
 #   cluster.sh stop --dir DIR          stop everything recorded in DIR/run/pids
 #   cluster.sh restart-ctld --dir DIR  restart only slurmctld (keeps state)
 #   cluster.sh env --dir DIR           print 'export SLURM_CONF=...' lines
@@ -37,7 +39,7 @@ usage_die() {
     printf "Try '%s --help'.\n" "$prog" >&2
     exit 2
 }
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # ---------------------------------------------------------------- options
 cmd=""
@@ -50,6 +52,7 @@ mesh_conf_src=""
 port_base=""
 timeout_s=30
 keep_state=0
+accounting=0
 extra_conf=()
 
 parse_args() {
@@ -71,6 +74,7 @@ parse_args() {
             --port-base) port_base=${2:?--port-base needs a value}; shift ;;
             --timeout) timeout_s=${2:?--timeout needs a value}; shift ;;
             --keep-state) keep_state=1 ;;
+            --accounting) accounting=1 ;;
             -h|--help) usage; exit 0 ;;
             *) usage_die "unknown argument: $1" ;;
         esac
@@ -503,8 +507,15 @@ start_munged() {
 
 start_slurmctld() {
     local pid end
+    # Slurm decides whether it runs inside the controller by its program
+    # name (running_in_slurmctld()); Debian's binary is slurmctld-wlm, so
+    # it is started through a link named slurmctld.  Otherwise, e.g., the
+    # slurmdbd agent never keeps its connection and slurmctld crashes at
+    # start-up with accounting.
+    mkdir -p "$dir/run/bin"
+    ln -sfn "$SLURMCTLD" "$dir/run/bin/slurmctld"
     spawn "$dir/log/slurmctld.stdout" \
-        env SLURM_CONF="$(conf_file)" "$SLURMCTLD" -D
+        env SLURM_CONF="$(conf_file)" "$dir/run/bin/slurmctld" -D
     pid=$spawned_pid
     drop_pid_record slurmctld
     record_pid slurmctld "$pid"
@@ -600,12 +611,26 @@ cmd_start() {
     mkdir -p "$dir/state" "$dir/spool"
 
     base=$(choose_port_base "$n")
+    if [ "$accounting" -eq 1 ]; then
+        [ "$keep_state" -eq 1 ] || rm -rf "${dir:?}/acct"
+        local line acct_lines
+        acct_lines=$("$(dirname "$0")/accounting.sh" prepare --dir "$dir") \
+            || die "accounting.sh prepare failed"
+        while read -r line; do
+            extra_conf+=("$line")
+        done <<<"$acct_lines"
+    fi
     write_slurm_conf "$n" "$base"
     write_mesh_conf "$n"
     echo "$base" >"$dir/run/port_base"
 
     log "starting munged"
     start_munged || fail_start
+    if [ "$accounting" -eq 1 ]; then
+        log "starting MariaDB and slurmdbd"
+        "$(dirname "$0")/accounting.sh" start --dir "$dir" \
+            --timeout "$timeout_s" || fail_start
+    fi
     log "starting slurmctld ($select_type, port $base)"
     start_slurmctld || fail_start
     log "starting $n slurmd's (ports $((base + 1))-$((base + n)))"

@@ -34,6 +34,7 @@
 
 #include "alloc_centre.h"
 #include "alloc_internal.h"
+#include "hints.h"
 #include "error.h"
 
 int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
@@ -200,28 +201,6 @@ struct mc_priv {
 	int one_by_one; /* mc1x1: shell 0 is always the single centre */
 };
 
-/* "WxH" or "WxHxD" into ext (unused axes 1); 0 or -1. */
-static int parse_shape(const char *s, int ext[3])
-{
-	int n = 0, d;
-	char *end;
-
-	ext[0] = ext[1] = ext[2] = 1;
-	for (d = 0; d < 3; d++) {
-		long v = strtol(s, &end, 10);
-
-		if (end == s || v < 1 || v > 1 << 22)
-			return -1;
-		ext[n++] = (int) v;
-		if (!*end)
-			return n >= 2 ? 0 : -1;
-		if (*end != 'x')
-			return -1;
-		s = end + 1;
-	}
-	return -1;
-}
-
 static int mc_create(struct mesh_allocator *a, const char *params,
 		     struct mesh_diag *d)
 {
@@ -239,7 +218,7 @@ static int mc_create(struct mesh_allocator *a, const char *params,
 		return MESH_ENOMEM;
 	p->one_by_one = a->entry->variant == 1;
 	if (mesh__param_get(params, "shape", buf, sizeof(buf)) &&
-	    parse_shape(buf, p->shape)) {
+	    mesh_shape_parse(buf, p->shape, NULL)) {
 		free(p);
 		return mesh_diag_set(
 		    d, MESH_EINVAL, NULL, 0, "shape",

@@ -27,6 +27,7 @@
 #include "error.h"
 #include "ioload.h"
 #include "metrics.h"
+#include "priority.h"
 
 struct heap_item {
 	double end;
@@ -91,6 +92,7 @@ struct sim {
 	uint32_t *ranks;       /* scratch: one job's nodes in rank order */
 	struct sim_attr *attr; /* per accepted job */
 	struct prio_key *keys; /* scratch: queue ordering */
+	double *ozden_pos, *ozden_io, *ozden_wp; /* scratch, per job */
 	int8_t *side;          /* balance factor per node (I/O nodes) */
 	long sys_bf;           /* system balance factor now */
 	double bf_sum, mc_sum; /* over job starts */
@@ -517,42 +519,23 @@ static int by_key(const void *a, const void *b)
 	return (x->job > y->job) - (x->job < y->job);
 }
 
-/* Özden's wp for every queued job into s->keys (lower first). */
+/* Özden's wp for every queued job into s->keys (lower first); the
+ * position is the submit order. */
 static void ozden_keys(struct sim *s)
 {
-	double sum_r = 0, sum_w, w, dmin = INFINITY, dmax = -INFINITY;
-	size_t i, lo = SIZE_MAX, hi = 0;
+	double sum_r = 0;
+	size_t i;
 
 	for (i = 0; i < s->hlen; i++)
 		sum_r += s->attr[s->heap[i].job].io_share;
-	sum_w = sum_r;
 	for (i = 0; i < s->qlen; i++) {
-		size_t q = s->queue[i];
-
-		sum_w += s->attr[q].io_share;
-		lo = q < lo ? q : lo;
-		hi = q > hi ? q : hi;
+		s->ozden_pos[i] = (double) s->queue[i];
+		s->ozden_io[i] = s->attr[s->queue[i]].io_share;
 	}
-	w = sum_w / (double) (s->hlen + s->qlen);
-	for (i = 0; i < s->qlen; i++) {
-		size_t q = s->queue[i];
-		double now_s =
-		    (sum_r + s->attr[q].io_share) / (double) (s->hlen + 1);
-
-		s->keys[i].key = fabs(w - now_s); /* delta, normalised below */
-		dmin = fmin(dmin, s->keys[i].key);
-		dmax = fmax(dmax, s->keys[i].key);
-	}
-	for (i = 0; i < s->qlen; i++) {
-		size_t q = s->queue[i];
-		double lambda =
-		    hi > lo ? (double) (q - lo) / (double) (hi - lo) : 0;
-		double delta =
-		    dmax > dmin ? (s->keys[i].key - dmin) / (dmax - dmin) : 0;
-
-		s->keys[i].key =
-		    (1 - s->opts->alpha) * lambda + s->opts->alpha * delta;
-	}
+	mesh_ozden_priority(s->opts->alpha, s->ozden_pos, s->ozden_io, s->qlen,
+			    sum_r, s->hlen, s->ozden_wp);
+	for (i = 0; i < s->qlen; i++)
+		s->keys[i].key = s->ozden_wp[i];
 }
 
 /* Put the queue in the priority policy's order (ties: submit order). */
@@ -907,8 +890,11 @@ static int sim_alloc(struct sim *s)
 	}
 	s->attr = calloc(s->n ? s->n : 1, sizeof(*s->attr));
 	s->keys = malloc((s->n ? s->n : 1) * sizeof(*s->keys));
-	if (!s->attr || !s->keys)
+	s->ozden_pos = malloc((s->n ? s->n : 1) * 3 * sizeof(double));
+	if (!s->attr || !s->keys || !s->ozden_pos)
 		return MESH_ENOMEM;
+	s->ozden_io = s->ozden_pos + (s->n ? s->n : 1);
+	s->ozden_wp = s->ozden_io + (s->n ? s->n : 1);
 	for (i = 0; i < s->n; i++) {
 		struct sim_attr *a = &s->attr[i];
 
@@ -949,6 +935,7 @@ static void sim_free(struct sim *s)
 	free(s->ranks);
 	free(s->attr);
 	free(s->keys);
+	free(s->ozden_pos);
 	free(s->hist);
 	free(s->side);
 	mesh_net_destroy(s->net);

@@ -51,8 +51,12 @@ mesh_setup() {
     mesh_require_slurm
     work=$(mktemp -d "${TMPDIR:-/tmp}/slurm-mesh-$1.XXXXXX")
     mkdir -p "$work/plugins" "$work/jobs"
-    install -m 0755 "$PLUGIN_SO" "$work/plugins/.select_mesh.so.$$"
-    mv -f "$work/plugins/.select_mesh.so.$$" "$work/plugins/select_mesh.so"
+    local so
+    for so in "$PLUGIN_SO" "$(dirname "$PLUGIN_SO")"/*.so; do
+        [ -f "$so" ] || continue
+        install -m 0755 "$so" "$work/plugins/.${so##*/}.$$"
+        mv -f "$work/plugins/.${so##*/}.$$" "$work/plugins/${so##*/}"
+    done
     trap mesh_cleanup EXIT
     trap 'exit 1' INT TERM
 }
