@@ -15,4 +15,13 @@ uint32_t ref_mc1x1_centre(const struct mesh_topo *t,
 			  const struct mesh_bitmap *f, uint32_t k,
 			  uint64_t *best_score);
 
+/* Curve ff, bf or sos (fit "ff", "bf", "sos") by its definition, node
+ * by node over the curve order (rank -> node), as the library did before
+ * issue 10; fills out[0..k).  scratch: 2 * nodes + 1 entries, zeroed
+ * before the first call and left zeroed.  Returns 0, or -1 if fewer than
+ * k nodes are free. */
+int ref_curve_place(const struct mesh_topo *t, const uint32_t *order,
+		    const char *fit, const struct mesh_bitmap *f, uint32_t k,
+		    uint32_t *out, uint32_t *scratch);
+
 #endif

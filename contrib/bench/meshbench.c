@@ -27,6 +27,7 @@ struct bench_opts {
 	const char *only; /* comma-separated allocator list or NULL */
 	const char *trace;
 	int trace_runs;
+	const char *target_mesh; /* NULL: no target table */
 };
 
 static double now_s(void)
@@ -114,6 +115,35 @@ static struct mesh_bitmap **make_maps(const struct mesh_topo *t, int occ,
 	return maps;
 }
 
+/* Time the library deciding k nodes on each map (stopping after budget
+ * seconds once 3 placed); samples[] gets microseconds of the placed
+ * ones, whose number is returned. */
+static int time_library(struct mesh_allocator *a, struct mesh_topo *t,
+			struct mesh_bitmap **maps, int nmaps, uint32_t k,
+			double budget, double *samples, uint32_t *out)
+{
+	double start = now_s(), t0;
+	struct mesh_request req;
+	int m, n, rc;
+
+	memset(&req, 0, sizeof(req));
+	req.nodes = k;
+	req.io_intensity = -1;
+	for (m = 0, n = 0; m < nmaps; m++) {
+		struct mesh_view v = { t, maps[m], NULL, 0 };
+
+		req.seed = (uint64_t) m;
+		t0 = now_s();
+		rc = mesh_alloc_place(a, &v, &req, out);
+		samples[n] = (now_s() - t0) * 1e6;
+		if (rc == 0)
+			n++;
+		if (now_s() - start > budget && n >= 3)
+			break;
+	}
+	return n;
+}
+
 static void time_allocator(const struct bench_opts *o, struct mesh_topo *t,
 			   struct mesh_bitmap **maps, const char *name, int occ)
 {
@@ -122,7 +152,7 @@ static void time_allocator(const struct bench_opts *o, struct mesh_topo *t,
 	uint32_t *out = malloc(t->nodes * sizeof(*out));
 	double *samples = malloc((size_t) o->maps * sizeof(double));
 	char mesh[32];
-	int s, m, n;
+	int s, n;
 
 	if (mesh_alloc_create(t, name, NULL, &a, &d)) {
 		free(out);
@@ -132,25 +162,8 @@ static void time_allocator(const struct bench_opts *o, struct mesh_topo *t,
 	printf("%-9s %3d%% %-22s", mesh_topo_format(t, mesh, sizeof(mesh)), occ,
 	       name);
 	for (s = 0; s < o->nsizes; s++) {
-		double start = now_s(), t0;
-		struct mesh_request req;
-
-		memset(&req, 0, sizeof(req));
-		req.nodes = o->sizes[s];
-		req.io_intensity = -1;
-		for (m = 0, n = 0; m < o->maps; m++) {
-			struct mesh_view v = { t, maps[m], NULL, 0 };
-			int rc;
-
-			req.seed = (uint64_t) m;
-			t0 = now_s();
-			rc = mesh_alloc_place(a, &v, &req, out);
-			samples[n] = (now_s() - t0) * 1e6;
-			if (rc == 0)
-				n++;
-			if (now_s() - start > o->budget && n >= 3)
-				break;
-		}
+		n = time_library(a, t, maps, o->maps, o->sizes[s], o->budget,
+				 samples, out);
 		if (n)
 			printf(" %12.1f%s", median(samples, n),
 			       n < o->maps ? "*" : " ");
@@ -293,6 +306,182 @@ static void bench_mc1x1_baseline(const struct bench_opts *o)
 	}
 }
 
+/* The old code path of an allocator (test/reference.c), for the "today"
+ * column of the target table: places k nodes into out, 0 or -1. */
+struct ref_path {
+	const struct mesh_topo *t;
+	const char *name;
+	uint32_t *order, *scratch;
+};
+
+static int ref_place(struct ref_path *r, const struct mesh_bitmap *f,
+		     uint32_t k, uint32_t *out)
+{
+	const char *dash = strrchr(r->name, '-');
+
+	return ref_curve_place(r->t, r->order, dash + 1, f, k, out, r->scratch);
+}
+
+static int ref_init(struct ref_path *r, const struct mesh_topo *t,
+		    const char *name)
+{
+	static const char *const curves[] = { "rowmajor", "snake", "colsnake",
+					      "hilbert" };
+	const char *dash = strrchr(name, '-');
+	int c;
+
+	memset(r, 0, sizeof(*r));
+	r->t = t;
+	r->name = name;
+	if (!dash || (strcmp(dash, "-ff") && strcmp(dash, "-bf") &&
+		      strcmp(dash, "-sos")))
+		return -1;
+	for (c = 0; c < 4; c++)
+		if (!strncmp(name, curves[c], (size_t) (dash - name)) &&
+		    strlen(curves[c]) == (size_t) (dash - name))
+			break;
+	if (c == 4)
+		return -1;
+	r->order = malloc(t->nodes * sizeof(*r->order));
+	r->scratch = calloc(2 * (size_t) t->nodes + 1, sizeof(*r->scratch));
+	mesh_curve_order(t, (enum mesh_curve) c, r->order);
+	return 0;
+}
+
+static void ref_fini(struct ref_path *r)
+{
+	free(r->order);
+	free(r->scratch);
+}
+
+/* One row of the target table: medians of the old code path (if there
+ * is one) and the library on the same maps, and whether every answer
+ * was the same. */
+static void target_row(const struct bench_opts *o, struct mesh_topo *t,
+		       struct mesh_bitmap **maps, const char *name,
+		       const char *target)
+{
+	double *before = malloc((size_t) o->maps * sizeof(double));
+	double *after = malloc((size_t) o->maps * sizeof(double));
+	uint32_t *out = malloc(t->nodes * sizeof(*out));
+	uint32_t *want = malloc(t->nodes * sizeof(*want));
+	struct mesh_allocator *a = NULL;
+	struct ref_path ref;
+	struct mesh_diag d;
+	int has_ref, s, m, n, n_ref, same = 1;
+	double t0;
+	char today[64] = "", now[64] = "", buf[24];
+
+	if (mesh_alloc_create(t, name, NULL, &a, &d))
+		goto out;
+	has_ref = !ref_init(&ref, t, name);
+	for (s = 0; s < o->nsizes; s++) {
+		struct mesh_request req;
+
+		memset(&req, 0, sizeof(req));
+		req.nodes = o->sizes[s];
+		req.io_intensity = -1;
+		/* Each path in its own loop, so neither evicts the other's
+		 * tables between decisions; answers compared afterwards. */
+		n = time_library(a, t, maps, o->maps, req.nodes, 1e9, after,
+				 out);
+		for (m = 0, n_ref = 0; has_ref && m < o->maps; m++) {
+			t0 = now_s();
+			if (ref_place(&ref, maps[m], req.nodes, want))
+				continue;
+			before[n_ref++] = (now_s() - t0) * 1e6;
+		}
+		for (m = 0; has_ref && m < o->maps; m++) {
+			struct mesh_view v = { t, maps[m], NULL, 0 };
+			int rc_now, rc_ref;
+			uint32_t i;
+
+			req.seed = (uint64_t) m;
+			rc_now = mesh_alloc_place(a, &v, &req, out);
+			rc_ref = ref_place(&ref, maps[m], req.nodes, want);
+			same &= (rc_now == 0) == (rc_ref == 0);
+			for (i = 0; !rc_now && !rc_ref && i < req.nodes; i++)
+				same &= out[i] == want[i];
+		}
+		snprintf(buf, sizeof(buf), "%s%.1f", s ? " / " : "",
+			 n_ref ? median(before, n_ref) : 0.0);
+		strcat(today, n_ref ? buf : s ? " / -" : "-");
+		snprintf(buf, sizeof(buf), "%s%.1f", s ? " / " : "",
+			 n ? median(after, n) : 0.0);
+		strcat(now, n ? buf : s ? " / -" : "-");
+	}
+	printf("%-18s %-24s %-24s %-8s %s\n", name, today, now, target,
+	       !has_ref ? "(no old path timed here)"
+	       : same   ? "same answers"
+			: "DIFFERENT answers");
+	fflush(stdout);
+	if (has_ref)
+		ref_fini(&ref);
+	mesh_alloc_destroy(a);
+out:
+	free(before);
+	free(after);
+	free(out);
+	free(want);
+}
+
+/* Issue 10's target table: 32x32x32 at 50% occupancy, k = the sizes
+ * given (8/64/512 by default), the old code path ("today") and the
+ * library ("now") timed side by side on the same maps. */
+static void bench_targets(const struct bench_opts *o)
+{
+	static const struct {
+		const char *name, *target;
+	} rows[] = {
+		{ "rowmajor-ff", "<= 50" },
+		{ "snake-ff", "<= 50" },
+		{ "colsnake-ff", "<= 50" },
+		{ "hilbert-ff", "<= 50" },
+		{ "rowmajor-bf", "<= 50" },
+		{ "snake-bf", "<= 50" },
+		{ "colsnake-bf", "<= 50" },
+		{ "hilbert-bf", "<= 50" },
+		{ "rowmajor-sos", "<= 50" },
+		{ "snake-sos", "<= 50" },
+		{ "colsnake-sos", "<= 50" },
+		{ "hilbert-sos", "<= 50" },
+		{ "mbs-layered", "<= 50" },
+		{ "mbs-octet", "<= 50" },
+		{ "mbs-granular", "<= 50" },
+		{ "mc1x1", "<= 300" },
+		{ "mc", "<= 300" },
+		{ "genalg", "<= 2000" },
+		{ "mm", "<= 2000" },
+		{ "rowmajor-freelist", "<= 15" },
+		{ "snake-freelist", "<= 15" },
+		{ "colsnake-freelist", "<= 15" },
+		{ "hilbert-freelist", "<= 15" },
+		{ "paging", "<= 15" },
+	};
+	struct mesh_topo *t = NULL;
+	struct mesh_bitmap **maps;
+	struct mesh_diag d;
+	size_t r;
+	int s;
+
+	if (mesh_topo_parse(o->target_mesh, &t, &d))
+		return;
+	add_io_nodes(t);
+	maps = make_maps(t, 50, o->maps, 4242);
+	printf("\n== targets (issue 10): %s, 50%% occupancy, median us, k = "
+	       "%u/%u/%u; today = old code path, same maps ==\n",
+	       o->target_mesh, o->sizes[0], o->sizes[1], o->sizes[2]);
+	printf("%-18s %-24s %-24s %-8s %s\n", "allocator", "today", "now",
+	       "target", "answer");
+	for (r = 0; r < sizeof(rows) / sizeof(rows[0]); r++)
+		if (selected(o, rows[r].name))
+			target_row(o, t, maps, rows[r].name, rows[r].target);
+	for (s = 0; s < o->maps; s++)
+		mesh_bitmap_destroy(maps[s]);
+	free(maps);
+	mesh_topo_destroy(t);
+}
+
 static void bench_trace(const struct bench_opts *o)
 {
 	struct mesh_swf_trace *tr = NULL;
@@ -365,6 +554,7 @@ int main(int argc, char **argv)
 		.budget = 1.0,
 		.trace = "../shared/traces/NASA-iPSC-1993-3.1-cln.swf",
 		.trace_runs = 3,
+		.target_mesh = "32x32x32",
 	};
 	int i;
 
@@ -375,6 +565,11 @@ int main(int argc, char **argv)
 			o.nmeshes = 3;
 			o.occ[0] = 50, o.nocc = 1;
 			o.maps = 9;
+			o.target_mesh = NULL;
+		} else if (!strcmp(argv[i], "--target-mesh") && i + 1 < argc) {
+			o.target_mesh = argv[++i];
+		} else if (!strcmp(argv[i], "--no-targets")) {
+			o.target_mesh = NULL;
 		} else if (!strcmp(argv[i], "--meshes") && i + 1 < argc) {
 			o.nmeshes = parse_list(argv[++i], o.meshes, 8);
 		} else if (!strcmp(argv[i], "--allocators") && i + 1 < argc) {
@@ -388,10 +583,12 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(
 			    stderr,
-			    "usage: meshbench [--quick] [--meshes A,B] [--allocators A,B] [--maps N] [--trace FILE | --no-trace]\n");
+			    "usage: meshbench [--quick] [--meshes A,B] [--allocators A,B] [--maps N] [--trace FILE | --no-trace] [--target-mesh M | --no-targets]\n");
 			return 2;
 		}
 	}
+	if (o.target_mesh && o.nsizes == 3)
+		bench_targets(&o);
 	if (!o.only || selected(&o, "mc1x1"))
 		bench_mc1x1_baseline(&o);
 	bench_decisions(&o);

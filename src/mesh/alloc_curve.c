@@ -16,6 +16,17 @@
  *    earliest on ties.
  * Decisions the paper leaves open: a job takes the low-rank end of the
  * chosen run; ties go to the lowest rank.
+ *
+ * HOW IT WORKS (doc/design.md, "Allocator speed"): the free map is
+ * gathered into curve-rank order as 64-bit words (branch-free, one pass
+ * over the rank -> node table), and the maximal free runs are read off
+ * those words with count-trailing-zeros, a few instructions per run
+ * rather than per node.  Every decision works on the run list: ff, bf
+ * and sos compare runs; the fallback window needs only run starts (a
+ * window starting inside a run never spans less than the one starting a
+ * node earlier), and its end is found by a second pointer moving over the
+ * runs.  test/reference.c keeps the node-by-node definition, and
+ * check_alloc_exact compares the two on random maps.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,15 +39,50 @@ enum fit { FIT_FREELIST, FIT_FF, FIT_BF, FIT_SOS };
 
 struct curve_priv {
 	enum fit fit;
+	uint32_t nodes;
 	uint32_t *order;     /* rank -> node */
-	uint32_t *free_rank; /* scratch: ranks of free nodes, ascending */
-	uint32_t *hist;      /* scratch: N(h) for sos, h = 0..nodes */
+	uint64_t *rank_free; /* scratch: free map in rank order */
+	uint32_t *run_start; /* scratch: maximal free runs, ascending */
+	uint32_t *run_len;
+	uint32_t *run_before; /* free ranks before each run */
+	uint32_t *free_rank;  /* scratch: ranks of free nodes, n + 4 */
+	uint32_t *hist;       /* scratch: N(h) for sos, h = 0..nodes */
 };
+
+static int curve_alloc(struct curve_priv *p, uint32_t n)
+{
+	size_t runs = (size_t) n / 2 + 2;
+
+	p->order = malloc(n * sizeof(*p->order));
+	p->rank_free = calloc((size_t) n / 64 + 1, sizeof(*p->rank_free));
+	p->run_start = malloc(runs * sizeof(*p->run_start));
+	p->run_len = malloc(runs * sizeof(*p->run_len));
+	p->run_before = malloc(runs * sizeof(*p->run_before));
+	p->free_rank = malloc(((size_t) n + 4) * sizeof(*p->free_rank));
+	p->hist = calloc((size_t) n + 1, sizeof(*p->hist));
+	return p->order && p->rank_free && p->run_start && p->run_len &&
+		       p->run_before && p->free_rank && p->hist
+		   ? 0
+		   : MESH_ENOMEM;
+}
+
+static void curve_destroy(struct mesh_allocator *a)
+{
+	struct curve_priv *p = a->priv;
+
+	free(p->order);
+	free(p->rank_free);
+	free(p->run_start);
+	free(p->run_len);
+	free(p->run_before);
+	free(p->free_rank);
+	free(p->hist);
+	free(p);
+}
 
 static int curve_create(struct mesh_allocator *a, const char *params,
 			struct mesh_diag *d)
 {
-	uint32_t n = a->topo->nodes;
 	struct curve_priv *p;
 	int rc;
 
@@ -46,59 +92,100 @@ static int curve_create(struct mesh_allocator *a, const char *params,
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return MESH_ENOMEM;
+	a->priv = p;
 	p->fit = (enum fit)(a->entry->variant % 4);
-	p->order = malloc(n * sizeof(*p->order));
-	p->free_rank = malloc(n * sizeof(*p->free_rank));
-	p->hist = calloc((size_t) n + 1, sizeof(*p->hist));
-	if (!p->order || !p->free_rank || !p->hist) {
-		rc = MESH_ENOMEM;
-	} else {
+	p->nodes = a->topo->nodes;
+	rc = curve_alloc(p, a->topo->nodes);
+	if (!rc)
 		rc = mesh_curve_order(a->topo,
 				      (enum mesh_curve)(a->entry->variant / 4),
 				      p->order);
-	}
 	if (rc) {
-		free(p->order);
-		free(p->free_rank);
-		free(p->hist);
-		free(p);
-		return rc;
+		curve_destroy(a);
+		a->priv = NULL;
 	}
-	a->priv = p;
-	return 0;
+	return rc;
 }
 
-static void curve_destroy(struct mesh_allocator *a)
-{
-	struct curve_priv *p = a->priv;
-
-	free(p->order);
-	free(p->free_rank);
-	free(p->hist);
-	free(p);
-}
-
-/* Collect the ranks of free nodes, at most limit of them; returns how
- * many.  The free list needs only the first k, so it stops there. */
-static uint32_t collect_free(const struct curve_priv *p,
-			     const struct mesh_view *v, uint32_t limit)
+/* Free list: the first k free ranks, stopping there. */
+static uint32_t collect_first(const struct curve_priv *p,
+			      const struct mesh_view *v, uint32_t k)
 {
 	uint32_t r, m = 0, n = v->topo->nodes;
 
-	for (r = 0; r < n && m < limit; r++)
+	for (r = 0; r < n && m < k; r++)
 		if (mesh_bitmap_test(v->free, p->order[r]))
 			p->free_rank[m++] = r;
 	return m;
 }
 
-/* Length of the run of consecutive ranks starting at free_rank[i]. */
-static uint32_t run_length(const uint32_t *fr, uint32_t m, uint32_t i)
+/* 64 ranks' free bits from the node-order words, without branches. */
+static uint64_t gather_word(const uint64_t *fw, const uint32_t *ord,
+			    uint32_t len)
 {
-	uint32_t j = i + 1;
+	uint64_t acc = 0;
+	uint32_t j;
 
-	while (j < m && fr[j] == fr[j - 1] + 1)
-		j++;
-	return j - i;
+	for (j = 0; j < len; j++)
+		acc |= (fw[ord[j] >> 6] >> (ord[j] & 63) & 1) << j;
+	return acc;
+}
+
+/* The free map in rank order, 64 ranks a word. */
+static void gather_ranks(struct curve_priv *p, const struct mesh_view *v)
+{
+	uint32_t n = v->topo->nodes, w;
+
+	for (w = 0; w < n / 64; w++)
+		p->rank_free[w] =
+		    gather_word(v->free->words, p->order + 64 * w, 64);
+	if (n % 64)
+		p->rank_free[w] =
+		    gather_word(v->free->words, p->order + 64 * w, n % 64);
+}
+
+/* Append the positions of the set bits of x (word w) to list. */
+static uint32_t bits_to_list(uint64_t x, uint32_t w, uint32_t *list, uint32_t n)
+{
+	for (; x; x &= x - 1)
+		list[n++] = w * 64 + (uint32_t) __builtin_ctzll(x);
+	return n;
+}
+
+/* Fill the run list from the rank-order words: a run starts at a free
+ * rank after a busy one and ends at a busy rank after a free one; the
+ * i-th start and the i-th end bound run i.  Returns the number of free
+ * ranks.  Bits past n are clear, so a run ends by n at the latest. */
+static uint32_t find_runs(struct curve_priv *p, uint32_t n, uint32_t *nruns)
+{
+	uint32_t w, nw = (n + 63) / 64, ns = 0, ne = 0, i, m = 0;
+	uint64_t x, prev = 0, carry;
+
+	for (w = 0; w < nw; w++) {
+		x = p->rank_free[w];
+		carry = x << 1 | prev >> 63;
+		ns = bits_to_list(x & ~carry, w, p->run_start, ns);
+		ne = bits_to_list(~x & carry, w, p->run_len, ne);
+		prev = x;
+	}
+	if (ne < ns)
+		p->run_len[ne++] = nw * 64;
+	for (i = 0; i < ns; i++) {
+		p->run_len[i] -= p->run_start[i];
+		p->run_before[i] = m;
+		m += p->run_len[i];
+	}
+	*nruns = ns;
+	return m;
+}
+
+/* Ranks of the free nodes, ascending, into free_rank. */
+static void list_free_ranks(struct curve_priv *p, uint32_t n)
+{
+	uint32_t w, m = 0;
+
+	for (w = 0; w < (n + 63) / 64; w++)
+		m = bits_to_list(p->rank_free[w], w, p->free_rank, m);
 }
 
 static int64_t sos_delta(const uint32_t *hist, uint32_t len, uint32_t k)
@@ -110,76 +197,128 @@ static int64_t sos_delta(const uint32_t *hist, uint32_t len, uint32_t k)
 	return delta;
 }
 
-/* Index in free_rank of the chosen run's start, or -1 if none fits. */
-static int64_t pick_run(struct curve_priv *p, uint32_t m, uint32_t k)
+static void sos_hist(struct curve_priv *p, uint32_t nr, uint32_t add)
 {
-	const uint32_t *fr = p->free_rank;
-	int64_t best = -1, best_delta = 0;
-	uint32_t i, len, best_len = 0;
+	uint32_t i;
 
+	for (i = 0; i < nr; i++)
+		p->hist[p->run_len[i]] = add ? p->hist[p->run_len[i]] + 1 : 0;
+}
+
+/* The chosen run's index (ff, bf, sos), or -1 if none holds k; *key is
+ * its length (bf) or delta (sos), for candidates. */
+static int64_t pick_run(struct curve_priv *p, uint32_t nr, uint32_t k,
+			int64_t *key)
+{
+	int64_t best = -1, best_key = 0, cur;
+	uint32_t i;
+
+	*key = 0;
+	for (i = 0; i < nr && p->run_len[i] < k; i++)
+		;
+	if (i == nr)
+		return -1; /* no run fits: sos needs no histogram */
 	if (p->fit == FIT_SOS)
-		for (i = 0; i < m; i += run_length(fr, m, i))
-			p->hist[run_length(fr, m, i)]++;
-	for (i = 0; i < m; i += len) {
-		len = run_length(fr, m, i);
-		if (len < k)
+		sos_hist(p, nr, 1);
+	for (i = 0; i < nr; i++) {
+		if (p->run_len[i] < k)
 			continue;
 		if (p->fit == FIT_FF) {
 			best = i;
 			break;
 		}
-		if (p->fit == FIT_BF && (best < 0 || len < best_len)) {
+		cur = p->fit == FIT_BF ? (int64_t) p->run_len[i]
+				       : sos_delta(p->hist, p->run_len[i], k);
+		if (best < 0 || cur < best_key) {
 			best = i;
-			best_len = len;
-		}
-		if (p->fit == FIT_SOS) {
-			int64_t delta = sos_delta(p->hist, len, k);
-
-			if (best < 0 || delta < best_delta) {
-				best = i;
-				best_delta = delta;
-			}
+			best_key = cur;
 		}
 	}
 	if (p->fit == FIT_SOS)
-		for (i = 0; i < m; i += run_length(fr, m, i))
-			p->hist[run_length(fr, m, i)] = 0;
+		sos_hist(p, nr, 0);
+	*key = best_key;
 	return best;
 }
 
-/* Window of k free nodes with the least rank span. */
-static uint32_t pick_window(const uint32_t *fr, uint32_t m, uint32_t k)
+/* Least rank span of k consecutive free nodes (m >= k); *at is the run
+ * whose start begins the earliest such window.  Needs free_rank. */
+static uint32_t pick_window(const struct curve_priv *p, uint32_t nr, uint32_t m,
+			    uint32_t k, uint32_t *at)
 {
-	uint32_t i, best = 0, span, best_span = UINT32_MAX;
+	uint32_t i, span, best = UINT32_MAX;
 
-	for (i = 0; i + k <= m; i++) {
-		span = fr[i + k - 1] - fr[i];
-		if (span < best_span) {
-			best_span = span;
-			best = i;
+	*at = 0;
+	for (i = 0; i < nr && p->run_before[i] + k <= m; i++) {
+		span = p->free_rank[p->run_before[i] + k - 1] - p->run_start[i];
+		if (span < best) {
+			best = span;
+			*at = i;
 		}
 	}
 	return best;
+}
+
+/* The first k free nodes from the start of run i on, in curve order. */
+static void emit_from(const struct curve_priv *p, uint32_t i, uint32_t k,
+		      uint32_t *out)
+{
+	uint32_t m = 0, r;
+
+	for (; m < k; i++)
+		for (r = p->run_start[i];
+		     r < p->run_start[i] + p->run_len[i] && m < k; r++)
+			out[m++] = p->order[r];
 }
 
 static int curve_place(struct mesh_allocator *a, const struct mesh_view *v,
 		       const struct mesh_request *req, uint32_t *out)
 {
 	struct curve_priv *p = a->priv;
-	uint32_t k = req->nodes, m, i, start = 0;
-	int64_t run;
+	uint32_t k = req->nodes, m, i, nr, at;
+	int64_t run, key;
 
-	m = collect_free(p, v, p->fit == FIT_FREELIST ? k : UINT32_MAX);
+	if (p->fit == FIT_FREELIST) {
+		if (collect_first(p, v, k) < k)
+			return MESH_ENOSPC;
+		for (i = 0; i < k; i++)
+			out[i] = p->order[p->free_rank[i]];
+		return 0;
+	}
+	gather_ranks(p, v);
+	m = find_runs(p, v->topo->nodes, &nr);
 	if (m < k)
 		return MESH_ENOSPC;
-	if (p->fit != FIT_FREELIST) {
-		run = pick_run(p, m, k);
-		start =
-		    run >= 0 ? (uint32_t) run : pick_window(p->free_rank, m, k);
+	run = pick_run(p, nr, k, &key);
+	if (run >= 0)
+		at = (uint32_t) run;
+	else {
+		list_free_ranks(p, p->nodes);
+		pick_window(p, nr, m, k, &at);
 	}
-	for (i = 0; i < k; i++)
-		out[i] = p->order[p->free_rank[start + i]];
+	emit_from(p, at, k, out);
 	return 0;
+}
+
+/* Offer every window of k free nodes with the least span (none holds a
+ * run of k); each is k consecutive free nodes in curve order. */
+static void window_candidates(struct curve_priv *p, uint32_t nr, uint32_t m,
+			      uint32_t k, uint32_t *buf,
+			      int (*cb)(void *ctx, const uint32_t *nodes),
+			      void *ctx)
+{
+	const uint32_t *fr = p->free_rank;
+	uint32_t i, j, at, best;
+
+	list_free_ranks(p, p->nodes);
+	best = pick_window(p, nr, m, k, &at);
+	for (i = p->run_before[at]; i + k <= m; i++) {
+		if (fr[i + k - 1] - fr[i] != best)
+			continue;
+		for (j = 0; j < k; j++)
+			buf[j] = p->order[fr[i + j]];
+		if (cb(ctx, buf))
+			break;
+	}
 }
 
 /* Candidates for sl: (decision, see doc/allocators.md): freelist has
@@ -193,54 +332,37 @@ static int curve_candidates(struct mesh_allocator *a, const struct mesh_view *v,
 			    void *ctx)
 {
 	struct curve_priv *p = a->priv;
-	const uint32_t *fr = p->free_rank;
-	uint32_t k = req->nodes, m, i, j, len, best_len = 0, span, best_span;
-	int64_t run, delta, best_delta = 0;
+	uint32_t k = req->nodes, m, i, nr;
+	int64_t run, key, cur;
 
-	m = collect_free(p, v, UINT32_MAX);
-	if (m < k)
-		return MESH_ENOSPC;
 	if (p->fit == FIT_FREELIST)
 		return curve_place(a, v, req, buf) ? MESH_ENOSPC
 						   : (cb(ctx, buf), 0);
-	run = pick_run(p, m, k);
+	gather_ranks(p, v);
+	m = find_runs(p, v->topo->nodes, &nr);
+	if (m < k)
+		return MESH_ENOSPC;
+	run = pick_run(p, nr, k, &key);
 	if (run < 0) {
-		best_span = fr[pick_window(fr, m, k) + k - 1] -
-			    fr[pick_window(fr, m, k)];
-		for (i = 0; i + k <= m; i++) {
-			span = fr[i + k - 1] - fr[i];
-			if (span != best_span)
-				continue;
-			for (j = 0; j < k; j++)
-				buf[j] = p->order[fr[i + j]];
-			if (cb(ctx, buf))
-				break;
-		}
+		window_candidates(p, nr, m, k, buf, cb, ctx);
 		return 0;
 	}
-	len = run_length(fr, m, (uint32_t) run);
-	best_len = len;
 	if (p->fit == FIT_SOS)
-		for (i = 0; i < m; i += run_length(fr, m, i))
-			p->hist[run_length(fr, m, i)]++;
-	if (p->fit == FIT_SOS)
-		best_delta = sos_delta(p->hist, len, k);
-	for (i = 0; i < m; i += len) {
-		len = run_length(fr, m, i);
-		if (len < k)
+		sos_hist(p, nr, 1);
+	for (i = (uint32_t) run; i < nr; i++) {
+		if (p->run_len[i] < k)
 			continue;
-		delta = p->fit == FIT_SOS ? sos_delta(p->hist, len, k) : 0;
-		if ((p->fit == FIT_BF && len != best_len) ||
-		    (p->fit == FIT_SOS && delta != best_delta))
+		cur = p->fit == FIT_BF    ? (int64_t) p->run_len[i]
+		      : p->fit == FIT_SOS ? sos_delta(p->hist, p->run_len[i], k)
+					  : key;
+		if (cur != key)
 			continue;
-		for (j = 0; j < k; j++)
-			buf[j] = p->order[fr[i + j]];
+		emit_from(p, i, k, buf);
 		if (cb(ctx, buf))
 			break;
 	}
 	if (p->fit == FIT_SOS)
-		for (i = 0; i < m; i += run_length(fr, m, i))
-			p->hist[run_length(fr, m, i)] = 0;
+		sos_hist(p, nr, 0);
 	return 0;
 }
 

@@ -1,0 +1,141 @@
+/* check_alloc_exact.c - the fast allocators return exactly what their
+ * definitions give: each is compared, decision by decision, with the
+ * straightforward version kept in test/reference.c, on many random free
+ * maps (uniform and clustered), on meshes and tori, 2D and 3D, with and
+ * without required nodes. */
+#include "reference.h"
+#include "testutil.h"
+
+/* Meshes whose sizes cross 64-bit word boundaries in odd places. */
+static const char *const ex_meshes[] = { "9x7",    "6tx5t",  "5x4x3",
+					 "4tx4x4t", "12x3",  "70x3",
+					 "8x8x8",  "16tx16t", "7x5x4t" };
+
+/* A random free map: uniform at a random occupancy, or busy boxes
+ * (clustered, so that long runs and large free blocks occur). */
+static void ex_random_map(const struct mesh_topo *t, struct mesh_bitmap *f,
+			  uint64_t *seed, int round)
+{
+	uint32_t i, occ = (uint32_t) (tu_rand(seed) % 96);
+	int b, c[3], lo[3], ext[3], d;
+
+	mesh_bitmap_fill(f, true);
+	if (round % 2 == 0) {
+		for (i = 0; i < t->nodes; i++)
+			if (tu_rand(seed) % 100 < occ)
+				mesh_bitmap_clear(f, i);
+		return;
+	}
+	for (b = 0; b < 1 + (int) (tu_rand(seed) % 12); b++) {
+		for (d = 0; d < 3; d++) {
+			lo[d] = (int) (tu_rand(seed) % (uint64_t) t->dim[d]);
+			ext[d] = 1 + (int) (tu_rand(seed) %
+					    (uint64_t) (t->dim[d] - lo[d]));
+		}
+		for (c[2] = lo[2]; c[2] < lo[2] + ext[2]; c[2]++)
+			for (c[1] = lo[1]; c[1] < lo[1] + ext[1]; c[1]++)
+				for (c[0] = lo[0]; c[0] < lo[0] + ext[0];
+				     c[0]++)
+					mesh_bitmap_clear(
+					    f, mesh_topo_index(t, c));
+	}
+}
+
+/* Up to 3 random free nodes as required nodes; returns how many. */
+static uint32_t ex_required(const struct mesh_topo *t,
+			    const struct mesh_bitmap *f, uint64_t *seed,
+			    uint32_t *req, uint32_t k)
+{
+	uint32_t n = 0, tries, i, j, node;
+
+	for (tries = 0; tries < 20 && n < 3 && n < k; tries++) {
+		node = (uint32_t) (tu_rand(seed) % t->nodes);
+		for (i = 0, j = 0; i < n; i++)
+			j |= req[i] == node;
+		if (mesh_bitmap_test(f, node) && !j)
+			req[n++] = node;
+	}
+	return n;
+}
+
+static const char *const curve_names[] = { "rowmajor", "snake", "colsnake",
+					   "hilbert" };
+static const char *const fit_names[] = { "ff", "bf", "sos" };
+
+/* Curve ff, bf, sos: node for node the definition's answer. */
+START_TEST(test_exact_curve_fits)
+{
+	struct mesh_topo *t = tu_topo(ex_meshes[_i]);
+	struct mesh_bitmap *f = tu_all_free(t), *rest = tu_all_free(t);
+	uint32_t *out = malloc(t->nodes * sizeof(*out));
+	uint32_t *want = malloc(t->nodes * sizeof(*want));
+	uint32_t *order = malloc(t->nodes * sizeof(*order));
+	uint32_t *scratch = calloc(2 * (size_t) t->nodes + 1, sizeof(*scratch));
+	uint32_t nfree, i, r, nreq, required[3];
+	uint64_t seed = 7 + (uint64_t) _i;
+	int c, fit, round, rc;
+
+	for (c = 0; c < 4; c++) {
+		ck_assert_int_eq(mesh_curve_order(t, (enum mesh_curve) c, order), 0);
+		for (fit = 0; fit < 3; fit++) {
+			struct mesh_allocator *a = NULL;
+			struct mesh_diag d;
+			char name[32];
+
+			snprintf(name, sizeof(name), "%s-%s", curve_names[c], fit_names[fit]);
+			ck_assert_int_eq(mesh_alloc_create(t, name, NULL, &a, &d), 0);
+			for (round = 0; round < 200; round++) {
+				struct mesh_view v = { t, f, NULL, 0 };
+				struct mesh_request req;
+
+				ex_random_map(t, f, &seed, round);
+				nfree = mesh_bitmap_count(f);
+				if (!nfree)
+					continue;
+				memset(&req, 0, sizeof(req));
+				req.nodes = 1 + (uint32_t) (tu_rand(&seed) % nfree);
+				if (round % 8 == 0)
+					req.nodes = 1 + (uint32_t) (tu_rand(&seed) % (nfree < 4 ? nfree : 4));
+				nreq = round % 3 == 0 ? ex_required(t, f, &seed, required, req.nodes) : 0;
+				req.required = required;
+				req.n_required = nreq;
+				mesh_bitmap_copy(rest, f);
+				for (i = 0; i < nreq; i++)
+					mesh_bitmap_clear(rest, required[i]);
+				ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
+				rc = nreq == req.nodes ? 0
+						       : ref_curve_place(t, order, fit_names[fit], rest,
+									 req.nodes - nreq, want, scratch);
+				ck_assert_int_eq(rc, 0);
+				for (i = 0; i < nreq; i++)
+					ck_assert_uint_eq(out[i], required[i]);
+				for (r = 0; r + nreq < req.nodes; r++)
+					ck_assert_msg(out[nreq + r] == want[r],
+						      "%s on %s round %d k=%u: out[%u]=%u, definition %u",
+						      name, ex_meshes[_i], round, req.nodes, nreq + r,
+						      out[nreq + r], want[r]);
+			}
+			mesh_alloc_destroy(a);
+		}
+	}
+	free(scratch);
+	free(order);
+	free(want);
+	free(out);
+	mesh_bitmap_destroy(rest);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("alloc_exact");
+	TCase *tc = tcase_create("exact");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_exact_curve_fits, 0,
+			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
+	suite_add_tcase(s, tc);
+	return tu_run(s);
+}
