@@ -128,6 +128,89 @@ START_TEST(test_exact_curve_fits)
 }
 END_TEST
 
+/* One random decision of allocator a against the reference: required
+ * nodes first, then the reference's answer on the rest, node for node.
+ * ref() returns 0 or -1 (cannot serve). */
+static void ex_compare(struct mesh_allocator *a, const struct mesh_topo *t,
+		       struct mesh_bitmap *f, struct mesh_bitmap *rest,
+		       uint64_t *seed, int round,
+		       int (*ref)(void *ctx, const struct mesh_bitmap *f,
+				  uint32_t k, uint32_t *out),
+		       void *ctx, const char *what)
+{
+	uint32_t *out = malloc(t->nodes * sizeof(*out));
+	uint32_t *want = malloc(t->nodes * sizeof(*want));
+	uint32_t nfree, i, nreq = 0, required[3];
+	struct mesh_view v = { t, f, NULL, 0 };
+	struct mesh_request req;
+	int rc, rc_ref = 0;
+
+	ex_random_map(t, f, seed, round);
+	nfree = mesh_bitmap_count(f);
+	memset(&req, 0, sizeof(req));
+	req.nodes = nfree ? 1 + (uint32_t) (tu_rand(seed) % nfree) : 1;
+	if (round % 8 == 0 && nfree)
+		req.nodes = 1 + (uint32_t) (tu_rand(seed) % (nfree < 4 ? nfree : 4));
+	if (round % 3 == 0 && nfree)
+		nreq = ex_required(t, f, seed, required, req.nodes);
+	req.required = required;
+	req.n_required = nreq;
+	mesh_bitmap_copy(rest, f);
+	for (i = 0; i < nreq; i++)
+		mesh_bitmap_clear(rest, required[i]);
+	rc = mesh_alloc_place(a, &v, &req, out);
+	if (nfree && nreq < req.nodes)
+		rc_ref = ref(ctx, rest, req.nodes - nreq, want);
+	ck_assert_msg((rc == 0) == (nfree && rc_ref == 0), "%s round %d k=%u: rc %d, reference %d",
+		      what, round, req.nodes, rc, rc_ref);
+	for (i = 0; rc == 0 && i < req.nodes; i++)
+		ck_assert_msg(out[i] == (i < nreq ? required[i] : want[i - nreq]),
+			      "%s round %d k=%u: out[%u]=%u, reference %u", what, round,
+			      req.nodes, i, out[i], i < nreq ? required[i] : want[i - nreq]);
+	free(want);
+	free(out);
+}
+
+static int ex_ref_mbs(void *ctx, const struct mesh_bitmap *f, uint32_t k, uint32_t *out)
+{
+	return ref_mbs_place(ctx, f, k, out);
+}
+
+static const char *const mbs_names[] = { "mbs", "mbs-layered", "mbs-octet", "mbs-granular" };
+
+/* The buddy systems: the same blocks in the same order as the old code
+ * (prefix sums over every block, full free lists). */
+START_TEST(test_exact_buddy)
+{
+	struct mesh_topo *t = tu_topo(ex_meshes[_i]);
+	struct mesh_bitmap *f = tu_all_free(t), *rest = tu_all_free(t);
+	uint64_t seed = 31 + (uint64_t) _i;
+	int b, round;
+
+	for (b = 0; b < 4; b++) {
+		struct mesh_allocator *a = NULL;
+		struct ref_mbs *r;
+		struct mesh_diag d;
+		char what[64];
+
+		if (mesh_alloc_create(t, mbs_names[b], NULL, &a, &d)) {
+			ck_assert(b == 0 && t->dim[2] > 1); /* mbs is 2D only */
+			continue;
+		}
+		r = ref_mbs_create(a, t);
+		ck_assert_ptr_nonnull(r);
+		snprintf(what, sizeof(what), "%s on %s", mbs_names[b], ex_meshes[_i]);
+		for (round = 0; round < 300; round++)
+			ex_compare(a, t, f, rest, &seed, round, ex_ref_mbs, r, what);
+		ref_mbs_destroy(r);
+		mesh_alloc_destroy(a);
+	}
+	mesh_bitmap_destroy(rest);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("alloc_exact");
@@ -135,6 +218,8 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_exact_curve_fits, 0,
+			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
+	tcase_add_loop_test(tc, test_exact_buddy, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	suite_add_tcase(s, tc);
 	return tu_run(s);

@@ -141,3 +141,172 @@ int ref_curve_place(const struct mesh_topo *t, const uint32_t *order,
 		out[i] = order[fr[start + i]];
 	return 0;
 }
+
+/* MBS as the library did it before issue 10: every block of the
+ * hierarchy tested with prefix sums, the free lists (maximal fully free
+ * blocks by position) built in full, then the requests served. */
+struct ref_mbs {
+	const struct mesh_topo *t;
+	const struct mesh__mbs_block *b;
+	uint32_t nb;
+	int base, levels;
+	struct mesh__boxsum box;
+	uint32_t **list, *len, *head, *by_pos;
+	uint8_t *is_free;
+};
+
+static uint32_t ref_key(const struct ref_mbs *r, uint32_t id)
+{
+	return mesh_topo_index(r->t, r->b[id].lo);
+}
+
+static int ref_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+struct ref_mbs *ref_mbs_create(const struct mesh_allocator *a,
+			       const struct mesh_topo *t)
+{
+	struct ref_mbs *r = calloc(1, sizeof(*r));
+	uint64_t *k;
+	uint32_t i;
+	int l;
+
+	if (mesh__mbs_hierarchy(a, &r->b, &r->nb, &r->base, &r->levels)) {
+		free(r);
+		return NULL;
+	}
+	r->t = t;
+	mesh__boxsum_init(&r->box, t);
+	r->list = calloc((size_t) r->levels, sizeof(*r->list));
+	for (l = 0; l < r->levels; l++)
+		r->list[l] = malloc(r->nb * sizeof(uint32_t));
+	r->len = calloc((size_t) r->levels, sizeof(*r->len));
+	r->head = calloc((size_t) r->levels, sizeof(*r->head));
+	r->is_free = malloc(r->nb);
+	r->by_pos = malloc(r->nb * sizeof(*r->by_pos));
+	k = malloc(r->nb * sizeof(*k));
+	for (i = 0; i < r->nb; i++)
+		k[i] = (uint64_t) ref_key(r, i) << 32 | i;
+	qsort(k, r->nb, sizeof(*k), ref_cmp_u64);
+	for (i = 0; i < r->nb; i++)
+		r->by_pos[i] = (uint32_t) k[i];
+	free(k);
+	return r;
+}
+
+void ref_mbs_destroy(struct ref_mbs *r)
+{
+	int l;
+
+	if (!r)
+		return;
+	for (l = 0; l < r->levels; l++)
+		free(r->list[l]);
+	free(r->list);
+	free(r->len);
+	free(r->head);
+	free(r->is_free);
+	free(r->by_pos);
+	mesh__boxsum_free(&r->box);
+	free(r);
+}
+
+static void ref_mbs_lists(struct ref_mbs *r, const struct mesh_bitmap *f)
+{
+	const struct mesh__mbs_block *b = r->b;
+	uint32_t i, j;
+	int l, hi[3], d;
+
+	mesh__boxsum_build(&r->box, f);
+	for (l = 0; l < r->levels; l++)
+		r->len[l] = r->head[l] = 0;
+	for (i = 0; i < r->nb; i++) {
+		for (d = 0; d < 3; d++)
+			hi[d] = b[i].lo[d] + b[i].ext[d] - 1;
+		r->is_free[i] = mesh__boxsum_box(&r->box, b[i].lo, hi) ==
+				(uint32_t) (b[i].ext[0] * b[i].ext[1] *
+					    b[i].ext[2]);
+	}
+	for (j = 0; j < r->nb; j++) {
+		i = r->by_pos[j];
+		if (r->is_free[i] &&
+		    (b[i].parent < 0 || !r->is_free[b[i].parent]))
+			r->list[b[i].level][r->len[b[i].level]++] = i;
+	}
+}
+
+static void ref_mbs_insert(struct ref_mbs *r, uint32_t id)
+{
+	int l = r->b[id].level;
+	uint32_t *L = r->list[l], i = r->len[l], key = ref_key(r, id);
+
+	while (i > r->head[l] && ref_key(r, L[i - 1]) > key) {
+		L[i] = L[i - 1];
+		i--;
+	}
+	L[i] = id;
+	r->len[l]++;
+}
+
+static uint32_t ref_mbs_emit(const struct ref_mbs *r, uint32_t id,
+			     uint32_t *out)
+{
+	const struct mesh__mbs_block *b = &r->b[id];
+	uint32_t m = 0;
+	int q[3];
+
+	for (q[2] = b->lo[2]; q[2] < b->lo[2] + b->ext[2]; q[2]++)
+		for (q[1] = b->lo[1]; q[1] < b->lo[1] + b->ext[1]; q[1]++)
+			for (q[0] = b->lo[0]; q[0] < b->lo[0] + b->ext[0];
+			     q[0]++)
+				out[m++] = mesh_topo_index(r->t, q);
+	return m;
+}
+
+int ref_mbs_place(struct ref_mbs *r, const struct mesh_bitmap *f, uint32_t k,
+		  uint32_t *out)
+{
+	uint64_t need[32] = { 0 }, unit = 1, rem = k;
+	uint32_t m = 0, id;
+	int i, j;
+
+	if (mesh_bitmap_count(f) < k)
+		return -1;
+	ref_mbs_lists(r, f);
+	for (i = 1; i < r->levels; i++)
+		unit *= (uint64_t) r->base;
+	for (i = r->levels - 1; i >= 0; unit /= (uint64_t) r->base, i--) {
+		need[i] = rem / unit;
+		rem %= unit;
+	}
+	for (i = r->levels - 1; i >= 0; i--) {
+		while (need[i]) {
+			if (r->head[i] < r->len[i]) {
+				id = r->list[i][r->head[i]++];
+				m += ref_mbs_emit(r, id, out + m);
+				need[i]--;
+				continue;
+			}
+			for (j = i + 1;
+			     j < r->levels && r->head[j] == r->len[j]; j++)
+				;
+			if (j < r->levels) {
+				int32_t c =
+				    r->b[r->list[j][r->head[j]++]].child;
+
+				for (; c >= 0; c = r->b[c].sib)
+					ref_mbs_insert(r, (uint32_t) c);
+				continue;
+			}
+			if (i == 0)
+				return -1;
+			need[i - 1] += need[i] * (uint64_t) r->base;
+			need[i] = 0;
+		}
+	}
+	return m == k ? 0 : -1;
+}

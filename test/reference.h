@@ -6,6 +6,8 @@
 #include <stdint.h>
 
 #include "mesh.h"
+#include "alloc_internal.h"
+#include "boxsum.h"
 
 /* MC1x1 by its definition: every free centre, every free node.  Returns
  * the centre with the least sum of L-inf shell numbers of its k nearest
@@ -23,5 +25,17 @@ uint32_t ref_mc1x1_centre(const struct mesh_topo *t,
 int ref_curve_place(const struct mesh_topo *t, const uint32_t *order,
 		    const char *fit, const struct mesh_bitmap *f, uint32_t k,
 		    uint32_t *out, uint32_t *scratch);
+
+/* MBS (any mbs* allocator's block hierarchy) as the library computed it
+ * before issue 10: prefix sums over the whole free map, every block
+ * tested, full free lists, then the base-b requests.  Create once per
+ * allocator (a must outlive it); ref_mbs_place returns 0, or -1 if the
+ * request cannot be served. */
+struct ref_mbs;
+struct ref_mbs *ref_mbs_create(const struct mesh_allocator *a,
+			       const struct mesh_topo *t);
+void ref_mbs_destroy(struct ref_mbs *r);
+int ref_mbs_place(struct ref_mbs *r, const struct mesh_bitmap *f, uint32_t k,
+		  uint32_t *out);
 
 #endif

@@ -312,6 +312,7 @@ struct ref_path {
 	const struct mesh_topo *t;
 	const char *name;
 	uint32_t *order, *scratch;
+	struct ref_mbs *mbs;
 };
 
 static int ref_place(struct ref_path *r, const struct mesh_bitmap *f,
@@ -319,11 +320,13 @@ static int ref_place(struct ref_path *r, const struct mesh_bitmap *f,
 {
 	const char *dash = strrchr(r->name, '-');
 
+	if (r->mbs)
+		return ref_mbs_place(r->mbs, f, k, out);
 	return ref_curve_place(r->t, r->order, dash + 1, f, k, out, r->scratch);
 }
 
 static int ref_init(struct ref_path *r, const struct mesh_topo *t,
-		    const char *name)
+		    const char *name, const struct mesh_allocator *a)
 {
 	static const char *const curves[] = { "rowmajor", "snake", "colsnake",
 					      "hilbert" };
@@ -333,6 +336,8 @@ static int ref_init(struct ref_path *r, const struct mesh_topo *t,
 	memset(r, 0, sizeof(*r));
 	r->t = t;
 	r->name = name;
+	if (!strncmp(name, "mbs", 3))
+		return (r->mbs = ref_mbs_create(a, t)) ? 0 : -1;
 	if (!dash || (strcmp(dash, "-ff") && strcmp(dash, "-bf") &&
 		      strcmp(dash, "-sos")))
 		return -1;
@@ -352,6 +357,7 @@ static void ref_fini(struct ref_path *r)
 {
 	free(r->order);
 	free(r->scratch);
+	ref_mbs_destroy(r->mbs);
 }
 
 /* One row of the target table: medians of the old code path (if there
@@ -374,7 +380,7 @@ static void target_row(const struct bench_opts *o, struct mesh_topo *t,
 
 	if (mesh_alloc_create(t, name, NULL, &a, &d))
 		goto out;
-	has_ref = !ref_init(&ref, t, name);
+	has_ref = !ref_init(&ref, t, name, a);
 	for (s = 0; s < o->nsizes; s++) {
 		struct mesh_request req;
 

@@ -51,6 +51,22 @@ int mesh__param_uint(const char *params, const char *key, unsigned long min,
 		     unsigned long max, unsigned long *val,
 		     struct mesh_diag *d);
 
+/* The block hierarchy of a buddy system (alloc_mbs.c), shared with the
+ * reference implementation in test/reference.c. */
+struct mesh__mbs_block {
+	int lo[3], ext[3];
+	int32_t child;  /* first child, -1 for a leaf */
+	int32_t sib;    /* next sibling, -1 for the last */
+	int32_t parent; /* -1 for a top-level block */
+	uint8_t level;  /* log_base of the volume */
+};
+
+/* The blocks of an mbs* allocator (owned by it), the base (4, 8 or 2)
+ * and the number of levels; MESH_EINVAL for any other allocator. */
+int mesh__mbs_hierarchy(const struct mesh_allocator *a,
+			const struct mesh__mbs_block **blocks, uint32_t *nb,
+			int *base, int *levels);
+
 /* Ops tables, one per allocator family. */
 extern const struct mesh_alloc_ops mesh__curve_ops;
 extern const struct mesh_alloc_ops mesh__mc_ops;

@@ -14,7 +14,15 @@
  * HOW IT WORKS: allocators keep no occupancy, so the free lists are
  * derived from the free map on every call: buddies are merged whenever
  * all are free, hence the free blocks are exactly the maximal fully free
- * blocks of the hierarchy (tested in O(1) each with prefix sums).  With
+ * blocks of the hierarchy.  The lists are never built in full (issue 10):
+ * each level keeps its blocks sorted by position, and a cursor walks
+ * them only as far as the request needs, testing each block's x-rows
+ * against the free map's 64-bit words (and its parent's, for
+ * maximality).  Children of split blocks go to a small per-level list
+ * merged by position.  A level is scanned to its end only when its list
+ * runs dry, so small requests stop after a few blocks.  The old code
+ * (prefix sums over every block, full lists) is test/reference.c's
+ * ref_mbs_place; check_alloc_exact compares the two.  With
  * base b (4 for squares, 8 for cubes, 2 for Granular) and block level
  * log_b(volume), k is written in base b (digits above the top level fold
  * into it).  From the highest level down, each needed block of level i
@@ -40,28 +48,31 @@
 #include <string.h>
 
 #include "alloc_internal.h"
-#include "boxsum.h"
 #include "error.h"
 
 enum mbs_kind { MBS_2D, MBS_LAYERED, MBS_OCTET, MBS_GRANULAR };
 
-struct blk {
-	int lo[3], ext[3];
-	int32_t child;  /* first child, -1 for a leaf */
-	int32_t sib;    /* next sibling, -1 for the last */
-	int32_t parent; /* -1 for a top-level block */
-	uint8_t level;
+#define blk mesh__mbs_block
+
+/* What the free test needs of a block, packed for locality. */
+struct geo {
+	uint32_t first; /* node index of the low corner */
+	uint32_t ext[3];
+	int32_t parent;
 };
 
 struct mbs_priv {
-	struct mesh__boxsum box;
 	struct blk *b;
+	struct geo *geo; /* by block id */
+	struct geo **lg; /* per level: geo of lvl[l][i] */
 	uint32_t nb, cap;
 	int base, levels;
-	uint32_t **list; /* per level: free block ids, ascending position */
-	uint32_t *len, *head;
-	uint8_t *is_free;
-	uint32_t *by_pos; /* block ids by low-corner index */
+	uint32_t **lvl; /* per level: every block id, ascending position */
+	uint32_t *lvl_len;
+	uint32_t *cur;   /* per level: scan cursor into lvl */
+	uint8_t *cur_ok; /* lvl[l][cur[l]] is known to be maximal free */
+	uint32_t **ins;  /* per level: children of split blocks, by position */
+	uint32_t *ins_head, *ins_len;
 };
 
 static uint32_t blk_key(const struct mesh_topo *t, const struct blk *b)
@@ -251,22 +262,29 @@ static void mbs_destroy(struct mesh_allocator *a)
 	struct mbs_priv *p = a->priv;
 	int i;
 
-	mesh__boxsum_free(&p->box);
-	for (i = 0; p->list && i < p->levels; i++)
-		free(p->list[i]);
-	free(p->list);
-	free(p->len);
-	free(p->head);
-	free(p->is_free);
-	free(p->by_pos);
+	for (i = 0; i < p->levels; i++) {
+		free(p->lvl ? p->lvl[i] : NULL);
+		free(p->ins ? p->ins[i] : NULL);
+	}
+	for (i = 0; p->lg && i < p->levels; i++)
+		free(p->lg[i]);
+	free(p->lg);
+	free(p->geo);
+	free(p->lvl);
+	free(p->ins);
+	free(p->lvl_len);
+	free(p->cur);
+	free(p->cur_ok);
+	free(p->ins_head);
+	free(p->ins_len);
 	free(p->b);
 	free(p);
 }
 
-/* Levels (log_base of volume) and per-level list storage. */
+/* Levels (log_base of volume) and per-level storage. */
 static int set_levels(struct mbs_priv *p)
 {
-	uint32_t i, *count;
+	uint32_t i;
 	int l;
 
 	for (i = 0; i < p->nb; i++) {
@@ -279,22 +297,27 @@ static int set_levels(struct mbs_priv *p)
 		if (l + 1 > p->levels)
 			p->levels = l + 1;
 	}
-	count = calloc((size_t) p->levels, sizeof(*count));
-	p->list = calloc((size_t) p->levels, sizeof(*p->list));
-	p->len = calloc((size_t) p->levels, sizeof(*p->len));
-	p->head = calloc((size_t) p->levels, sizeof(*p->head));
-	if (!count || !p->list || !p->len || !p->head) {
-		free(count);
+	p->lvl = calloc((size_t) p->levels, sizeof(*p->lvl));
+	p->lg = calloc((size_t) p->levels, sizeof(*p->lg));
+	p->geo = malloc(p->nb * sizeof(*p->geo));
+	p->ins = calloc((size_t) p->levels, sizeof(*p->ins));
+	p->lvl_len = calloc((size_t) p->levels, sizeof(*p->lvl_len));
+	p->cur = calloc((size_t) p->levels, sizeof(*p->cur));
+	p->cur_ok = calloc((size_t) p->levels, sizeof(*p->cur_ok));
+	p->ins_head = calloc((size_t) p->levels, sizeof(*p->ins_head));
+	p->ins_len = calloc((size_t) p->levels, sizeof(*p->ins_len));
+	if (!p->lvl || !p->lg || !p->geo || !p->ins || !p->lvl_len || !p->cur ||
+	    !p->cur_ok || !p->ins_head || !p->ins_len)
 		return MESH_ENOMEM;
-	}
 	for (i = 0; i < p->nb; i++)
-		count[p->b[i].level]++;
-	for (l = 0; l < p->levels; l++)
-		if (!(p->list[l] = malloc(count[l] * sizeof(uint32_t)))) {
-			free(count);
+		p->lvl_len[p->b[i].level]++;
+	for (l = 0; l < p->levels; l++) {
+		p->lvl[l] = malloc(p->lvl_len[l] * sizeof(uint32_t));
+		p->ins[l] = malloc(p->lvl_len[l] * sizeof(uint32_t));
+		p->lg[l] = malloc(p->lvl_len[l] * sizeof(struct geo));
+		if (!p->lvl[l] || !p->ins[l] || !p->lg[l])
 			return MESH_ENOMEM;
-		}
-	free(count);
+	}
 	return 0;
 }
 
@@ -305,21 +328,32 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Each level's blocks by low-corner index (unique within a level). */
 static int sort_by_position(struct mbs_priv *p, const struct mesh_topo *t)
 {
 	uint64_t *k = malloc(p->nb * sizeof(*k));
-	uint32_t i;
+	uint32_t i, id;
+	int l;
 
-	p->by_pos = malloc(p->nb * sizeof(*p->by_pos));
-	if (!k || !p->by_pos) {
-		free(k);
+	if (!k)
 		return MESH_ENOMEM;
-	}
 	for (i = 0; i < p->nb; i++)
 		k[i] = (uint64_t) blk_key(t, &p->b[i]) << 32 | i;
 	qsort(k, p->nb, sizeof(*k), cmp_u64);
-	for (i = 0; i < p->nb; i++)
-		p->by_pos[i] = (uint32_t) k[i];
+	for (l = 0; l < p->levels; l++)
+		p->lvl_len[l] = 0;
+	for (i = 0; i < p->nb; i++) {
+		p->geo[i].first = blk_key(t, &p->b[i]);
+		for (l = 0; l < 3; l++)
+			p->geo[i].ext[l] = (uint32_t) p->b[i].ext[l];
+		p->geo[i].parent = p->b[i].parent;
+	}
+	for (i = 0; i < p->nb; i++) {
+		id = (uint32_t) k[i];
+		l = p->b[id].level;
+		p->lg[l][p->lvl_len[l]] = p->geo[id];
+		p->lvl[l][p->lvl_len[l]++] = id;
+	}
 	free(k);
 	return 0;
 }
@@ -346,12 +380,9 @@ static int mbs_create(struct mesh_allocator *a, const char *params,
 	p->base = base[kind];
 	p->cap = 2 * t->nodes;
 	p->b = malloc(p->cap * sizeof(*p->b));
-	p->is_free = malloc(p->cap);
-	rc = p->b && p->is_free ? build(p, t, kind) : MESH_ENOMEM;
+	rc = p->b ? build(p, t, kind) : MESH_ENOMEM;
 	if (!rc)
 		rc = set_levels(p);
-	if (!rc)
-		rc = mesh__boxsum_init(&p->box, t);
 	if (!rc)
 		rc = sort_by_position(p, t);
 	if (rc) {
@@ -361,48 +392,110 @@ static int mbs_create(struct mesh_allocator *a, const char *params,
 	return rc;
 }
 
-static uint32_t volume(const struct blk *b)
+/* Ranks pos .. pos + len - 1 of the free map all free. */
+static int bits_all_set(const uint64_t *w, uint32_t pos, uint32_t len)
 {
-	return (uint32_t) b->ext[0] * (uint32_t) b->ext[1] *
-	       (uint32_t) b->ext[2];
+	uint32_t off, n;
+	uint64_t mask;
+
+	while (len) {
+		off = pos & 63;
+		n = 64 - off < len ? 64 - off : len;
+		mask = (n == 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << n) - 1)
+		       << off;
+		if ((w[pos >> 6] & mask) != mask)
+			return 0;
+		pos += n;
+		len -= n;
+	}
+	return 1;
 }
 
-/* Insert block id into its level's list, keeping position order. */
+/* Block fully free: its x-rows tested a word at a time (most rows lie
+ * in one word).  The rows of a z-plane are combined without branches and
+ * the test stops after the first plane with a busy node: on a half-busy
+ * machine a per-row early exit is a coin toss the CPU mispredicts. */
+static int block_free(const struct mesh_topo *t, const uint64_t *w,
+		      const struct geo *b)
+{
+	uint32_t len = b->ext[0], row = (uint32_t) t->dim[0],
+		 plane = row * (uint32_t) t->dim[1];
+	uint32_t first = b->first, pos, off;
+	uint64_t mask = len >= 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << len) - 1;
+	int y, z, ok;
+
+	for (z = 0; z < (int) b->ext[2]; z++) {
+		for (y = 0, ok = 1; y < (int) b->ext[1]; y++) {
+			pos = first + (uint32_t) z * plane + (uint32_t) y * row;
+			off = pos & 63;
+			if (off + len <= 64)
+				ok &= (w[pos >> 6] >> off & mask) == mask;
+			else
+				ok &= bits_all_set(w, pos, len);
+		}
+		if (!ok)
+			return 0;
+	}
+	return 1;
+}
+
+/* A free list entry: fully free, and its parent is not. */
+static int maximal_free(const struct mbs_priv *p, const struct mesh_view *v,
+			const struct geo *g)
+{
+	const uint64_t *w = v->free->words;
+
+	return block_free(v->topo, w, g) &&
+	       (g->parent < 0 || !block_free(v->topo, w, &p->geo[g->parent]));
+}
+
+/* Head of level l's free list, or -1: the earlier (by position) of the
+ * next maximal free block found by the level's cursor and the first
+ * child of a split block not yet used. */
+static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
+{
+	const uint32_t *L = p->lvl[l];
+	int64_t a = -1, c = -1;
+
+	while (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l]) {
+		if (maximal_free(p, v, &p->lg[l][p->cur[l]]))
+			p->cur_ok[l] = 1;
+		else
+			p->cur[l]++;
+	}
+	if (p->cur_ok[l])
+		a = L[p->cur[l]];
+	if (p->ins_head[l] < p->ins_len[l])
+		c = p->ins[l][p->ins_head[l]];
+	if (a < 0 || c < 0)
+		return a < 0 ? c : a;
+	return blk_key(v->topo, &p->b[a]) < blk_key(v->topo, &p->b[c]) ? a : c;
+}
+
+/* Remove the head id (as list_peek returned it) from level l's list. */
+static void list_pop(struct mbs_priv *p, int l, int64_t id)
+{
+	if (p->cur_ok[l] && p->lvl[l][p->cur[l]] == (uint32_t) id) {
+		p->cur[l]++;
+		p->cur_ok[l] = 0;
+	} else {
+		p->ins_head[l]++;
+	}
+}
+
+/* Insert a split block's child into its level's list, by position. */
 static void list_insert(struct mbs_priv *p, const struct mesh_topo *t,
 			uint32_t id)
 {
 	int l = p->b[id].level;
-	uint32_t *L = p->list[l], i = p->len[l], key = blk_key(t, &p->b[id]);
+	uint32_t *L = p->ins[l], i = p->ins_len[l], key = blk_key(t, &p->b[id]);
 
-	while (i > p->head[l] && blk_key(t, &p->b[L[i - 1]]) > key) {
+	while (i > p->ins_head[l] && blk_key(t, &p->b[L[i - 1]]) > key) {
 		L[i] = L[i - 1];
 		i--;
 	}
 	L[i] = id;
-	p->len[l]++;
-}
-
-/* Free lists: the maximal fully free blocks, by position. */
-static void free_lists(struct mbs_priv *p, const struct mesh_view *v)
-{
-	uint32_t i, j;
-	int l, hi[3], d;
-
-	mesh__boxsum_build(&p->box, v->free);
-	for (l = 0; l < p->levels; l++)
-		p->len[l] = p->head[l] = 0;
-	for (i = 0; i < p->nb; i++) {
-		for (d = 0; d < 3; d++)
-			hi[d] = p->b[i].lo[d] + p->b[i].ext[d] - 1;
-		p->is_free[i] = mesh__boxsum_box(&p->box, p->b[i].lo, hi) ==
-				volume(&p->b[i]);
-	}
-	for (j = 0; j < p->nb; j++) {
-		i = p->by_pos[j];
-		if (p->is_free[i] &&
-		    (p->b[i].parent < 0 || !p->is_free[p->b[i].parent]))
-			p->list[p->b[i].level][p->len[p->b[i].level]++] = i;
-	}
+	p->ins_len[l]++;
 }
 
 static uint32_t emit(const struct mesh_topo *t, const struct blk *b,
@@ -424,10 +517,12 @@ static int mbs_place(struct mesh_allocator *a, const struct mesh_view *v,
 {
 	struct mbs_priv *p = a->priv;
 	uint64_t need[32] = { 0 }, unit = 1, rem = req->nodes;
-	uint32_t m = 0, id;
+	uint32_t m = 0;
+	int64_t id;
 	int i, j;
 
-	free_lists(p, v);
+	for (i = 0; i < p->levels; i++)
+		p->cur[i] = p->cur_ok[i] = p->ins_head[i] = p->ins_len[i] = 0;
 	for (i = 1; i < p->levels; i++)
 		unit *= (uint64_t) p->base;
 	for (i = p->levels - 1; i >= 0; unit /= (uint64_t) p->base, i--) {
@@ -436,19 +531,20 @@ static int mbs_place(struct mesh_allocator *a, const struct mesh_view *v,
 	}
 	for (i = p->levels - 1; i >= 0; i--) {
 		while (need[i]) {
-			if (p->head[i] < p->len[i]) {
-				id = p->list[i][p->head[i]++];
+			if ((id = list_peek(p, v, i)) >= 0) {
+				list_pop(p, i, id);
 				m += emit(v->topo, &p->b[id], out + m);
 				need[i]--;
 				continue;
 			}
 			for (j = i + 1;
-			     j < p->levels && p->head[j] == p->len[j]; j++)
+			     j < p->levels && (id = list_peek(p, v, j)) < 0;
+			     j++)
 				;
 			if (j < p->levels) {
-				int32_t c =
-				    p->b[p->list[j][p->head[j]++]].child;
+				int32_t c = p->b[id].child;
 
+				list_pop(p, j, id);
 				for (; c >= 0; c = p->b[c].sib)
 					list_insert(p, v->topo, (uint32_t) c);
 				continue;
@@ -460,6 +556,21 @@ static int mbs_place(struct mesh_allocator *a, const struct mesh_view *v,
 		}
 	}
 	return m == req->nodes ? 0 : MESH_EINTERNAL;
+}
+
+int mesh__mbs_hierarchy(const struct mesh_allocator *a,
+			const struct mesh__mbs_block **blocks, uint32_t *nb,
+			int *base, int *levels)
+{
+	const struct mbs_priv *p = a->priv;
+
+	if (a->entry->ops != &mesh__mbs_ops)
+		return MESH_EINVAL;
+	*blocks = p->b;
+	*nb = p->nb;
+	*base = p->base;
+	*levels = p->levels;
+	return 0;
 }
 
 const struct mesh_alloc_ops mesh__mbs_ops = {
