@@ -199,6 +199,8 @@ START_TEST(test_sim_skips_and_zero_runtime)
 	struct mesh_sim_result *r;
 
 	mesh_sim_opts_init(&o);
+	ck_assert_int_eq(o.keep_zero_runtime, 1); /* the default */
+	o.keep_zero_runtime = 0;
 	r = simulate("4x2", "colsnake-ff", js, 7, &o);
 	ck_assert_uint_eq(r->summary.jobs, 1);
 	ck_assert_uint_eq(r->summary.skipped, 6);
@@ -412,13 +414,10 @@ START_TEST(test_sim_wfp_order)
 END_TEST
 
 /* I/O shares by job id for the Özden tests: ids 1, 2 are I/O-bound. */
-static void io_by_id(void *arg, long id, enum mesh_comm *comm,
-		     double *comm_share, double *io_share)
+static void io_by_id(void *arg, long id, struct mesh_sim_job_info *info)
 {
 	(void) arg;
-	(void) comm;
-	(void) comm_share;
-	*io_share = id == 1 || id == 2 ? 1.0 : 0.0;
+	info->io_share = id == 1 || id == 2 ? 1.0 : 0.0;
 }
 
 /* Özden's weighted priority.  2 nodes: J0 (I/O 0) runs 0-50, J1 (I/O 1)
@@ -441,7 +440,7 @@ START_TEST(test_sim_ozden_alpha)
 
 	mesh_sim_opts_init(&o);
 	o.priority = MESH_PRIO_OZDEN;
-	o.job_traffic = io_by_id;
+	o.job_info = io_by_id;
 	for (i = 0; i < 4; i++) {
 		o.alpha = alphas[i];
 		r = simulate("2x1", "rowmajor-ff", js, 4, &o);
@@ -477,7 +476,7 @@ START_TEST(test_sim_ozden_alpha0_is_fcfs)
 		a = simulate("4x4", "hilbert-bf", js, 200, &o);
 		o.priority = MESH_PRIO_OZDEN;
 		o.alpha = 0;
-		o.job_traffic = io_by_id;
+		o.job_info = io_by_id;
 		b = simulate("4x4", "hilbert-bf", js, 200, &o);
 		ck_assert_uint_eq(a->n, b->n);
 		for (i = 0; i < a->n; i++) {
@@ -592,14 +591,11 @@ END_TEST
 
 static double io_share_of;
 
-static void io_share_all(void *arg, long id, enum mesh_comm *comm,
-			 double *comm_share, double *io_share)
+static void io_share_all(void *arg, long id, struct mesh_sim_job_info *info)
 {
 	(void) arg;
 	(void) id;
-	(void) comm;
-	(void) comm_share;
-	*io_share = io_share_of;
+	info->io_share = io_share_of;
 }
 
 /* PFS model, B = 20 GB/s, 12.5 GB/s per node, 1-node jobs of 100 s.  All
@@ -618,7 +614,7 @@ START_TEST(test_sim_pfs_sharing)
 	mesh_sim_opts_init(&o);
 	o.runtime_model = MESH_RUNTIME_PFS;
 	o.pfs_bandwidth = 20;
-	o.job_traffic = io_share_all;
+	o.job_info = io_share_all;
 	io_share_of = 1;
 	r = simulate("4x1", "rowmajor-ff", js, 1, &o);
 	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
@@ -633,6 +629,89 @@ START_TEST(test_sim_pfs_sharing)
 	ck_assert_double_eq_tol(r->jobs[2].run, 112.5, 1e-9);
 	ck_assert_double_eq_tol(r->jobs[2].io_time, 62.5, 1e-9);
 	ck_assert_double_eq_tol(r->summary.total_io_time, 3 * 62.5, 1e-9);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
+/* Positions outside opts.usable (holes in mesh.conf, I/O nodes) are
+ * never given out; a job larger than the usable count is skipped as too
+ * large; utilization counts usable nodes only.  4x1, node 2 unusable:
+ * J1 (3 nodes, 10 s) gets 0, 1, 3; J2 (4 nodes) is too large. */
+START_TEST(test_sim_usable_positions)
+{
+	static const struct jobspec js[] = { { 1, 0, 10, 10, 3 },
+					     { 2, 0, 10, 10, 4 } };
+	struct mesh_bitmap *u = NULL;
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	ck_assert_int_eq(mesh_bitmap_create(4, &u), 0);
+	mesh_bitmap_fill(u, true);
+	mesh_bitmap_clear(u, 2);
+	mesh_sim_opts_init(&o);
+	o.usable = u;
+	r = simulate("4x1", "rowmajor-ff", js, 2, &o);
+	ck_assert_uint_eq(r->n, 1);
+	ck_assert_uint_eq(r->summary.skipped_too_large, 1);
+	ck_assert(r->nodes[0] == 0 && r->nodes[1] == 1 && r->nodes[2] == 3);
+	ck_assert_double_eq(r->summary.utilization, 1.0);
+	mesh_sim_result_free(r);
+	mesh_bitmap_destroy(u);
+}
+END_TEST
+
+/* The requested shape reaches the allocator: on 8x8, mc gives an
+ * 8-node job asking for 8x1 a full row (or column), and one asking for
+ * 4x2 a 4x2 block (either orientation). */
+static int want_shape[2];
+
+static void shape_hint(void *arg, long id, struct mesh_sim_job_info *info)
+{
+	(void) arg;
+	(void) id;
+	info->shape[0] = want_shape[0];
+	info->shape[1] = want_shape[1];
+}
+
+static void extents(const struct mesh_sim_result *r, int ext[2])
+{
+	struct mesh_topo *t = tu_topo("8x8");
+	int lo[2] = { 9, 9 }, hi[2] = { -1, -1 }, c[3], i, d;
+
+	for (i = 0; i < 8; i++) {
+		mesh_topo_coords(t, r->nodes[i], c);
+		for (d = 0; d < 2; d++) {
+			lo[d] = c[d] < lo[d] ? c[d] : lo[d];
+			hi[d] = c[d] > hi[d] ? c[d] : hi[d];
+		}
+	}
+	ext[0] = hi[0] - lo[0] + 1;
+	ext[1] = hi[1] - lo[1] + 1;
+	mesh_topo_destroy(t);
+}
+
+START_TEST(test_sim_shape_reaches_allocator)
+{
+	static const struct jobspec js[] = { { 1, 0, 10, 10, 8 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+	int e[2];
+
+	mesh_sim_opts_init(&o);
+	o.job_info = shape_hint;
+	want_shape[0] = 8;
+	want_shape[1] = 1;
+	r = simulate("8x8", "mc", js, 1, &o);
+	extents(r, e);
+	ck_assert_msg(e[0] * e[1] == 8 && (e[0] == 8 || e[1] == 8),
+		      "8x1 asked, got %dx%d", e[0], e[1]);
+	mesh_sim_result_free(r);
+	want_shape[0] = 4;
+	want_shape[1] = 2;
+	r = simulate("8x8", "mc", js, 1, &o);
+	extents(r, e);
+	ck_assert_msg(e[0] * e[1] == 8 && (e[0] == 4 || e[1] == 4),
+		      "4x2 asked, got %dx%d", e[0], e[1]);
 	mesh_sim_result_free(r);
 }
 END_TEST
@@ -661,6 +740,8 @@ int main(void)
 	tcase_add_test(tc, test_sim_paired_filling);
 	tcase_add_test(tc, test_sim_spatial_estimates);
 	tcase_add_test(tc, test_sim_pfs_sharing);
+	tcase_add_test(tc, test_sim_usable_positions);
+	tcase_add_test(tc, test_sim_shape_reaches_allocator);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -23,16 +23,19 @@ SWF
 "$meshsim" --allocator mc1x1 --jobs-csv "$tmp/j.csv" --summary "$tmp/s.json" "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
 check "runs on a small trace" '[ $? -eq 0 ]'
 check "default mesh from MaxProcs is 4x4" 'grep -q "^mesh  *4x4 (16 nodes)" "$tmp/out"'
-check "skips missing/zero runtimes with a count" 'grep -q "jobs skipped  *2 (runtime 2" "$tmp/out"'
+check "skips the missing runtime (-1) with a count, keeps runtime 0" 'grep -q "jobs skipped  *1 (runtime 1" "$tmp/out" && grep -q "jobs simulated  *4" "$tmp/out"'
+check "skipped jobs are announced on stderr" 'grep -q "warning: .*t.swf: 1 of 5 jobs not simulated (skipped: runtime 1," "$tmp/err"'
 check "csv header" '[ "$(head -1 "$tmp/j.csv")" = "job_id,submit,start,end,wait,run,nodes,sum_pairwise,avg_pairwise,diameter,coords,trace_run,io_time" ]'
-check "csv has one row per simulated job" '[ "$(wc -l <"$tmp/j.csv")" -eq 4 ]'
+check "csv has one row per simulated job" '[ "$(wc -l <"$tmp/j.csv")" -eq 5 ]'
 check "mc1x1 gives job 1 a 2x2 block (sum 8, 4 coords)" 'grep -q "^1,0,0,100,0,100,4,8,1.333333,2,[0-9]:[0-9] [0-9]:[0-9] [0-9]:[0-9] [0-9]:[0-9],100,0$" "$tmp/j.csv"'
 for key in jobs skipped makespan utilization mean_wait mean_bounded_slowdown \
 	mean_sum_pairwise mean_avg_pairwise_multi allocator scheduler mesh; do
 	check "summary has $key" "grep -q '\"$key\":' '$tmp/s.json'"
 done
 check "summary is JSON" 'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/s.json" 2>/dev/null || ! command -v python3 >/dev/null'
-check "keep-zero-runtime counts the zero-length job" '"$meshsim" --keep-zero-runtime "$tmp/t.swf" | grep -q "jobs simulated  *4"'
+check "--keep-zero-runtime (the default) counts the zero-length job" '"$meshsim" --keep-zero-runtime "$tmp/t.swf" 2>/dev/null | grep -q "jobs simulated  *4"'
+check "--skip-zero-runtime skips it" '"$meshsim" --skip-zero-runtime "$tmp/t.swf" 2>/dev/null | grep -q "jobs skipped  *2 (runtime 2"'
+check "summary records zero-runtime handling, seed and version" '"$meshsim" --skip-zero-runtime --seed 7 --summary - "$tmp/t.swf" 2>/dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if d[\"zero_runtime\"] == \"skip\" and d[\"seed\"] == 7 and d[\"version\"] and d[\"fates\"][\"total\"] == 5 else 1)"'
 check "list-allocators lists the curve fits and mc1x1" '"$meshsim" --list-allocators | grep -q "^hilbert-freelist" && "$meshsim" --list-allocators | grep -q "^mc1x1"'
 
 # Contention runtime model: a 4-node row under all-to-all runs twice as
@@ -81,6 +84,50 @@ check "sl:contig-ff with PF and AdjEst runs and is recorded" '[ $? -eq 0 ] && gr
 check "bad --spatial-estimate exits 2" '[ $? -eq 2 ] && grep -q "expected user, adjusted or actual" "$tmp/err"'
 "$meshsim" --pf-max-size -3 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "bad --pf-max-size exits 2" '[ $? -eq 2 ] && grep -q -- "--pf-max-size: invalid value" "$tmp/err"'
+
+# Holes in mesh.conf are never allocated; a job larger than the named
+# nodes is too large (issue: Dimensions=4x2, Nodes=n[0-5], an 8-node job).
+printf 'Dimensions=4x2\nNodes=n[0-5]\nAllocator=rowmajor-ff\n' >"$tmp/holes.conf"
+printf '1 0 -1 10 8 -1 -1 8 10 -1 1 1 1 -1 -1 -1 -1 -1\n2 0 -1 10 6 -1 -1 6 10 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/h.swf"
+"$meshsim" --mesh-conf "$tmp/holes.conf" --jobs-csv "$tmp/h.csv" "$tmp/h.swf" >"$tmp/out" 2>"$tmp/err"
+check "mesh.conf holes: the 8-node job is too large for 6 named nodes" '[ $? -eq 0 ] && grep -q "larger than mesh 1" "$tmp/out" && grep -q "(8 nodes, 6 usable)" "$tmp/out"'
+check "mesh.conf holes: the 6-node job gets exactly the named positions" '[ "$(cut -d, -f11 "$tmp/h.csv" | tail -1)" = "0:0 1:0 2:0 3:0 0:1 1:1" ]'
+check "mesh.conf holes: utilization counts named nodes only" 'grep -q "^utilization  *1.0000" "$tmp/out"'
+# I/O positions are not compute nodes unless --io-nodes-compute.
+printf '1 0 -1 10 16 -1 -1 16 10 -1 1 1 1 -1 -1 -1 -1 -1\n2 0 -1 10 14 -1 -1 14 10 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/io.swf"
+"$meshsim" --mesh 4x4 --io-nodes "0,0;0,1" --allocator rowmajor-ff --jobs-csv "$tmp/io.csv" "$tmp/io.swf" >"$tmp/out" 2>"$tmp/err"
+check "--io-nodes: a 16-node job is too large for 14 compute nodes" '[ $? -eq 0 ] && grep -q "larger than mesh 1" "$tmp/out"'
+check "--io-nodes: no job gets an I/O position" '! cut -d, -f11 "$tmp/io.csv" | tail -n +2 | tr " " "\n" | grep -qx "0:0\|0:1"'
+"$meshsim" --mesh 4x4 --io-nodes "0,0;0,1" --io-nodes-compute "$tmp/io.swf" >"$tmp/out" 2>"$tmp/err"
+check "--io-nodes-compute: all 16 positions run jobs" 'grep -q "jobs simulated  *2" "$tmp/out"'
+# Outputs are opened before the simulation; '-' is stdout.
+"$meshsim" --summary "$tmp/no/such/dir/s.json" "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
+check "unwritable --summary fails at once (exit 2, nothing simulated)" '[ $? -eq 2 ] && grep -q -- "--summary: cannot open" "$tmp/err" && [ ! -s "$tmp/out" ]'
+"$meshsim" --jobs-csv - "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
+check "--jobs-csv - writes the CSV to stdout and the table to stderr" 'head -1 "$tmp/out" | grep -q "^job_id," && grep -q "^mesh " "$tmp/err"'
+"$meshsim" --jobs-csv - --summary - "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "both outputs on stdout is a usage error" '[ $? -eq 2 ]'
+gzip -c "$tmp/t.swf" >"$tmp/t.swf.gz"
+"$meshsim" "$tmp/t.swf.gz" >/dev/null 2>"$tmp/err"
+check "a gzip trace is named as compressed" '[ $? -ne 0 ] && grep -q "gzip-compressed data: decompress it first" "$tmp/err"'
+"$meshsim" "$tmp" >/dev/null 2>"$tmp/err"
+check "a directory as trace says so" '[ $? -ne 0 ] && grep -q "is a directory" "$tmp/err"'
+printf '1 0 -1 10 4 -1 -1 -1 -1 -1 -1 1 1 -1 -1 -1 -1 -1 19 20\n' >"$tmp/extra.swf"
+"$meshsim" --mesh 4x4 "$tmp/extra.swf" >/dev/null 2>"$tmp/err"
+check "extra fields are quoted without the newline" '[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "(extra \"19 20\")$" "$tmp/err"'
+printf '; MaxProcs: 13\n1 0 -1 10 4 -1 -1 -1 -1 -1 -1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/prime.swf"
+"$meshsim" "$tmp/prime.swf" >/dev/null 2>"$tmp/err"
+check "a prime MaxProcs warns that the mesh is a line" 'grep -q "MaxProcs 13 is prime, so the default mesh is 13x1" "$tmp/err"'
+
+# The job-attribute sidecar.
+printf 'job_id,comm,io_intensity,shape\n1,all-to-all,0.5,4x1\n2,none,,\n' >"$tmp/a.csv"
+"$meshsim" --allocator mc --job-attrs "$tmp/a.csv" --runtime-model contention --comm-share 0.5 --summary "$tmp/a.json" --jobs-csv "$tmp/a.out" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--job-attrs: runs and is recorded in the summary" '[ $? -eq 0 ] && grep -q "\"job_attrs\": \".*a.csv\"" "$tmp/a.json"'
+check "--job-attrs: shape 4x1 gives job 1 a row (sum of distances 10)" 'grep -q "^1,0,0,[^,]*,0,[^,]*,4,10," "$tmp/a.out"'
+check "--job-attrs: job 1's 4x1 all-to-all row is stretched" 'awk -F, "\$1 == 1 && \$6 > \$12 {ok = 1} END {exit !ok}" "$tmp/a.out"'
+printf 'job_id,comm\n1,ring\n' >"$tmp/bad.csv"
+"$meshsim" --job-attrs "$tmp/bad.csv" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--job-attrs: a bad line names file:line:column" '[ $? -ne 0 ] && grep -q "bad.csv:2:comm: bad communication pattern \"ring\"" "$tmp/err"'
 
 # Bad flags: exit 2 and name the flag.
 "$meshsim" --mesh 4y4 "$tmp/t.swf" >/dev/null 2>"$tmp/err"

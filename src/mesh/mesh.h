@@ -19,6 +19,7 @@
 #include "ioload.h"
 #include "hints.h"
 #include "hostlist.h"
+#include "jobattrs.h"
 #include "metrics.h"
 #include "priority.h"
 #include "sim.h"

@@ -34,12 +34,6 @@ struct heap_item {
 	size_t job;
 };
 
-/* A job's traffic: pattern and runtime shares. */
-struct sim_attr {
-	enum mesh_comm comm;
-	double comm_share, io_share;
-};
-
 /* Loss of capacity (Tang eq. 1), accumulated event by event. */
 struct sim_loc {
 	int started;
@@ -87,11 +81,11 @@ struct sim {
 	uint32_t free_count;
 	size_t node_fill;
 	struct mesh_diag *diag;
-	struct mesh_net *net;  /* contention model, else NULL */
-	struct sim_run *run;   /* per accepted job, with net */
-	uint32_t *ranks;       /* scratch: one job's nodes in rank order */
-	struct sim_attr *attr; /* per accepted job */
-	struct prio_key *keys; /* scratch: queue ordering */
+	struct mesh_net *net; /* contention model, else NULL */
+	struct sim_run *run;  /* per accepted job, with net */
+	uint32_t *ranks;      /* scratch: one job's nodes in rank order */
+	struct mesh_sim_job_info *attr;          /* per accepted job */
+	struct prio_key *keys;                   /* scratch: queue ordering */
 	double *ozden_pos, *ozden_io, *ozden_wp; /* scratch, per job */
 	int8_t *side;          /* balance factor per node (I/O nodes) */
 	long sys_bf;           /* system balance factor now */
@@ -111,6 +105,7 @@ void mesh_sim_opts_init(struct mesh_sim_opts *o)
 	o->estimate = MESH_ESTIMATE_CLAMP;
 	o->size_field = MESH_SIZE_ALLOC;
 	o->load = 1.0;
+	o->keep_zero_runtime = 1;
 	o->pfs_bandwidth = 48;    /* Özden et al.'s shared PFS */
 	o->node_bandwidth = 12.5; /* their 100 Gbit/s node links */
 }
@@ -203,7 +198,7 @@ static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 			sum->skipped_size++;
 			continue;
 		}
-		if ((unsigned long) size > s->topo->nodes) {
+		if ((unsigned long) size > s->usable) {
 			sum->skipped_too_large++;
 			continue;
 		}
@@ -429,7 +424,9 @@ static int try_start(struct sim *s, size_t idx, double now)
 	memset(&req, 0, sizeof(req));
 	req.nodes = j->size;
 	req.end_time = now + j->spatial_estimate;
-	req.io_intensity = -1;
+	req.io_intensity = s->attr[idx].io_intensity;
+	req.comm = s->attr[idx].comm;
+	memcpy(req.shape, s->attr[idx].shape, sizeof(req.shape));
 	req.seed = job_seed(s, j);
 	view.topo = s->topo;
 	view.free = s->free_map;
@@ -879,9 +876,11 @@ static int sim_alloc(struct sim *s)
 	    !s->byest || !s->node_end ||
 	    mesh_bitmap_create(s->topo->nodes, &s->free_map))
 		return MESH_ENOMEM;
-	mesh_bitmap_fill(s->free_map, true);
-	s->free_count = s->topo->nodes;
-	s->usable = s->free_count;
+	if (s->opts->usable)
+		mesh_bitmap_copy(s->free_map, s->opts->usable);
+	else
+		mesh_bitmap_fill(s->free_map, true);
+	s->free_count = mesh_bitmap_count(s->free_map);
 	if (s->opts->spatial_estimate == MESH_SPATIAL_ADJUSTED) {
 		s->hist_cap = 2 * s->n + 1;
 		s->hist = calloc(s->hist_cap, sizeof(*s->hist));
@@ -896,15 +895,23 @@ static int sim_alloc(struct sim *s)
 	s->ozden_io = s->ozden_pos + (s->n ? s->n : 1);
 	s->ozden_wp = s->ozden_io + (s->n ? s->n : 1);
 	for (i = 0; i < s->n; i++) {
-		struct sim_attr *a = &s->attr[i];
+		struct mesh_sim_job_info *a = &s->attr[i];
 
 		a->comm = s->opts->comm;
 		a->comm_share = s->opts->comm_share;
 		a->io_share = s->opts->io_share;
-		if (s->opts->job_traffic)
-			s->opts->job_traffic(s->opts->job_traffic_arg,
-					     s->jobs[i].id, &a->comm,
-					     &a->comm_share, &a->io_share);
+		a->io_intensity = -1;
+		if (s->opts->job_info)
+			s->opts->job_info(s->opts->job_info_arg, s->jobs[i].id,
+					  a);
+		if (!(a->comm_share >= 0 && a->io_share >= 0 &&
+		      a->comm_share + a->io_share <= 1))
+			return mesh_diag_set(
+			    s->diag, MESH_EINVAL, NULL, s->jobs[i].line,
+			    "attributes",
+			    "job %ld: communication share %g and I/O share %g "
+			    "must be in [0, 1] with a sum <= 1",
+			    s->jobs[i].id, a->comm_share, a->io_share);
 	}
 	if (s->topo->n_io) {
 		s->side = malloc(s->topo->nodes);
@@ -958,7 +965,8 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 	    !isfinite(o->load) || !(o->comm_share >= 0) ||
 	    !(o->io_share >= 0) || o->comm_share + o->io_share > 1 ||
 	    !(o->alpha >= 0 && o->alpha <= 1) || !(o->pfs_bandwidth > 0) ||
-	    !(o->node_bandwidth > 0))
+	    !(o->node_bandwidth > 0) ||
+	    (o->usable && o->usable->nbits != t->nodes))
 		return MESH_EINVAL;
 	memset(&s, 0, sizeof(s));
 	s.topo = t;
@@ -968,13 +976,14 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 	s.res = calloc(1, sizeof(*s.res));
 	if (!s.res)
 		return MESH_ENOMEM;
+	s.usable = o->usable ? mesh_bitmap_count(o->usable) : t->nodes;
 	rc = accept_jobs(&s, tr);
 	if (!rc)
 		rc = sim_alloc(&s);
 	if (!rc)
 		rc = run_loop(&s);
 	if (!rc) {
-		summarise(s.res, t->nodes);
+		summarise(s.res, s.usable);
 		summarise_events(&s);
 	}
 	if (!rc && o->progress)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "alloc.h"
+#include "bitmap.h"
 #include "diag.h"
 #include "swf.h"
 #include "topo.h"
@@ -68,6 +69,14 @@ enum mesh_size_field {
 	MESH_SIZE_REQ,   /* requested processors, else allocated */
 };
 
+/* What the simulator knows of a job beyond its trace line. */
+struct mesh_sim_job_info {
+	enum mesh_comm comm;
+	double comm_share, io_share; /* runtime shares, sum <= 1 */
+	int shape[MESH_MAX_DIMS];    /* requested shape, 0 = none */
+	double io_intensity;         /* for the allocator; < 0 = unknown */
+};
+
 struct mesh_sim_opts {
 	enum mesh_sched sched;
 	enum mesh_priority priority;
@@ -81,21 +90,29 @@ struct mesh_sim_opts {
 	enum mesh_estimate estimate;
 	enum mesh_size_field size_field;
 	double load; /* inter-arrival multiplier, > 0 (1 = as traced) */
-	/* Keep jobs whose runtime is exactly 0: they are placed and leave
-	 * at once.  Walker et al. count them (Fig. 8: all 18,239 NASA jobs);
-	 * by default they are skipped like other non-positive runtimes. */
+	/* Keep jobs whose runtime is exactly 0 (the default): an SWF
+	 * runtime of 0 is a real job that ran for under a second, placed and
+	 * freed at once; only -1 means missing.  Walker et al. count them
+	 * (Fig. 8: all 18,239 NASA jobs).  0 skips them. */
 	int keep_zero_runtime;
 	uint64_t seed; /* passed to randomised allocators */
 	enum mesh_runtime_model runtime_model;
-	/* Contention model: every job's pattern and runtime shares of its
-	 * communication and I/O phases, unless job_traffic says otherwise
-	 * for a job (it may be NULL; it overwrites what it knows). */
+	/* Every job's pattern and runtime shares of its communication and
+	 * I/O phases, unless job_info says otherwise for a job. */
 	enum mesh_comm comm;
 	double comm_share, io_share;
 	double pfs_bandwidth, node_bandwidth; /* PFS model, GB/s, > 0 */
-	void (*job_traffic)(void *arg, long job_id, enum mesh_comm *comm,
-			    double *comm_share, double *io_share);
-	void *job_traffic_arg;
+	/* Per-job attributes (meshsim's --job-attrs sidecar), or NULL.
+	 * Called once per accepted job with info holding the defaults above
+	 * (shape 0, io_intensity -1 = unknown); it overwrites what it knows.
+	 * shape and io_intensity go into the allocator's request. */
+	void (*job_info)(void *arg, long job_id,
+			 struct mesh_sim_job_info *info);
+	void *job_info_arg;
+	/* Positions that may be given to jobs (named nodes that are not I/O
+	 * nodes, say), or NULL for all; utilization, loss of capacity and
+	 * "too large" count only these. */
+	const struct mesh_bitmap *usable;
 	/* Called now and then with jobs done so far; may be NULL. */
 	void (*progress)(void *arg, size_t done, size_t total);
 	void *progress_arg;
@@ -164,7 +181,8 @@ struct mesh_sim_result {
 	struct mesh_sim_summary summary;
 };
 
-/** \brief Default options: EASY, clamped estimates, load 1. */
+/** \brief Default options: EASY, clamped estimates, load 1, zero-runtime
+ *  jobs kept. */
 void mesh_sim_opts_init(struct mesh_sim_opts *o);
 
 /** \brief Replay tr on t with allocator a.

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "input.h"
 
 static const char *const field_names[MESH_SWF_FIELDS] = {
 	"job_number",   "submit_time",   "wait_time", "run_time", "alloc_procs",
@@ -73,10 +74,13 @@ int mesh_swf_parse_line(const char *line, struct mesh_swf_job *job,
 	}
 	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
 		p++;
-	if (*p)
+	if (*p) {
+		size_t n = strcspn(p, "\r\n"); /* no raw newline in quotes */
+
 		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, "line",
-				     "more than 18 fields (extra \"%.20s\")",
-				     p);
+				     "more than 18 fields (extra \"%.*s\")",
+				     (int) (n > 20 ? 20 : n), p);
+	}
 	job->id = (long) f[0];
 	job->submit = f[1];
 	job->wait = f[2];
@@ -182,6 +186,14 @@ int mesh_swf_read(FILE *f, const char *name, struct mesh_swf_trace **out,
 	tr->max_nodes = tr->max_procs = -1;
 	while ((len = read_line(f, &buf, &bufcap)) > 0) {
 		lineno++;
+		if (lineno == 1 && len >= 2 && (unsigned char) buf[0] == 0x1f &&
+		    (unsigned char) buf[1] == 0x8b) {
+			rc = mesh_diag_set(d, MESH_EPARSE, name, 1, "",
+					   "gzip-compressed data: decompress "
+					   "it first (gunzip, or zcat FILE | "
+					   "meshsim ... /dev/stdin)");
+			break;
+		}
 		if (memchr(buf, '\0', (size_t) len)) {
 			rc = mesh_diag_set(d, MESH_EPARSE, name, lineno, "line",
 					   "NUL byte in line");
@@ -222,12 +234,11 @@ int mesh_swf_read(FILE *f, const char *name, struct mesh_swf_trace **out,
 int mesh_swf_load(const char *path, struct mesh_swf_trace **out,
 		  struct mesh_diag *d)
 {
-	FILE *f = fopen(path, "r");
-	int rc;
+	FILE *f;
+	int rc = mesh__open_input(path, "a trace file", &f, d);
 
-	if (!f)
-		return mesh_diag_set(d, MESH_ENOENT, path, 0, "",
-				     "cannot open: %s", strerror(errno));
+	if (rc)
+		return rc;
 	rc = mesh_swf_read(f, path, out, d);
 	fclose(f);
 	return rc;

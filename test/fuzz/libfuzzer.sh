@@ -16,7 +16,7 @@ fi
 out=$build/fuzz-out
 mkdir -p "$out"
 lib=("$top"/src/mesh/*.c)
-for t in swf conf spec; do
+for t in swf conf spec jobattrs; do
 	bin=$out/fuzz_$t
 	"$cc" -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

@@ -1,0 +1,16 @@
+/* input.h - opening the library's input files (private). */
+#ifndef MESH_INPUT_H
+#define MESH_INPUT_H
+
+#include <stdio.h>
+
+#include "diag.h"
+
+/** \brief Open path for reading.  kind names the file in the message
+ *  when path is a directory ("a trace file", "a sidecar file").
+ *  \return 0 with *f set, or MESH_EIO (a directory) / MESH_ENOENT
+ *  (cannot open, with strerror) described in d. */
+int mesh__open_input(const char *path, const char *kind, FILE **f,
+		     struct mesh_diag *d);
+
+#endif

@@ -1,0 +1,43 @@
+/* meshsim.h - what the parts of the meshsim front end share. */
+#ifndef MESHSIM_H
+#define MESHSIM_H
+
+#include <stdio.h>
+
+#include "mesh.h"
+
+#define EXIT_USAGE 2
+
+struct options {
+	const char *mesh_spec;
+	const char *allocator;
+	const char *alloc_params;
+	const char *mesh_conf;
+	const char *io_nodes;
+	int io_nodes_compute;  /* I/O positions may also run jobs */
+	const char *job_attrs; /* sidecar path or NULL */
+	int allocator_set;     /* --allocator or --allocator-params given */
+	const char *jobs_csv;
+	const char *summary_json;
+	const char *trace;
+	struct mesh_sim_opts sim;
+	int progress;          /* -1 auto (stderr is a tty), 0 off, 1 on */
+	uint32_t usable_nodes; /* set by run(): positions jobs may get */
+};
+
+/* options.c: parse argv into o; -1 to go on, else an exit status. */
+int meshsim_parse_args(int argc, char **argv, struct options *o);
+
+/* output.c */
+extern const char *const meshsim_runtime_names[];
+extern const char *const meshsim_spatial_names[];
+void meshsim_print_table(FILE *f, const struct options *o,
+			 const struct mesh_topo *t,
+			 const struct mesh_sim_summary *s);
+int meshsim_write_jobs_csv(FILE *f, const char *path, const struct mesh_topo *t,
+			   const struct mesh_sim_result *r);
+int meshsim_write_summary(FILE *f, const char *path, const struct options *o,
+			  const struct mesh_topo *t,
+			  const struct mesh_sim_summary *s);
+
+#endif

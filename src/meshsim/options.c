@@ -1,0 +1,430 @@
+/* options.c - meshsim's command line: usage, parsing and checks.
+ * Every bad value exits 2 naming the flag and saying what was expected.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+#include "meshsim.h"
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "Usage: meshsim [OPTIONS] TRACE.swf\n"
+	    "Replay a Standard Workload Format trace on a 2D/3D mesh or torus.\n\n"
+	    "  --mesh WxH[xD]        mesh dimensions; 't' after a dimension = wraparound\n"
+	    "                        (default: near-square 2D mesh of the trace's MaxProcs)\n"
+	    "  --allocator NAME      node allocator (default colsnake-bf)\n"
+	    "  --allocator-params P  allocator parameters, key=value[,key=value]\n"
+	    "  --io-nodes X,Y[,Z];...  designated I/O node coordinates (for plas,\n"
+	    "                        mc-elongated and the I/O metrics); they are not\n"
+	    "                        compute nodes: jobs never get them\n"
+	    "  --io-nodes-compute    let jobs also run on the I/O node positions\n"
+	    "  --job-attrs FILE      per-job attributes (CSV keyed by job id: io_intensity,\n"
+	    "                        io_volume, comm, shape, compute_phase,\n"
+	    "                        checkpoint_phase; see meshsim(1))\n"
+	    "  --mesh-conf FILE      take mesh, I/O nodes, allocator and parameters from a\n"
+	    "                        mesh.conf (see mesh.conf(5)); excludes --mesh and\n"
+	    "                        --allocator/--allocator-params\n"
+	    "  --scheduler fcfs|easy scheduling policy (default easy)\n"
+	    "  --priority fcfs|wfp|ozden\n"
+	    "                        queue order: submit order (default); WFP, highest\n"
+	    "                        (wait/requested)^3 * nodes first (Tang et al.); or\n"
+	    "                        Ozden et al.'s I/O-balancing weighted priority\n"
+	    "  --alpha A             ozden reordering strength, 0..1 (default 0 = FCFS)\n"
+	    "  --paired-filling      Tang et al.'s PF: start a queued job of the same size\n"
+	    "                        and closest estimate next to a job that starts beside\n"
+	    "                        idle nodes (with sl:<allocator>: Combo)\n"
+	    "  --pf-max-size N       paired filling only for jobs of at most N nodes\n"
+	    "  --spatial-estimate user|adjusted|actual\n"
+	    "                        end time that placement (sl:*) sees: the estimate\n"
+	    "                        (default), Tang's adjusted estimate (AdjEst), or the\n"
+	    "                        actual runtime (ActRun)\n"
+	    "  --load F              multiply inter-arrival times by F > 0 (default 1)\n"
+	    "  --estimate clamp|exact\n"
+	    "                        clamp: requested time, or the actual runtime when the\n"
+	    "                        request is missing or shorter (default); exact: always\n"
+	    "                        the actual runtime\n"
+	    "  --size alloc|req      job size from allocated (default) or requested procs;\n"
+	    "                        the other field is used when the first is missing\n"
+	    "  --skip-zero-runtime   skip jobs whose runtime is 0 (by default they are\n"
+	    "                        placed and freed at once, as Walker et al. do;\n"
+	    "                        --keep-zero-runtime is accepted for that default)\n"
+	    "  --seed N              seed for randomised allocators (default 0)\n"
+	    "  --runtime-model trace|contention|pfs\n"
+	    "                        trace: trace runtimes (default); contention: the\n"
+	    "                        communication and I/O phases are stretched by the\n"
+	    "                        link load among running jobs; pfs: the I/O phases\n"
+	    "                        share one parallel file system (doc/runtime-models.md)\n"
+	    "  --pfs-bandwidth GB/S  pfs: file system bandwidth (default 48)\n"
+	    "  --node-bandwidth GB/S pfs: one node's I/O bandwidth (default 12.5)\n"
+	    "  --comm PATTERN        contention: all-to-all, one-to-all, nearest or none\n"
+	    "                        (default none)\n"
+	    "  --comm-share F        contention: runtime share of communication (0..1)\n"
+	    "  --io-share F          contention: runtime share of I/O (0..1; needs I/O\n"
+	    "                        nodes)\n"
+	    "  --jobs-csv FILE       one row per job, with node coordinates ('-': stdout)\n"
+	    "  --summary FILE        JSON summary ('-': stdout)\n"
+	    "  --progress / --no-progress  progress on stderr (default: if a terminal)\n"
+	    "  --list-allocators     list allocators and exit\n"
+	    "  --help, --version\n");
+}
+
+static int fail_usage(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "meshsim: %s: invalid value \"%s\": %s\n", opt, val,
+		why);
+	fprintf(stderr, "Try 'meshsim --help'.\n");
+	return EXIT_USAGE;
+}
+
+static int parse_double(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return *s && !*end && !errno && isfinite(*out) ? 0 : -1;
+}
+
+static void list_allocators(void)
+{
+	size_t i, n = mesh_alloc_count();
+
+	for (i = 0; i < n; i++) {
+		const struct mesh_alloc_info *info = mesh_alloc_describe(i);
+
+		printf("%-22s %s\n", info->name, info->summary);
+	}
+}
+
+enum {
+	OPT_MESH = 256,
+	OPT_ALLOC,
+	OPT_PARAMS,
+	OPT_SCHED,
+	OPT_LOAD,
+	OPT_EST,
+	OPT_SIZE,
+	OPT_SEED,
+	OPT_CSV,
+	OPT_SUMMARY,
+	OPT_PROGRESS,
+	OPT_NOPROGRESS,
+	OPT_LIST,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_KEEP0,
+	OPT_MESHCONF,
+	OPT_IONODES,
+	OPT_RUNTIME,
+	OPT_COMM,
+	OPT_COMMSHARE,
+	OPT_IOSHARE,
+	OPT_PRIORITY,
+	OPT_ALPHA,
+	OPT_PF,
+	OPT_PFMAX,
+	OPT_SPATIAL,
+	OPT_PFSBW,
+	OPT_NODEBW,
+	OPT_SKIP0,
+	OPT_IOCOMPUTE,
+	OPT_JOBATTRS
+};
+
+static const struct option long_opts[] = {
+	{ "mesh", required_argument, NULL, OPT_MESH },
+	{ "allocator", required_argument, NULL, OPT_ALLOC },
+	{ "allocator-params", required_argument, NULL, OPT_PARAMS },
+	{ "mesh-conf", required_argument, NULL, OPT_MESHCONF },
+	{ "io-nodes", required_argument, NULL, OPT_IONODES },
+	{ "scheduler", required_argument, NULL, OPT_SCHED },
+	{ "load", required_argument, NULL, OPT_LOAD },
+	{ "estimate", required_argument, NULL, OPT_EST },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "keep-zero-runtime", no_argument, NULL, OPT_KEEP0 },
+	{ "skip-zero-runtime", no_argument, NULL, OPT_SKIP0 },
+	{ "io-nodes-compute", no_argument, NULL, OPT_IOCOMPUTE },
+	{ "job-attrs", required_argument, NULL, OPT_JOBATTRS },
+	{ "runtime-model", required_argument, NULL, OPT_RUNTIME },
+	{ "priority", required_argument, NULL, OPT_PRIORITY },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "paired-filling", no_argument, NULL, OPT_PF },
+	{ "pf-max-size", required_argument, NULL, OPT_PFMAX },
+	{ "spatial-estimate", required_argument, NULL, OPT_SPATIAL },
+	{ "pfs-bandwidth", required_argument, NULL, OPT_PFSBW },
+	{ "node-bandwidth", required_argument, NULL, OPT_NODEBW },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "comm-share", required_argument, NULL, OPT_COMMSHARE },
+	{ "io-share", required_argument, NULL, OPT_IOSHARE },
+	{ "jobs-csv", required_argument, NULL, OPT_CSV },
+	{ "summary", required_argument, NULL, OPT_SUMMARY },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NOPROGRESS },
+	{ "list-allocators", no_argument, NULL, OPT_LIST },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* --runtime-model and its parameters; -1 to continue, else a status. */
+static int parse_runtime_option(int c, struct options *o)
+{
+	double *share =
+	    c == OPT_COMMSHARE ? &o->sim.comm_share : &o->sim.io_share;
+
+	switch (c) {
+	case OPT_RUNTIME:
+		if (!strcmp(optarg, "trace"))
+			o->sim.runtime_model = MESH_RUNTIME_TRACE;
+		else if (!strcmp(optarg, "contention"))
+			o->sim.runtime_model = MESH_RUNTIME_CONTENTION;
+		else if (!strcmp(optarg, "pfs"))
+			o->sim.runtime_model = MESH_RUNTIME_PFS;
+		else
+			return fail_usage("--runtime-model", optarg,
+					  "expected trace, contention or pfs");
+		return -1;
+	case OPT_COMM:
+		o->sim.comm = mesh_comm_parse(optarg);
+		if (o->sim.comm == MESH_COMM_UNKNOWN)
+			return fail_usage("--comm", optarg,
+					  "expected all-to-all, one-to-all, "
+					  "nearest or none");
+		return -1;
+	case OPT_PFSBW:
+	case OPT_NODEBW: {
+		double *bw = c == OPT_PFSBW ? &o->sim.pfs_bandwidth
+					    : &o->sim.node_bandwidth;
+
+		if (parse_double(optarg, bw) || !(*bw > 0))
+			return fail_usage(c == OPT_PFSBW ? "--pfs-bandwidth"
+							 : "--node-bandwidth",
+					  optarg, "expected GB/s > 0");
+		return -1;
+	}
+	default:
+		if (parse_double(optarg, share) || !(*share >= 0) || *share > 1)
+			return fail_usage(
+			    c == OPT_COMMSHARE ? "--comm-share" : "--io-share",
+			    optarg, "expected a number in [0, 1]");
+		return -1;
+	}
+}
+
+/* Tang's walltime-aware options; -1 to continue, else a status. */
+static int parse_walltime_option(int c, struct options *o)
+{
+	unsigned long v;
+	char *end;
+	int i;
+
+	switch (c) {
+	case OPT_PF:
+		o->sim.paired_filling = 1;
+		return -1;
+	case OPT_PFMAX:
+		errno = 0;
+		v = strtoul(optarg, &end, 10);
+		if (!*optarg || *end || errno || optarg[0] == '-' ||
+		    v > UINT32_MAX)
+			return fail_usage("--pf-max-size", optarg,
+					  "expected a node count");
+		o->sim.pf_max_size = (uint32_t) v;
+		return -1;
+	default:
+		for (i = 0; i < 3; i++)
+			if (!strcmp(optarg, meshsim_spatial_names[i])) {
+				o->sim.spatial_estimate =
+				    (enum mesh_spatial_estimate) i;
+				return -1;
+			}
+		return fail_usage("--spatial-estimate", optarg,
+				  "expected user, adjusted or actual");
+	}
+}
+
+/* Returns -1 to continue, else an exit status. */
+static int parse_option(int c, struct options *o)
+{
+	char *end;
+
+	switch (c) {
+	case OPT_MESH:
+		o->mesh_spec = optarg;
+		break;
+	case OPT_ALLOC:
+		o->allocator = optarg;
+		o->allocator_set = 1;
+		break;
+	case OPT_PARAMS:
+		o->alloc_params = optarg;
+		o->allocator_set = 1;
+		break;
+	case OPT_MESHCONF:
+		o->mesh_conf = optarg;
+		break;
+	case OPT_IONODES:
+		o->io_nodes = optarg;
+		break;
+	case OPT_CSV:
+		o->jobs_csv = optarg;
+		break;
+	case OPT_SUMMARY:
+		o->summary_json = optarg;
+		break;
+	case OPT_PROGRESS:
+		o->progress = 1;
+		break;
+	case OPT_KEEP0:
+	case OPT_SKIP0:
+		o->sim.keep_zero_runtime = c == OPT_KEEP0;
+		break;
+	case OPT_IOCOMPUTE:
+		o->io_nodes_compute = 1;
+		break;
+	case OPT_JOBATTRS:
+		o->job_attrs = optarg;
+		break;
+	case OPT_NOPROGRESS:
+		o->progress = 0;
+		break;
+	case OPT_SCHED:
+		if (!strcmp(optarg, "fcfs"))
+			o->sim.sched = MESH_SCHED_FCFS;
+		else if (!strcmp(optarg, "easy"))
+			o->sim.sched = MESH_SCHED_EASY;
+		else
+			return fail_usage("--scheduler", optarg,
+					  "expected fcfs or easy");
+		break;
+	case OPT_LOAD:
+		if (parse_double(optarg, &o->sim.load) || !(o->sim.load > 0))
+			return fail_usage("--load", optarg,
+					  "expected a number > 0");
+		break;
+	case OPT_EST:
+		if (!strcmp(optarg, "clamp"))
+			o->sim.estimate = MESH_ESTIMATE_CLAMP;
+		else if (!strcmp(optarg, "exact"))
+			o->sim.estimate = MESH_ESTIMATE_EXACT;
+		else
+			return fail_usage("--estimate", optarg,
+					  "expected clamp or exact");
+		break;
+	case OPT_SIZE:
+		if (!strcmp(optarg, "alloc"))
+			o->sim.size_field = MESH_SIZE_ALLOC;
+		else if (!strcmp(optarg, "req"))
+			o->sim.size_field = MESH_SIZE_REQ;
+		else
+			return fail_usage("--size", optarg,
+					  "expected alloc or req");
+		break;
+	case OPT_SEED:
+		errno = 0;
+		o->sim.seed = strtoull(optarg, &end, 10);
+		if (!*optarg || *end || errno || optarg[0] == '-')
+			return fail_usage("--seed", optarg,
+					  "expected a non-negative integer");
+		break;
+	case OPT_RUNTIME:
+	case OPT_COMM:
+	case OPT_COMMSHARE:
+	case OPT_IOSHARE:
+	case OPT_PFSBW:
+	case OPT_NODEBW:
+		return parse_runtime_option(c, o);
+	case OPT_PF:
+	case OPT_PFMAX:
+	case OPT_SPATIAL:
+		return parse_walltime_option(c, o);
+	case OPT_PRIORITY:
+		if (!strcmp(optarg, "fcfs"))
+			o->sim.priority = MESH_PRIO_FCFS;
+		else if (!strcmp(optarg, "wfp"))
+			o->sim.priority = MESH_PRIO_WFP;
+		else if (!strcmp(optarg, "ozden"))
+			o->sim.priority = MESH_PRIO_OZDEN;
+		else
+			return fail_usage("--priority", optarg,
+					  "expected fcfs, wfp or ozden");
+		break;
+	case OPT_ALPHA:
+		if (parse_double(optarg, &o->sim.alpha) ||
+		    !(o->sim.alpha >= 0 && o->sim.alpha <= 1))
+			return fail_usage("--alpha", optarg,
+					  "expected a number in [0, 1]");
+		break;
+	case OPT_LIST:
+		list_allocators();
+		return 0;
+	case OPT_HELP:
+		usage(stdout);
+		return 0;
+	case OPT_VERSION:
+		printf("meshsim (slurm-mesh) " PACKAGE_VERSION "\n");
+		return 0;
+	default:
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+int meshsim_parse_args(int argc, char **argv, struct options *o)
+{
+	int c, rc;
+
+	memset(o, 0, sizeof(*o));
+	mesh_sim_opts_init(&o->sim);
+	o->allocator = "colsnake-bf";
+	o->progress = -1;
+	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+		rc = parse_option(c, o);
+		if (rc >= 0)
+			return rc;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr,
+			"meshsim: expected exactly one trace file, got %d\n",
+			argc - optind);
+		fprintf(stderr, "Try 'meshsim --help'.\n");
+		return EXIT_USAGE;
+	}
+	o->trace = argv[optind];
+	if (o->mesh_conf && (o->mesh_spec || o->allocator_set || o->io_nodes)) {
+		fprintf(
+		    stderr,
+		    "meshsim: --mesh-conf %s conflicts with %s: the file sets the mesh, its I/O nodes and the allocator\n",
+		    o->mesh_conf,
+		    o->mesh_spec  ? "--mesh"
+		    : o->io_nodes ? "--io-nodes"
+				  : "--allocator/--allocator-params");
+		fprintf(stderr, "Try 'meshsim --help'.\n");
+		return EXIT_USAGE;
+	}
+	if (o->jobs_csv && o->summary_json && !strcmp(o->jobs_csv, "-") &&
+	    !strcmp(o->summary_json, "-")) {
+		fprintf(stderr, "meshsim: --jobs-csv - and --summary - both "
+				"ask for stdout; give one of them a file\n");
+		return EXIT_USAGE;
+	}
+	if (o->sim.comm_share + o->sim.io_share > 1) {
+		fprintf(
+		    stderr,
+		    "meshsim: --comm-share %g plus --io-share %g exceeds 1: "
+		    "they are shares of one runtime\n",
+		    o->sim.comm_share, o->sim.io_share);
+		return EXIT_USAGE;
+	}
+	return -1;
+}

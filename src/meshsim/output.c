@@ -1,0 +1,264 @@
+/* output.c - meshsim's results: the table on stdout, the per-job CSV
+ * and the JSON summary (which records every option that changes
+ * results, so a run can be repeated from it). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+
+#include "meshsim.h"
+
+const char *const meshsim_spatial_names[] = { "user", "adjusted", "actual" };
+
+static void write_coords(FILE *f, const struct mesh_topo *t,
+			 const uint32_t *nodes, uint32_t n)
+{
+	int c[MESH_MAX_DIMS], d;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		mesh_topo_coords(t, nodes[i], c);
+		fputs(i ? " " : "", f);
+		for (d = 0; d < t->ndims; d++)
+			fprintf(f, d ? ":%d" : "%d", c[d]);
+	}
+}
+
+int meshsim_write_jobs_csv(FILE *f, const char *path, const struct mesh_topo *t,
+			   const struct mesh_sim_result *r)
+{
+	size_t i;
+
+	fprintf(f, "job_id,submit,start,end,wait,run,nodes,sum_pairwise,"
+		   "avg_pairwise,diameter,coords,trace_run,io_time\n");
+	for (i = 0; i < r->n; i++) {
+		const struct mesh_sim_job *j = &r->jobs[i];
+
+		fprintf(f, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%u,%llu,%.6f,%d,",
+			j->id, j->submit, j->start, j->end,
+			j->start - j->submit, j->run, j->size,
+			(unsigned long long) j->sum_pairwise, j->avg_pairwise,
+			j->diameter);
+		write_coords(f, t, r->nodes + j->node_off, j->size);
+		fprintf(f, ",%.17g,%.17g\n", j->trace_run, j->io_time);
+	}
+	if (fflush(f) || ferror(f)) {
+		fprintf(stderr, "meshsim: --jobs-csv: write error on %s\n",
+			path);
+		return -1;
+	}
+	return 0;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if ((unsigned char) *s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+const char *const meshsim_runtime_names[] = { "trace", "contention", "pfs" };
+
+static const char *priority_name(enum mesh_priority p)
+{
+	return p == MESH_PRIO_WFP     ? "wfp"
+	       : p == MESH_PRIO_OZDEN ? "ozden"
+				      : "fcfs";
+}
+
+/* Queue policy, fragmentation, I/O balance and size classes. */
+static void write_summary_policy(FILE *f, const struct options *o,
+				 const struct mesh_topo *t,
+				 const struct mesh_sim_summary *s)
+{
+	size_t i;
+
+	fprintf(f, "  \"priority\": \"%s\",\n  \"alpha\": %.17g,\n",
+		priority_name(o->sim.priority), o->sim.alpha);
+	fprintf(f,
+		"  \"paired_filling\": %s,\n  \"pf_max_size\": %u,\n"
+		"  \"spatial_estimate\": \"%s\",\n",
+		o->sim.paired_filling ? "true" : "false", o->sim.pf_max_size,
+		meshsim_spatial_names[o->sim.spatial_estimate]);
+	fprintf(f, "  \"loss_of_capacity\": %.17g,\n", s->loss_of_capacity);
+	if (t->n_io)
+		fprintf(f,
+			"  \"avg_balance_factor\": %.17g,\n"
+			"  \"avg_max_contention\": %.17g,\n",
+			s->avg_balance_factor, s->avg_max_contention);
+	else
+		fprintf(f, "  \"avg_balance_factor\": null,\n"
+			   "  \"avg_max_contention\": null,\n");
+	fprintf(f, "  \"by_size\": [");
+	for (i = 0; i < s->n_size_classes; i++) {
+		const struct mesh_size_class *c = &s->by_size[i];
+
+		fprintf(f,
+			"%s\n    {\"min\": %u, \"max\": %u, \"jobs\": %zu, "
+			"\"mean_wait\": %.17g, \"mean_bounded_slowdown\": "
+			"%.17g}",
+			i ? "," : "", c->min, c->max, c->jobs, c->mean_wait,
+			c->mean_bounded_slowdown);
+	}
+	fprintf(f, "%s],\n", s->n_size_classes ? "\n  " : "");
+}
+
+static void json_string_or_null(FILE *f, const char *s)
+{
+	if (s)
+		json_string(f, s);
+	else
+		fputs("null", f);
+}
+
+/* What the run was: enough to repeat it. */
+static void write_summary_run(FILE *f, const struct options *o,
+			      const struct mesh_topo *t)
+{
+	char mesh[64];
+	size_t i;
+	int c[MESH_MAX_DIMS], d;
+
+	fprintf(f, "{\n  \"version\": \"%s\",\n  \"trace\": ", PACKAGE_VERSION);
+	json_string(f, o->trace);
+	fprintf(f, ",\n  \"mesh\": \"%s\",\n  \"mesh_conf\": ",
+		mesh_topo_format(t, mesh, sizeof(mesh)));
+	json_string_or_null(f, o->mesh_conf);
+	fprintf(f, ",\n  \"io_nodes\": [");
+	for (i = 0; i < t->n_io; i++) {
+		mesh_topo_coords(t, t->io_nodes[i], c);
+		fprintf(f, "%s\"", i ? ", " : "");
+		for (d = 0; d < t->ndims; d++)
+			fprintf(f, d ? ",%d" : "%d", c[d]);
+		fputc('"', f);
+	}
+	fprintf(f, "],\n  \"io_nodes_compute\": %s,\n",
+		o->io_nodes_compute ? "true" : "false");
+	fprintf(f,
+		"  \"usable_nodes\": %u,\n  \"allocator\": ", o->usable_nodes);
+	json_string(f, o->allocator);
+	fprintf(f, ",\n  \"allocator_params\": ");
+	json_string_or_null(f, o->alloc_params);
+	fprintf(f, ",\n  \"job_attrs\": ");
+	json_string_or_null(f, o->job_attrs);
+	fprintf(f, ",\n  \"seed\": %llu,\n", (unsigned long long) o->sim.seed);
+	fprintf(f, "  \"scheduler\": \"%s\",\n  \"load\": %.17g,\n",
+		o->sim.sched == MESH_SCHED_EASY ? "easy" : "fcfs", o->sim.load);
+	fprintf(f,
+		"  \"estimate\": \"%s\",\n  \"size_field\": \"%s\",\n"
+		"  \"zero_runtime\": \"%s\",\n",
+		o->sim.estimate == MESH_ESTIMATE_EXACT ? "exact" : "clamp",
+		o->sim.size_field == MESH_SIZE_REQ ? "req" : "alloc",
+		o->sim.keep_zero_runtime ? "keep" : "skip");
+}
+
+static void write_summary_models(FILE *f, const struct options *o,
+				 const struct mesh_sim_summary *s)
+{
+	fprintf(f,
+		"  \"runtime_model\": \"%s\",\n  \"comm\": \"%s\",\n"
+		"  \"comm_share\": %.17g,\n  \"io_share\": %.17g,\n"
+		"  \"mean_stretch\": %.17g,\n  \"total_io_time\": %.17g,\n",
+		meshsim_runtime_names[o->sim.runtime_model],
+		mesh_comm_name(o->sim.comm == MESH_COMM_UNKNOWN ? MESH_COMM_NONE
+								: o->sim.comm),
+		o->sim.comm_share, o->sim.io_share, s->mean_stretch,
+		s->total_io_time);
+	fprintf(f,
+		"  \"pfs_bandwidth\": %.17g,\n  \"node_bandwidth\": %.17g,\n",
+		o->sim.pfs_bandwidth, o->sim.node_bandwidth);
+}
+
+/* Every job of the trace, by fate; the keys repeat them flat too. */
+static void write_summary_fates(FILE *f, const struct mesh_sim_summary *s)
+{
+	fprintf(f,
+		"  \"fates\": {\"simulated\": %zu, \"skipped_runtime\": %zu, "
+		"\"skipped_size\": %zu, \"skipped_too_large\": %zu, "
+		"\"skipped_submit\": %zu, \"refused\": %zu, \"total\": %zu},\n",
+		s->jobs, s->skipped_runtime, s->skipped_size,
+		s->skipped_too_large, s->skipped_submit, s->refused,
+		s->jobs + s->skipped + s->refused);
+	fprintf(f,
+		"  \"jobs\": %zu,\n  \"skipped\": %zu,\n"
+		"  \"skipped_runtime\": %zu,\n  \"skipped_size\": %zu,\n"
+		"  \"skipped_too_large\": %zu,\n  \"skipped_submit\": %zu,\n"
+		"  \"refused\": %zu,\n",
+		s->jobs, s->skipped, s->skipped_runtime, s->skipped_size,
+		s->skipped_too_large, s->skipped_submit, s->refused);
+}
+
+int meshsim_write_summary(FILE *f, const char *path, const struct options *o,
+			  const struct mesh_topo *t,
+			  const struct mesh_sim_summary *s)
+{
+	write_summary_run(f, o, t);
+	write_summary_models(f, o, s);
+	write_summary_policy(f, o, t, s);
+	write_summary_fates(f, s);
+	fprintf(f,
+		"  \"makespan\": %.17g,\n  \"utilization\": %.17g,\n"
+		"  \"mean_wait\": %.17g,\n  \"mean_bounded_slowdown\": %.17g,\n"
+		"  \"mean_sum_pairwise\": %.17g,\n"
+		"  \"mean_avg_pairwise_multi\": %.17g\n}\n",
+		s->makespan, s->utilization, s->mean_wait,
+		s->mean_bounded_slowdown, s->mean_sum_pairwise,
+		s->mean_avg_pairwise_multi);
+	if (fflush(f) || ferror(f)) {
+		fprintf(stderr, "meshsim: --summary: write error on %s\n",
+			path);
+		return -1;
+	}
+	return 0;
+}
+
+void meshsim_print_table(FILE *f, const struct options *o,
+			 const struct mesh_topo *t,
+			 const struct mesh_sim_summary *s)
+{
+	char mesh[64];
+
+	fprintf(f, "trace                    %s\n", o->trace);
+	if (o->usable_nodes == t->nodes)
+		fprintf(f, "mesh                     %s (%u nodes)\n",
+			mesh_topo_format(t, mesh, sizeof(mesh)), t->nodes);
+	else
+		fprintf(f,
+			"mesh                     %s (%u nodes, %u usable)\n",
+			mesh_topo_format(t, mesh, sizeof(mesh)), t->nodes,
+			o->usable_nodes);
+	fprintf(f, "allocator                %s\n", o->allocator);
+	fprintf(f, "scheduler                %s\n",
+		o->sim.sched == MESH_SCHED_EASY ? "easy" : "fcfs");
+	fprintf(f, "jobs simulated           %zu\n", s->jobs);
+	fprintf(
+	    f,
+	    "jobs skipped             %zu (runtime %zu, size %zu, larger than mesh %zu, submit time %zu)\n",
+	    s->skipped, s->skipped_runtime, s->skipped_size,
+	    s->skipped_too_large, s->skipped_submit);
+	if (s->refused)
+		fprintf(f, "jobs never placeable     %zu\n", s->refused);
+	fprintf(f, "makespan (s)             %.0f\n", s->makespan);
+	fprintf(f, "utilization              %.4f\n", s->utilization);
+	fprintf(f, "mean wait (s)            %.2f\n", s->mean_wait);
+	fprintf(f, "mean bounded slowdown    %.4f\n", s->mean_bounded_slowdown);
+	fprintf(f, "mean sum pairwise dist   %.2f\n", s->mean_sum_pairwise);
+	fprintf(f, "mean avg pairwise (>=2)  %.4f\n",
+		s->mean_avg_pairwise_multi);
+	fprintf(f, "loss of capacity         %.4f\n", s->loss_of_capacity);
+	if (o->sim.runtime_model != MESH_RUNTIME_TRACE)
+		fprintf(
+		    f, "mean stretch (%s)%*s%.4f\n",
+		    meshsim_runtime_names[o->sim.runtime_model],
+		    (int) (10 -
+			   strlen(meshsim_runtime_names[o->sim.runtime_model])),
+		    "", s->mean_stretch);
+}
