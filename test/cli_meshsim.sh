@@ -129,6 +129,21 @@ printf 'job_id,comm\n1,ring\n' >"$tmp/bad.csv"
 "$meshsim" --job-attrs "$tmp/bad.csv" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--job-attrs: a bad line names file:line:column" '[ $? -ne 0 ] && grep -q "bad.csv:2:comm: bad communication pattern \"ring\"" "$tmp/err"'
 
+# meshsim-gen: a seeded workload that meshsim replays in full.
+gen=${MESHGEN:-${meshsim%/meshsim/meshsim}/meshgen/meshsim-gen}
+for w in mache ozden bluegene; do
+	"$gen" --workload $w --jobs 200 --seed 3 --swf "$tmp/g.swf" --attrs "$tmp/g.csv" 2>"$tmp/err"
+	check "meshsim-gen $w writes a trace and a sidecar" '[ $? -eq 0 ] && [ "$(grep -vc "^;" "$tmp/g.swf")" -eq 200 ] && [ "$(grep -vc "^#" "$tmp/g.csv")" -eq 201 ]'
+	"$meshsim" --job-attrs "$tmp/g.csv" --runtime-model pfs "$tmp/g.swf" >"$tmp/out" 2>"$tmp/err"
+	check "meshsim replays every $w job" '[ $? -eq 0 ] && grep -q "jobs simulated  *200" "$tmp/out" && [ ! -s "$tmp/err" ]'
+done
+"$gen" --workload mache --jobs 50 --seed 3 >"$tmp/a1.swf" && "$gen" --workload mache --jobs 50 --seed 3 >"$tmp/a2.swf" && "$gen" --workload mache --jobs 50 --seed 4 >"$tmp/a3.swf"
+check "meshsim-gen: same seed, same trace; another seed, another" 'cmp -s "$tmp/a1.swf" "$tmp/a2.swf" && ! cmp -s "$tmp/a1.swf" "$tmp/a3.swf"'
+"$gen" --workload mache --io-fraction 2 >/dev/null 2>"$tmp/err"
+check "meshsim-gen: bad --io-fraction exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--io-fraction: invalid value \"2\"" "$tmp/err"'
+"$gen" --jobs 10 >/dev/null 2>"$tmp/err"
+check "meshsim-gen: --workload is required" '[ $? -eq 2 ] && grep -q "workload is required" "$tmp/err"'
+
 # Bad flags: exit 2 and name the flag.
 "$meshsim" --mesh 4y4 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "bad --mesh exits 2" '[ $? -eq 2 ] && grep -q "mesh" "$tmp/err"'

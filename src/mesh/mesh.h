@@ -25,5 +25,6 @@
 #include "sim.h"
 #include "swf.h"
 #include "topo.h"
+#include "workload.h"
 
 #endif

@@ -1,0 +1,206 @@
+/* meshsim-gen.c - write a seeded synthetic workload (SWF trace plus a
+ * job-attribute sidecar) for meshsim.  The models live in the library
+ * (workload.h); this is the command line. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+#include "mesh.h"
+
+#define EXIT_USAGE 2
+
+static void usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "Usage: meshsim-gen --workload mache|ozden|bluegene [OPTIONS]\n"
+	    "Write a seeded synthetic workload: an SWF trace and a job-attribute\n"
+	    "sidecar for meshsim --job-attrs (see meshsim-gen(1), doc/workloads.md).\n\n"
+	    "  --workload NAME       mache: Mache's I/O-intensive Workload I;\n"
+	    "                        ozden: compute + checkpoint phases (Ozden et al.);\n"
+	    "                        bluegene: midplane-sized jobs for Tang et al.\n"
+	    "  --jobs N              number of jobs (default 1000)\n"
+	    "  --seed N              random seed (default 0)\n"
+	    "  --nodes N             machine size; sizes are capped to it (default:\n"
+	    "                        352, 500, 80 midplanes)\n"
+	    "  --interarrival S      mean inter-arrival time in seconds (default:\n"
+	    "                        500, 60, 300)\n"
+	    "  --io-fraction F       mache: share of I/O-bound jobs (default 1)\n"
+	    "  --runtime-scale F     multiply every runtime (default 1)\n"
+	    "  --swf FILE            trace output (default: stdout)\n"
+	    "  --attrs FILE          sidecar output (default: none)\n"
+	    "  --help, --version\n");
+}
+
+static int bad(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "meshsim-gen: %s: invalid value \"%s\": %s\n", opt, val,
+		why);
+	fprintf(stderr, "Try 'meshsim-gen --help'.\n");
+	return EXIT_USAGE;
+}
+
+static int number(const char *s, double lo, double hi, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return *s && !*end && !errno && *v >= lo && *v <= hi ? 0 : -1;
+}
+
+struct cli {
+	struct mesh_workload_opts w;
+	const char *swf, *attrs;
+	int kind_set;
+	/* Overrides applied after the model's defaults. */
+	double nodes, interarrival, io_fraction, runtime_scale, jobs, seed;
+};
+
+static int parse_opt(int c, struct cli *o)
+{
+	static const char *const names[] = {
+		"--jobs",         "--seed",        "--nodes",
+		"--interarrival", "--io-fraction", "--runtime-scale"
+	};
+	double *dst[] = {
+		&o->jobs,         &o->seed,        &o->nodes,
+		&o->interarrival, &o->io_fraction, &o->runtime_scale
+	};
+	static const double lo[] = { 1, 0, 1, 1e-6, 0, 1e-6 };
+	static const double hi[] = { 1e7, 9e15, MESH_MAX_NODES, 1e9, 1, 1e6 };
+	int i = c - 'a';
+
+	if (c == 'w') {
+		o->kind_set = mesh_workload_parse(optarg) >= 0;
+		if (!o->kind_set)
+			return bad("--workload", optarg,
+				   "expected mache, ozden or bluegene");
+		o->w.kind = (enum mesh_workload) mesh_workload_parse(optarg);
+		return -1;
+	}
+	if (i < 0 || i > 5)
+		return EXIT_USAGE;
+	if (number(optarg, lo[i], hi[i], dst[i]) ||
+	    (i != 3 && i != 4 && i != 5 && *dst[i] != floor(*dst[i])))
+		return bad(names[i], optarg,
+			   i == 4   ? "expected a number from 0 to 1"
+			   : i >= 3 ? "expected a number > 0"
+				    : "expected a whole number in range");
+	return -1;
+}
+
+static int parse(int argc, char **argv, struct cli *o)
+{
+	static const struct option opts[] = {
+		{ "workload", required_argument, NULL, 'w' },
+		{ "jobs", required_argument, NULL, 'a' },
+		{ "seed", required_argument, NULL, 'b' },
+		{ "nodes", required_argument, NULL, 'c' },
+		{ "interarrival", required_argument, NULL, 'd' },
+		{ "io-fraction", required_argument, NULL, 'e' },
+		{ "runtime-scale", required_argument, NULL, 'f' },
+		{ "swf", required_argument, NULL, 's' },
+		{ "attrs", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'h' || c == 'V') {
+			if (c == 'h')
+				usage(stdout);
+			else
+				printf("meshsim-gen (slurm-mesh) %s\n",
+				       PACKAGE_VERSION);
+			return 0;
+		}
+		if (c == 's' || c == 't') {
+			*(c == 's' ? &o->swf : &o->attrs) = optarg;
+			continue;
+		}
+		if (c == '?' || (rc = parse_opt(c, o)) >= 0) {
+			if (c == '?')
+				fprintf(stderr, "Try 'meshsim-gen --help'.\n");
+			return c == '?' ? EXIT_USAGE : rc;
+		}
+	}
+	if (optind != argc || !o->kind_set) {
+		fprintf(stderr, "meshsim-gen: %s\nTry 'meshsim-gen --help'.\n",
+			optind != argc ? "unexpected argument"
+				       : "--workload is required");
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+static void apply(struct cli *o)
+{
+	struct mesh_workload_opts w;
+
+	mesh_workload_defaults(o->w.kind, &w);
+	w.jobs = o->jobs > 0 ? (size_t) o->jobs : w.jobs;
+	w.seed = (uint64_t) o->seed;
+	w.max_nodes = o->nodes > 0 ? (uint32_t) o->nodes : w.max_nodes;
+	w.interarrival = o->interarrival > 0 ? o->interarrival : w.interarrival;
+	w.io_fraction = o->io_fraction >= 0 ? o->io_fraction : w.io_fraction;
+	w.runtime_scale =
+	    o->runtime_scale > 0 ? o->runtime_scale : w.runtime_scale;
+	o->w = w;
+}
+
+static FILE *open_out(const char *opt, const char *path)
+{
+	FILE *f = !path || !strcmp(path, "-") ? stdout : fopen(path, "w");
+
+	if (!f)
+		fprintf(stderr, "meshsim-gen: %s: cannot open %s: %s\n", opt,
+			path, strerror(errno));
+	return f;
+}
+
+static int close_out(const char *path, FILE *f)
+{
+	if (!f || f == stdout)
+		return f && fflush(f) ? -1 : 0;
+	if (fclose(f)) {
+		fprintf(stderr, "meshsim-gen: write error on %s\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct mesh_gen_job *jobs;
+	struct cli o;
+	FILE *swf, *attrs = NULL;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.io_fraction = o.runtime_scale = -1;
+	rc = parse(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	apply(&o);
+	swf = open_out("--swf", o.swf);
+	if (o.attrs)
+		attrs = open_out("--attrs", o.attrs);
+	jobs = calloc(o.w.jobs, sizeof(*jobs));
+	if (!swf || (o.attrs && !attrs) || !jobs) {
+		rc = EXIT_FAILURE;
+	} else {
+		rc = mesh_workload_generate(&o.w, jobs) ||
+		     mesh_workload_write(&o.w, jobs, swf, attrs);
+	}
+	rc |= close_out(o.swf, swf) | close_out(o.attrs, attrs);
+	free(jobs);
+	return rc ? EXIT_FAILURE : EXIT_SUCCESS;
+}

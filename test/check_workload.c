@@ -1,0 +1,178 @@
+/* check_workload.c - the synthetic workload models (workload.h): same
+ * seed, same trace; the distributions the papers give, within sampling
+ * tolerance; and output that the SWF and sidecar readers take back. */
+#include <math.h>
+#include <stdio.h>
+
+#include "testutil.h"
+
+static struct mesh_gen_job *gen(enum mesh_workload k, size_t n, uint64_t seed,
+				struct mesh_workload_opts *o)
+{
+	struct mesh_gen_job *j = calloc(n, sizeof(*j));
+
+	mesh_workload_defaults(k, o);
+	o->jobs = n;
+	o->seed = seed;
+	ck_assert_int_eq(mesh_workload_generate(o, j), 0);
+	return j;
+}
+
+START_TEST(test_workload_deterministic_per_seed)
+{
+	struct mesh_workload_opts o;
+	struct mesh_gen_job *a = gen((enum mesh_workload) _i, 500, 7, &o);
+	struct mesh_gen_job *b = gen((enum mesh_workload) _i, 500, 7, &o);
+	struct mesh_gen_job *c = gen((enum mesh_workload) _i, 500, 8, &o);
+	size_t i;
+
+	ck_assert_mem_eq(a, b, 500 * sizeof(*a));
+	ck_assert(memcmp(a, c, 500 * sizeof(*a)) != 0);
+	for (i = 0; i < 500; i++) {
+		ck_assert(a[i].size >= 1 && a[i].size <= o.max_nodes);
+		ck_assert(a[i].run > 0 && a[i].req_time >= a[i].run);
+		ck_assert(i == 0 || a[i].submit >= a[i - 1].submit);
+		ck_assert(a[i].io_intensity >= 0 && a[i].io_intensity <= 1);
+	}
+	free(a);
+	free(b);
+	free(c);
+}
+END_TEST
+
+/* Mache Workload I: ceil(Exp(16)) has mean 1/(1 - e^-1/16) = 16.50;
+ * 20,000 samples: standard error 0.11, so +-0.5 is over 4 sigma.  The
+ * inter-arrival mean is 500 s (+-3%), and runtime is 60 s per node. */
+START_TEST(test_workload_mache_distribution)
+{
+	struct mesh_workload_opts o;
+	struct mesh_gen_job *j = gen(MESH_WL_MACHE, 20000, 3, &o);
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < 20000; i++) {
+		sum += j[i].size;
+		ck_assert_double_eq(j[i].run, 60.0 * j[i].size);
+		ck_assert_double_eq(j[i].io_intensity, 1);
+	}
+	ck_assert_double_eq_tol(sum / 20000, 1 / (1 - exp(-1.0 / 16)), 0.5);
+	ck_assert_double_eq_tol(j[19999].submit / 20000, 500, 15);
+	free(j);
+}
+END_TEST
+
+/* Blue-Gene-like: size shares of Tang's Fig. 5(a) within 1.5% (3.5
+ * sigma at 20,000 jobs); requests are whole quarter hours. */
+START_TEST(test_workload_bluegene_shares)
+{
+	static const double share[] = {
+		0.45, 0.20, 0.15, 0.10, 0.06, 0.03, 0.01
+	};
+	struct mesh_workload_opts o;
+	struct mesh_gen_job *j = gen(MESH_WL_BLUEGENE, 20000, 4, &o);
+	size_t i, cnt[7] = { 0 };
+	int c;
+
+	for (i = 0; i < 20000; i++) {
+		for (c = 0; (1u << c) != j[i].size; c++)
+			ck_assert_int_lt(c, 7);
+		cnt[c]++;
+		ck_assert_double_eq(fmod(j[i].req_time, 900), 0);
+	}
+	for (c = 0; c < 7; c++)
+		ck_assert_double_eq_tol((double) cnt[c] / 20000, share[c],
+					0.015);
+	free(j);
+}
+END_TEST
+
+/* Özden: 2-20 nodes; I/O intensity = checkpoint / (compute +
+ * checkpoint); runtime = repetitions x both phases, 10-25 of them. */
+START_TEST(test_workload_ozden_phases)
+{
+	struct mesh_workload_opts o;
+	struct mesh_gen_job *j = gen(MESH_WL_OZDEN, 4000, 5, &o);
+	size_t i, heavy = 0;
+
+	for (i = 0; i < 4000; i++) {
+		double cycle = j[i].compute_phase + j[i].checkpoint_phase;
+		double reps = j[i].run / cycle;
+
+		ck_assert(j[i].size >= 2 && j[i].size <= 20);
+		ck_assert_double_eq_tol(j[i].io_intensity,
+					j[i].checkpoint_phase / cycle, 1e-12);
+		ck_assert_msg(reps > 9.99 && reps < 25.01, "reps %g", reps);
+		heavy += j[i].io_volume / j[i].size / floor(reps + 0.5) >= 20;
+	}
+	/* 4 peaks of 5% write 20-60 GB per node per checkpoint */
+	ck_assert_uint_eq(heavy, 4 * 200);
+	free(j);
+}
+END_TEST
+
+START_TEST(test_workload_reads_back)
+{
+	struct mesh_workload_opts o;
+	struct mesh_gen_job *j = gen((enum mesh_workload) _i, 300, 9, &o);
+	struct mesh_swf_trace *tr = NULL;
+	struct mesh_job_attrs *at = NULL;
+	struct mesh_diag d;
+	FILE *swf = tmpfile(), *csv = tmpfile();
+	size_t i;
+
+	ck_assert_int_eq(mesh_workload_write(&o, j, swf, csv), 0);
+	rewind(swf);
+	rewind(csv);
+	ck_assert_int_eq(mesh_swf_read(swf, "g.swf", &tr, &d), 0);
+	ck_assert_int_eq(mesh_job_attrs_read(csv, "g.csv", &at, &d), 0);
+	ck_assert_uint_eq(tr->n, 300);
+	ck_assert_uint_eq(at->n, 300);
+	ck_assert_int_eq(tr->max_procs, o.max_nodes);
+	for (i = 0; i < 300; i++) {
+		ck_assert_int_eq(tr->jobs[i].procs, j[i].size);
+		ck_assert_double_eq(tr->jobs[i].run, round(j[i].run));
+		ck_assert_ptr_nonnull(mesh_job_attrs_find(at, j[i].id));
+	}
+	mesh_swf_free(tr);
+	mesh_job_attrs_free(at);
+	fclose(swf);
+	fclose(csv);
+	free(j);
+}
+END_TEST
+
+START_TEST(test_workload_bad_options)
+{
+	struct mesh_workload_opts o;
+	struct mesh_gen_job j;
+
+	mesh_workload_defaults(MESH_WL_MACHE, &o);
+	o.jobs = 1;
+	o.interarrival = 0;
+	ck_assert_int_eq(mesh_workload_generate(&o, &j), MESH_EINVAL);
+	ck_assert_int_eq(mesh_workload_parse("ozden"), MESH_WL_OZDEN);
+	ck_assert_int_eq(mesh_workload_parse("Ozden"), -1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("workload");
+	TCase *tc = tcase_create("models");
+	SRunner *sr;
+	int nf;
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_loop_test(tc, test_workload_deterministic_per_seed, 0, 3);
+	tcase_add_test(tc, test_workload_mache_distribution);
+	tcase_add_test(tc, test_workload_bluegene_shares);
+	tcase_add_test(tc, test_workload_ozden_phases);
+	tcase_add_loop_test(tc, test_workload_reads_back, 0, 3);
+	tcase_add_test(tc, test_workload_bad_options);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf ? EXIT_FAILURE : EXIT_SUCCESS;
+}
