@@ -211,6 +211,82 @@ START_TEST(test_exact_buddy)
 }
 END_TEST
 
+static uint64_t ex_key(const void *ctx, const struct mesh_topo *t, const int q[3],
+		       const int c[3], int s, const int lo[3], const int hi[3])
+{
+	(void) ctx, (void) t, (void) q, (void) c, (void) s, (void) lo, (void) hi;
+	return 0;
+}
+
+/* MC's search (the shell sweep on meshes, centre by centre on tori)
+ * finds the definition's least cost and lowest centre, for several
+ * shell-0 shapes, alone and after an earlier orientation's best (which
+ * keeps ties); the gathered nodes add up to that cost. */
+START_TEST(test_exact_mc_search)
+{
+	static const int shapes[][3] = { { 1, 1, 1 }, { 2, 2, 1 }, { 2, 2, 2 },
+					 { 3, 1, 2 }, { 1, 3, 1 } };
+	struct mesh_topo *t = tu_topo(ex_meshes[_i]);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t *out = malloc(t->nodes * sizeof(*out)), nfree, k, centre, j;
+	uint64_t seed = 57 + (uint64_t) _i, want, prev;
+	struct mesh__mc mc;
+	int round, sh, c[3], q[3], lo[3], d, x, s;
+
+	ck_assert_int_eq(mesh__mc_init(&mc, t), 0);
+	for (round = 0; round < 120; round++) {
+		struct mesh__mc_best best;
+
+		ex_random_map(t, f, &seed, round);
+		nfree = mesh_bitmap_count(f);
+		if (!nfree)
+			continue;
+		k = 1 + (uint32_t) (tu_rand(&seed) % nfree);
+		mesh__mc_prepare(&mc, f);
+		best.cost = UINT64_MAX;
+		for (sh = 0; sh < 5; sh++) {
+			const int *e = shapes[sh];
+
+			if (e[0] > t->dim[0] || e[1] > t->dim[1] || e[2] > t->dim[2])
+				continue;
+			centre = ref_mc_centre(t, f, e, k, &want);
+			prev = best.cost;
+			if (round % 2)
+				best.cost = UINT64_MAX; /* alone */
+			else if (want >= prev)
+				want = prev;            /* the earlier shape keeps ties */
+			mesh__mc_search(&mc, f, e, k, &best);
+			ck_assert_msg(best.cost == want, "%s round %d shape %dx%dx%d k=%u: cost %llu, definition %llu",
+				      ex_meshes[_i], round, e[0], e[1], e[2], k,
+				      (unsigned long long) best.cost, (unsigned long long) want);
+			if (want < prev || round % 2)
+				ck_assert_msg(best.centre == centre && !memcmp(best.ext, e, sizeof(best.ext)),
+					      "%s round %d shape %dx%dx%d k=%u: centre %u, definition %u",
+					      ex_meshes[_i], round, e[0], e[1], e[2], k, best.centre, centre);
+			/* the cluster's shell numbers add up to the cost */
+			mesh__mc_gather(&mc, f, &best, k, ex_key, NULL, out);
+			mesh_topo_coords(t, best.centre, c);
+			for (d = 0; d < 3; d++)
+				lo[d] = c[d] - best.ext[d] / 2;
+			for (j = 0, prev = 0; j < k; j++) {
+				mesh_topo_coords(t, out[j], q);
+				for (d = 0, s = 0; d < 3; d++) {
+					x = mesh__interval_distance(t, d, q[d], lo[d],
+								    lo[d] + best.ext[d] - 1);
+					s = x > s ? x : s;
+				}
+				prev += (uint64_t) s;
+			}
+			ck_assert_uint_eq(prev, best.cost);
+		}
+	}
+	mesh__mc_free(&mc);
+	free(out);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("alloc_exact");
@@ -218,6 +294,8 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_exact_curve_fits, 0,
+			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
+	tcase_add_loop_test(tc, test_exact_mc_search, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_loop_test(tc, test_exact_buddy, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));

@@ -14,48 +14,9 @@ uint32_t ref_mc1x1_centre(const struct mesh_topo *t,
 			  const struct mesh_bitmap *f, uint32_t k,
 			  uint64_t *best_score)
 {
-	uint32_t c, i, best = UINT32_MAX, *shell_count;
-	int a[3], b[3], d, s, maxs = 0;
+	static const int one[3] = { 1, 1, 1 };
 
-	for (d = 0; d < 3; d++)
-		maxs = t->dim[d] > maxs ? t->dim[d] : maxs;
-	shell_count = calloc((size_t) maxs + 1, sizeof(*shell_count));
-	*best_score = UINT64_MAX;
-	for (c = 0; c < t->nodes; c++) {
-		uint64_t score = 0, taken = 0;
-
-		if (!mesh_bitmap_test(f, c))
-			continue;
-		memset(shell_count, 0,
-		       ((size_t) maxs + 1) * sizeof(*shell_count));
-		mesh_topo_coords(t, c, a);
-		for (i = 0; i < t->nodes; i++) {
-			if (!mesh_bitmap_test(f, i))
-				continue;
-			mesh_topo_coords(t, i, b);
-			for (d = 0, s = 0; d < 3; d++) {
-				int x =
-				    mesh_topo_axis_distance(t, d, a[d], b[d]);
-
-				s = x > s ? x : s;
-			}
-			shell_count[s]++;
-		}
-		for (s = 0; s <= maxs && taken < k; s++) {
-			uint64_t use = shell_count[s] < k - taken
-					   ? shell_count[s]
-					   : k - taken;
-
-			score += use * (uint64_t) s;
-			taken += use;
-		}
-		if (score < *best_score) {
-			*best_score = score;
-			best = c;
-		}
-	}
-	free(shell_count);
-	return best;
+	return ref_mc_centre(t, f, one, k, best_score);
 }
 
 /* Length of the run of consecutive ranks starting at fr[i]. */
@@ -309,4 +270,64 @@ int ref_mbs_place(struct ref_mbs *r, const struct mesh_bitmap *f, uint32_t k,
 		}
 	}
 	return m == k ? 0 : -1;
+}
+
+/* MC's search by its definition (Mache Ch. V): for every free centre, in
+ * index order, the shell number of every free node (L-inf distance to
+ * the centre's shell-0 box of extents ext), the k smallest summed; the
+ * least sum, ties to the lowest centre.  Returns the centre (UINT32_MAX
+ * if fewer than k nodes are free) and the sum in *best_score. */
+uint32_t ref_mc_centre(const struct mesh_topo *t, const struct mesh_bitmap *f,
+		       const int ext[3], uint32_t k, uint64_t *best_score)
+{
+	uint32_t c, i, best = UINT32_MAX, *shell_count;
+	int a[3], b[3], d, s, maxs = 0, lo[3], hi[3];
+
+	for (d = 0; d < 3; d++)
+		maxs = t->dim[d] > maxs ? t->dim[d] : maxs;
+	shell_count = calloc((size_t) maxs + 1, sizeof(*shell_count));
+	*best_score = UINT64_MAX;
+	if (mesh_bitmap_count(f) < k)
+		c = t->nodes; /* no centre can take k */
+	else
+		c = 0;
+	for (; c < t->nodes; c++) {
+		uint64_t score = 0, taken = 0;
+
+		if (!mesh_bitmap_test(f, c))
+			continue;
+		memset(shell_count, 0,
+		       ((size_t) maxs + 1) * sizeof(*shell_count));
+		mesh_topo_coords(t, c, a);
+		for (d = 0; d < 3; d++) {
+			lo[d] = a[d] - ext[d] / 2;
+			hi[d] = lo[d] + ext[d] - 1;
+		}
+		for (i = 0; i < t->nodes; i++) {
+			if (!mesh_bitmap_test(f, i))
+				continue;
+			mesh_topo_coords(t, i, b);
+			for (d = 0, s = 0; d < 3; d++) {
+				int x = mesh__interval_distance(t, d, b[d],
+								lo[d], hi[d]);
+
+				s = x > s ? x : s;
+			}
+			shell_count[s]++;
+		}
+		for (s = 0; s <= maxs && taken < k; s++) {
+			uint64_t use = shell_count[s] < k - taken
+					   ? shell_count[s]
+					   : k - taken;
+
+			score += use * (uint64_t) s;
+			taken += use;
+		}
+		if (score < *best_score) {
+			*best_score = score;
+			best = c;
+		}
+	}
+	free(shell_count);
+	return best;
 }

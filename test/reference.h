@@ -8,6 +8,7 @@
 #include "mesh.h"
 #include "alloc_internal.h"
 #include "boxsum.h"
+#include "alloc_centre.h"
 
 /* MC1x1 by its definition: every free centre, every free node.  Returns
  * the centre with the least sum of L-inf shell numbers of its k nearest
@@ -37,5 +38,12 @@ struct ref_mbs *ref_mbs_create(const struct mesh_allocator *a,
 void ref_mbs_destroy(struct ref_mbs *r);
 int ref_mbs_place(struct ref_mbs *r, const struct mesh_bitmap *f, uint32_t k,
 		  uint32_t *out);
+
+/* MC's centre search by its definition, for shell-0 extents ext: every
+ * free centre, every free node; the least sum of the k smallest shell
+ * numbers (ties: lowest centre) in *best_score.  UINT32_MAX if fewer
+ * than k nodes are free. */
+uint32_t ref_mc_centre(const struct mesh_topo *t, const struct mesh_bitmap *f,
+		       const int ext[3], uint32_t k, uint64_t *best_score);
 
 #endif

@@ -89,10 +89,14 @@ int mesh__interval_distance(const struct mesh_topo *t, int d, int q, int lo,
  * centre c with extents ext[] is the box whose low corner is
  * c[d] - ceil((ext[d] - 1) / 2); shell s is that box grown by s on every
  * side (L-inf rings); a node costs its shell number. */
+struct mesh__mc_live; /* alloc_mc.c: a centre still in the search */
+
 struct mesh__mc {
 	const struct mesh_topo *topo;
 	struct mesh__boxsum box;
-	uint64_t *keys; /* scratch for gathering */
+	uint64_t *keys;             /* scratch for gathering */
+	struct mesh__mc_live *live; /* scratch: centres in the sweep */
+	uint32_t *row;              /* scratch: one x-row of box counts */
 };
 
 struct mesh__mc_best {

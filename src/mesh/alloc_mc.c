@@ -25,6 +25,13 @@
  *  - tori: shells wrap; a shell longer than the ring is the whole ring.
  * Cost evaluation uses prefix sums (boxsum) and stops early once a
  * centre cannot beat the best so far, so the result is exactly Fig. 31's.
+ * Speed (issue 10, doc/design.md): no centre can cost less than filling
+ * the largest possible shells in order (cost_floor), so the search stops
+ * once a centre reaches that floor; on meshes without wraparound, after
+ * the first 32 free centres the rest are swept shell by shell, all live
+ * centres of an x-row sharing one pass over the summed-volume table.
+ * test/reference.c's ref_mc_centre is the definition, node by node;
+ * check_alloc_exact compares them.
  * Property (Ch. V): if a free w x h block exists its centre has cost 0,
  * and a cost-0 cluster is exactly a free w x h block.
  */
@@ -37,23 +44,34 @@
 #include "hints.h"
 #include "error.h"
 
-int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
-{
-	m->topo = t;
-	m->keys = malloc(t->nodes * sizeof(*m->keys));
-	if (!m->keys || mesh__boxsum_init(&m->box, t)) {
-		free(m->keys);
-		m->keys = NULL;
-		return MESH_ENOMEM;
-	}
-	return 0;
-}
+struct mesh__mc_live {
+	uint32_t node, row, x, taken, inside;
+	uint64_t cost;
+};
 
 void mesh__mc_free(struct mesh__mc *m)
 {
 	mesh__boxsum_free(&m->box);
 	free(m->keys);
+	free(m->live);
+	free(m->row);
 	m->keys = NULL;
+	m->live = NULL;
+	m->row = NULL;
+}
+
+int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
+{
+	m->topo = t;
+	m->box.sum = NULL;
+	m->keys = malloc(t->nodes * sizeof(*m->keys));
+	m->live = malloc(((size_t) t->nodes + 1) * sizeof(*m->live));
+	m->row = malloc(((size_t) t->dim[0] + 1) * sizeof(*m->row));
+	if (!m->keys || !m->live || !m->row || mesh__boxsum_init(&m->box, t)) {
+		mesh__mc_free(m);
+		return MESH_ENOMEM;
+	}
+	return 0;
 }
 
 void mesh__mc_prepare(struct mesh__mc *m, const struct mesh_bitmap *free_map)
@@ -72,12 +90,41 @@ static void shell_box(const int c[3], const int ext[3], int s, int lo[3],
 	}
 }
 
+/* Free nodes within shell s of centre c (the box grown by s).  On a mesh
+ * (no wraparound) the box is clipped and read straight from the summed
+ * volume table; tori go through mesh__box_count, which splits wrapped
+ * intervals. */
+static uint32_t ball_count(const struct mesh__mc *m, const int c[3],
+			   const int ext[3], int s)
+{
+	const struct mesh_topo *t = m->topo;
+	const uint32_t *sum = m->box.sum;
+	int lo[3], hi[3], d;
+	size_t sy, sz, x0, x1, y0, y1, z0, z1;
+
+	shell_box(c, ext, s, lo, hi);
+	if (t->wrap[0] || t->wrap[1] || t->wrap[2])
+		return mesh__box_count(&m->box, lo, hi);
+	for (d = 0; d < 3; d++) {
+		lo[d] = lo[d] < 0 ? 0 : lo[d];
+		hi[d] = hi[d] >= t->dim[d] ? t->dim[d] - 1 : hi[d];
+	}
+	sy = (size_t) t->dim[0] + 1;
+	sz = sy * ((size_t) t->dim[1] + 1);
+	x0 = (size_t) lo[0], x1 = (size_t) hi[0] + 1;
+	y0 = (size_t) lo[1] * sy, y1 = ((size_t) hi[1] + 1) * sy;
+	z0 = (size_t) lo[2] * sz, z1 = ((size_t) hi[2] + 1) * sz;
+	return sum[x1 + y1 + z1] - sum[x0 + y1 + z1] - sum[x1 + y0 + z1] -
+	       sum[x1 + y1 + z0] + sum[x0 + y0 + z1] + sum[x0 + y1 + z0] +
+	       sum[x1 + y0 + z0] - sum[x0 + y0 + z0];
+}
+
 uint64_t mesh__mc_cost(const struct mesh__mc *m, const int c[3],
 		       const int ext[3], uint32_t k, uint64_t bound,
 		       int *radius)
 {
 	const struct mesh_topo *t = m->topo;
-	int lo[3], hi[3], s, rmax = t->dim[0];
+	int s, rmax = t->dim[0];
 	uint32_t inside, taken, ball, use;
 	uint64_t cost = 0;
 
@@ -85,15 +132,13 @@ uint64_t mesh__mc_cost(const struct mesh__mc *m, const int c[3],
 		rmax = t->dim[1];
 	if (t->dim[2] > rmax)
 		rmax = t->dim[2];
-	shell_box(c, ext, 0, lo, hi);
-	inside = mesh__box_count(&m->box, lo, hi);
+	inside = ball_count(m, c, ext, 0);
 	taken = inside < k ? inside : k;
 	*radius = 0;
 	if ((uint64_t) (k - taken) >= bound)
 		return bound;
 	for (s = 1; taken < k && s <= rmax; s++) {
-		shell_box(c, ext, s, lo, hi);
-		ball = mesh__box_count(&m->box, lo, hi);
+		ball = ball_count(m, c, ext, s);
 		use = ball - inside;
 		if (use > k - taken)
 			use = k - taken;
@@ -107,18 +152,172 @@ uint64_t mesh__mc_cost(const struct mesh__mc *m, const int c[3],
 	return cost;
 }
 
+/* No centre can cost less than filling shells of the largest possible
+ * size, prod_d min(ext_d + 2s, dim_d) nodes within shell s, in order:
+ * the sum over s of (k - nodes within shell s). */
+static uint64_t cost_floor(const struct mesh_topo *t, const int ext[3],
+			   uint32_t k)
+{
+	uint64_t floor = 0, room;
+	int s, d, e;
+
+	for (s = 0;; s++) {
+		for (d = 0, room = 1; d < 3; d++) {
+			e = ext[d] + 2 * s;
+			room *= (uint64_t) (e < t->dim[d] ? e : t->dim[d]);
+		}
+		if (room >= k)
+			return floor;
+		floor += k - room;
+	}
+}
+
+/* The sweep's view of the best so far: a centre found in this search
+ * also loses ties to lower centres (an earlier orientation never does). */
+struct sweep_best {
+	struct mesh__mc_best *best;
+	int here;
+};
+
+/* Bound for centre node: its cost must stay below it to matter. */
+static uint64_t sweep_bound(const struct sweep_best *b, uint32_t node)
+{
+	uint64_t cost = b->best->cost;
+
+	return cost != UINT64_MAX && b->here && node < b->best->centre
+		   ? cost + 1
+		   : cost;
+}
+
+static void sweep_offer(struct sweep_best *b, const int ext[3], uint32_t node,
+			uint64_t cost, int radius)
+{
+	if (cost >= sweep_bound(b, node))
+		return;
+	b->best->cost = cost;
+	b->best->centre = node;
+	b->best->radius = radius;
+	memcpy(b->best->ext, ext, sizeof(b->best->ext));
+	b->here = 1;
+}
+
+/* Box counts of shell s for every centre of one x-row (y, z fixed):
+ * row[x] = free nodes with x-coordinate < x within the shell's y and z
+ * range, so a centre's count is two lookups. */
+static void sweep_row(const struct mesh__mc *m, const int ext[3], int s, int y,
+		      int z)
+{
+	const struct mesh_topo *t = m->topo;
+	const uint32_t *sum = m->box.sum;
+	size_t sy = (size_t) t->dim[0] + 1, sz = sy * ((size_t) t->dim[1] + 1);
+	int y0 = y - ext[1] / 2 - s, y1 = y0 + ext[1] - 1 + 2 * s;
+	int z0 = z - ext[2] / 2 - s, z1 = z0 + ext[2] - 1 + 2 * s;
+	const uint32_t *a, *b, *c, *d;
+	int x;
+
+	y0 = y0 < 0 ? 0 : y0;
+	z0 = z0 < 0 ? 0 : z0;
+	y1 = y1 >= t->dim[1] ? t->dim[1] : y1 + 1;
+	z1 = z1 >= t->dim[2] ? t->dim[2] : z1 + 1;
+	a = sum + (size_t) y1 * sy + (size_t) z1 * sz;
+	b = sum + (size_t) y0 * sy + (size_t) z1 * sz;
+	c = sum + (size_t) y1 * sy + (size_t) z0 * sz;
+	d = sum + (size_t) y0 * sy + (size_t) z0 * sz;
+	for (x = 0; x <= t->dim[0]; x++)
+		m->row[x] = a[x] - b[x] - c[x] + d[x];
+}
+
+/* MC search on a mesh without wraparound, shell by shell for all live
+ * centres at once: shell s of every centre in an x-row costs two
+ * lookups after one pass over the row.  A centre leaves the sweep when
+ * it has k nodes (its cost is final) or when its cost so far plus
+ * (s + 1) per missing node reaches the bound, exactly mesh__mc_cost's
+ * test; the bound tightens as centres finish, in any order, so ties go
+ * to the lower centre explicitly. */
+static void sweep_search(const struct mesh__mc *m,
+			 const struct mesh_bitmap *free_map, const int ext[3],
+			 uint32_t k, uint32_t from, int here,
+			 struct mesh__mc_best *best)
+{
+	const struct mesh_topo *t = m->topo;
+	struct sweep_best sb = { best, here };
+	struct mesh__mc_live *L = m->live;
+	uint32_t n = 0, i, j, kept, cnt, use, X = (uint32_t) t->dim[0], r, x;
+	uint64_t floor = cost_floor(t, ext, k);
+	int s, rmax = t->dim[0], xlo, xhi;
+
+	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
+	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
+	/* Coordinates by counting, not dividing: rows are y + Y * z. */
+	for (i = 0, r = 0; r < (uint32_t) (t->dim[1] * t->dim[2]); r++)
+		for (x = 0; x < X; x++, i++) {
+			/* written always, kept if free: no branch to miss */
+			L[n].node = i;
+			L[n].row = r;
+			L[n].x = x;
+			L[n].taken = L[n].inside = 0;
+			L[n].cost = 0;
+			n += i >= from && mesh_bitmap_test(free_map, i);
+		}
+	for (s = 0; n && s <= rmax; s++) {
+		for (i = 0, kept = 0; i < n; i = j) {
+			r = L[i].row;
+			sweep_row(m, ext, s, (int) (r % (uint32_t) t->dim[1]),
+				  (int) (r / (uint32_t) t->dim[1]));
+			for (j = i; j < n && L[j].row == r; j++) {
+				struct mesh__mc_live e = L[j];
+				uint64_t bound;
+
+				xlo = (int) e.x - ext[0] / 2 - s;
+				xhi = xlo + ext[0] + 2 * s;
+				xlo = xlo < 0 ? 0 : xlo;
+				xhi = xhi > (int) X ? (int) X : xhi;
+				cnt = m->row[xhi] - m->row[xlo];
+				use = cnt - e.inside;
+				use = use > k - e.taken ? k - e.taken : use;
+				e.taken += use;
+				e.inside = cnt;
+				e.cost += (uint64_t) s * use;
+				if (e.taken == k) {
+					sweep_offer(&sb, ext, e.node, e.cost,
+						    s);
+					continue;
+				}
+				/* Every cost is at least the floor. */
+				bound = sweep_bound(&sb, e.node);
+				if (bound <= floor ||
+				    e.cost + (uint64_t) (k - e.taken) *
+						 (uint64_t) (s + 1) >=
+					bound)
+					continue;
+				L[kept++] = e;
+			}
+		}
+		n = kept;
+	}
+}
+
 void mesh__mc_search(const struct mesh__mc *m,
 		     const struct mesh_bitmap *free_map, const int ext[3],
 		     uint32_t k, struct mesh__mc_best *best)
 {
-	uint32_t i;
-	uint64_t cost;
-	int c[3], r;
+	const struct mesh_topo *t = m->topo;
+	uint64_t cost, floor = cost_floor(t, ext, k), before = best->cost;
+	uint32_t i, seen = 0;
+	int c[3], r, mesh = !t->wrap[0] && !t->wrap[1] && !t->wrap[2];
 
-	for (i = 0; i < m->topo->nodes; i++) {
+	/* Centre by centre, lowest first; once a centre reaches the floor no
+	 * later one can beat it.  On a mesh, after the first few centres
+	 * have set a bound, the rest go to the shell-by-shell sweep. */
+	for (i = 0; i < t->nodes && best->cost > floor; i++) {
 		if (!mesh_bitmap_test(free_map, i))
 			continue;
-		mesh_topo_coords(m->topo, i, c);
+		if (mesh && ++seen > 32) {
+			sweep_search(m, free_map, ext, k, i,
+				     best->cost != before, best);
+			return;
+		}
+		mesh_topo_coords(t, i, c);
 		cost = mesh__mc_cost(m, c, ext, k, best->cost, &r);
 		if (cost < best->cost) {
 			best->cost = cost;
