@@ -96,6 +96,17 @@ START_TEST(test_exact_curve_fits)
 				req.nodes = 1 + (uint32_t) (tu_rand(&seed) % nfree);
 				if (round % 8 == 0)
 					req.nodes = 1 + (uint32_t) (tu_rand(&seed) % (nfree < 4 ? nfree : 4));
+				if (round % 5 == 4) { /* k = the longest run: exact fits */
+					uint32_t run = 0, longest = 0;
+
+					for (r = 0; r < t->nodes; r++) {
+						run = mesh_bitmap_test(f, order[r]) ? run + 1 : 0;
+						longest = run > longest ? run : longest;
+					}
+					req.nodes = longest + (uint32_t) (round % 10 == 9);
+					if (req.nodes > nfree)
+						req.nodes = nfree;
+				}
 				nreq = round % 3 == 0 ? ex_required(t, f, &seed, required, req.nodes) : 0;
 				req.required = required;
 				req.n_required = nreq;

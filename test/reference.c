@@ -331,3 +331,55 @@ uint32_t ref_mc_centre(const struct mesh_topo *t, const struct mesh_bitmap *f,
 	free(shell_count);
 	return best;
 }
+
+/* MC's centre search as the library did it before issue 10: centre by
+ * centre in index order, shells counted with mesh__box_count, stopping a
+ * centre once it cannot beat the best.  m must be prepared. */
+static uint64_t ref_mc_cost_old(const struct mesh__mc *m, const int c[3],
+				const int ext[3], uint32_t k, uint64_t bound)
+{
+	const struct mesh_topo *t = m->topo;
+	int lo[3], hi[3], s, d, rmax = 0;
+	uint32_t inside = 0, taken = 0, ball, use;
+	uint64_t cost = 0;
+
+	for (d = 0; d < 3; d++)
+		rmax = t->dim[d] > rmax ? t->dim[d] : rmax;
+	for (s = 0; taken < k && s <= rmax; s++) {
+		for (d = 0; d < 3; d++) {
+			lo[d] = c[d] - ext[d] / 2 - s;
+			hi[d] = c[d] - ext[d] / 2 + ext[d] - 1 + s;
+		}
+		ball = mesh__box_count(&m->box, lo, hi);
+		use = ball - inside < k - taken ? ball - inside : k - taken;
+		taken += use;
+		inside = ball;
+		cost += (uint64_t) s * use;
+		if (cost + (uint64_t) (k - taken) * (uint64_t) (s + 1) >=
+		    bound)
+			return bound;
+	}
+	return cost;
+}
+
+uint32_t ref_mc_search_old(const struct mesh__mc *m,
+			   const struct mesh_bitmap *f, const int ext[3],
+			   uint32_t k, uint64_t *best_cost)
+{
+	uint32_t i, best = UINT32_MAX;
+	uint64_t cost;
+	int c[3];
+
+	*best_cost = UINT64_MAX;
+	for (i = 0; i < m->topo->nodes; i++) {
+		if (!mesh_bitmap_test(f, i))
+			continue;
+		mesh_topo_coords(m->topo, i, c);
+		cost = ref_mc_cost_old(m, c, ext, k, *best_cost);
+		if (cost < *best_cost) {
+			*best_cost = cost;
+			best = i;
+		}
+	}
+	return best;
+}

@@ -46,4 +46,11 @@ int ref_mbs_place(struct ref_mbs *r, const struct mesh_bitmap *f, uint32_t k,
 uint32_t ref_mc_centre(const struct mesh_topo *t, const struct mesh_bitmap *f,
 		       const int ext[3], uint32_t k, uint64_t *best_score);
 
+/* MC's centre search as the library did it before issue 10 (centre by
+ * centre, generic box counts); m prepared with mesh__mc_prepare.  Returns
+ * the centre and its cost in *best_cost. */
+uint32_t ref_mc_search_old(const struct mesh__mc *m,
+			   const struct mesh_bitmap *f, const int ext[3],
+			   uint32_t k, uint64_t *best_cost);
+
 #endif

@@ -313,7 +313,39 @@ struct ref_path {
 	const char *name;
 	uint32_t *order, *scratch;
 	struct ref_mbs *mbs;
+	struct mesh__mc mc; /* mc, mc1x1: the old search (cubes only) */
+	int is_mc;
 };
+
+/* MC's shell-0 box for k: 1x1x1 for mc1x1, the cube of side k^(1/3) for
+ * mc (its default shape when k is a cube); 0 if k is no cube. */
+static int ref_mc_side(const struct ref_path *r, uint32_t k)
+{
+	int e;
+
+	if (!strcmp(r->name, "mc1x1"))
+		return 1;
+	for (e = 1; (uint32_t) (e * e * e) < k; e++)
+		;
+	return (uint32_t) (e * e * e) == k ? e : 0;
+}
+
+/* The old MC search's centre, and its cluster: the k free nodes of least
+ * shell number (the within-shell order is the library's; the answer is
+ * compared by cost, see target_row). */
+static int ref_mc_place(struct ref_path *r, const struct mesh_bitmap *f,
+			uint32_t k, uint32_t *out)
+{
+	int e = ref_mc_side(r, k), ext[3] = { e, e, e };
+	uint64_t cost;
+
+	if (!e)
+		return -1;
+	mesh__mc_prepare(&r->mc, f);
+	out[0] = ref_mc_search_old(&r->mc, f, ext, k, &cost);
+	out[1] = (uint32_t) cost; /* read back by mc_cost_of */
+	return out[0] == UINT32_MAX ? -1 : 0;
+}
 
 static int ref_place(struct ref_path *r, const struct mesh_bitmap *f,
 		     uint32_t k, uint32_t *out)
@@ -322,6 +354,8 @@ static int ref_place(struct ref_path *r, const struct mesh_bitmap *f,
 
 	if (r->mbs)
 		return ref_mbs_place(r->mbs, f, k, out);
+	if (r->is_mc)
+		return ref_mc_place(r, f, k, out);
 	return ref_curve_place(r->t, r->order, dash + 1, f, k, out, r->scratch);
 }
 
@@ -338,6 +372,10 @@ static int ref_init(struct ref_path *r, const struct mesh_topo *t,
 	r->name = name;
 	if (!strncmp(name, "mbs", 3))
 		return (r->mbs = ref_mbs_create(a, t)) ? 0 : -1;
+	if (!strcmp(name, "mc") || !strcmp(name, "mc1x1")) {
+		r->is_mc = 1;
+		return mesh__mc_init(&r->mc, t);
+	}
 	if (!dash || (strcmp(dash, "-ff") && strcmp(dash, "-bf") &&
 		      strcmp(dash, "-sos")))
 		return -1;
@@ -358,6 +396,30 @@ static void ref_fini(struct ref_path *r)
 	free(r->order);
 	free(r->scratch);
 	ref_mbs_destroy(r->mbs);
+	if (r->is_mc)
+		mesh__mc_free(&r->mc);
+}
+
+/* Sum of the shell numbers of nodes[0..k) around centre with cube side
+ * e: an MC cluster's cost. */
+static uint64_t mc_cost_of(const struct mesh_topo *t, uint32_t centre, int e,
+			   const uint32_t *nodes, uint32_t k)
+{
+	int c[3], q[3], d, s, x;
+	uint64_t sum = 0;
+	uint32_t i;
+
+	mesh_topo_coords(t, centre, c);
+	for (i = 0; i < k; i++) {
+		mesh_topo_coords(t, nodes[i], q);
+		for (d = 0, s = 0; d < 3; d++) {
+			x = mesh__interval_distance(t, d, q[d], c[d] - e / 2,
+						    c[d] - e / 2 + e - 1);
+			s = x > s ? x : s;
+		}
+		sum += (uint64_t) s;
+	}
+	return sum;
 }
 
 /* One row of the target table: medians of the old code path (if there
@@ -406,7 +468,13 @@ static void target_row(const struct bench_opts *o, struct mesh_topo *t,
 			rc_now = mesh_alloc_place(a, &v, &req, out);
 			rc_ref = ref_place(&ref, maps[m], req.nodes, want);
 			same &= (rc_now == 0) == (rc_ref == 0);
-			for (i = 0; !rc_now && !rc_ref && i < req.nodes; i++)
+			if (ref.is_mc && !rc_now && !rc_ref)
+				same &= mc_cost_of(t, want[0],
+						   ref_mc_side(&ref, req.nodes),
+						   out, req.nodes) == want[1];
+			for (i = 0;
+			     !ref.is_mc && !rc_now && !rc_ref && i < req.nodes;
+			     i++)
 				same &= out[i] == want[i];
 		}
 		snprintf(buf, sizeof(buf), "%s%.1f", s ? " / " : "",

@@ -17,7 +17,7 @@
  * Decisions the paper leaves open: a job takes the low-rank end of the
  * chosen run; ties go to the lowest rank.
  *
- * HOW IT WORKS (doc/design.md, "Allocator speed"): the free map is
+ * HOW IT WORKS (doc/design.md, "Speed"): the free map is
  * gathered into curve-rank order as 64-bit words (branch-free, one pass
  * over the rank -> node table), and the maximal free runs are read off
  * those words with count-trailing-zeros, a few instructions per run
@@ -180,12 +180,56 @@ static uint32_t find_runs(struct curve_priv *p, uint32_t n, uint32_t *nruns)
 }
 
 /* Ranks of the free nodes, ascending, into free_rank. */
-static void list_free_ranks(struct curve_priv *p, uint32_t n)
+static uint32_t list_free_ranks(struct curve_priv *p, uint32_t n)
 {
 	uint32_t w, m = 0;
 
 	for (w = 0; w < (n + 63) / 64; w++)
 		m = bits_to_list(p->rank_free[w], w, p->free_rank, m);
+	return m;
+}
+
+/* Some run of free ranks holds k >= 64: such a run fills a word or
+ * crosses a word boundary, so only the ones at each word's ends count. */
+static int long_run_exists(const struct curve_priv *p, uint32_t k)
+{
+	uint32_t w, run = 0;
+	uint64_t x;
+
+	for (w = 0; w < (p->nodes + 63) / 64; w++) {
+		x = p->rank_free[w];
+		if (x == ~(uint64_t) 0) {
+			run += 64;
+		} else {
+			run += (uint32_t) __builtin_ctzll(~x);
+			if (run >= k)
+				return 1;
+			run = (uint32_t) __builtin_clzll(~x);
+		}
+	}
+	return run >= k;
+}
+
+/* Fallback for k >= 64 with no run of k: the window of k free nodes of
+ * least rank span over the free-rank list, earliest on ties. */
+static int place_window(struct curve_priv *p, uint32_t k, uint32_t *out)
+{
+	const uint32_t *fr = p->free_rank;
+	uint32_t m = list_free_ranks(p, p->nodes), i, span, best = UINT32_MAX,
+		 at = 0;
+
+	if (m < k)
+		return MESH_ENOSPC;
+	for (i = 0; i + k <= m; i++) {
+		span = fr[i + k - 1] - fr[i];
+		if (span < best) {
+			best = span;
+			at = i;
+		}
+	}
+	for (i = 0; i < k; i++)
+		out[i] = p->order[fr[at + i]];
+	return 0;
 }
 
 static int64_t sos_delta(const uint32_t *hist, uint32_t len, uint32_t k)
@@ -285,6 +329,8 @@ static int curve_place(struct mesh_allocator *a, const struct mesh_view *v,
 		return 0;
 	}
 	gather_ranks(p, v);
+	if (k >= 64 && !long_run_exists(p, k))
+		return place_window(p, k, out);
 	m = find_runs(p, v->topo->nodes, &nr);
 	if (m < k)
 		return MESH_ENOSPC;
