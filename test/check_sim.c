@@ -716,6 +716,62 @@ START_TEST(test_sim_shape_reaches_allocator)
 }
 END_TEST
 
+/* Conservative vs EASY (8 nodes, rowmajor-ff).  J1 (6 nodes) runs 0-100;
+ * J2 (4) waits for it; J3 needs all 8; J4 (2 nodes, 250 s) fits now.
+ * EASY protects only the head J2 (shadow 100, extra 4): J4 starts at 3
+ * and J3 waits until J4 ends at 253.  Conservative gives J3 a
+ * reservation at 200, which J4 would overlap, so J4 waits for J3: 300. */
+START_TEST(test_sim_conservative_protects_every_reservation)
+{
+	static const struct jobspec js[] = { { 1, 0, 100, 100, 6 },
+					     { 2, 1, 100, 100, 4 },
+					     { 3, 2, 100, 100, 8 },
+					     { 4, 3, 250, 250, 2 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	r = simulate("4x2", "rowmajor-ff", js, 4, &o);
+	ck_assert_double_eq(start_of(r, 2), 100);
+	ck_assert_double_eq(start_of(r, 4), 3);
+	ck_assert_double_eq(start_of(r, 3), 253);
+	mesh_sim_result_free(r);
+	o.sched = MESH_SCHED_CONSERVATIVE;
+	r = simulate("4x2", "rowmajor-ff", js, 4, &o);
+	ck_assert_double_eq(start_of(r, 2), 100);
+	ck_assert_double_eq(start_of(r, 3), 200);
+	ck_assert_double_eq(start_of(r, 4), 300);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
+/* Placement-aware reservations (4x1, contig-ff).  J1 (node 0) and J3
+ * (node 2) run to 100, J2 (node 1) to 20; J5 takes node 3 at 6.  At 20
+ * nodes 1 is free but J4 needs two adjacent nodes: the allocator can
+ * place it only at 100 (0-1), and that is its reservation; a node count
+ * would have said 20.  So J6 (1 node, 50 s) fits on node 1 at 20 without
+ * touching J4's reservation. */
+START_TEST(test_sim_conservative_is_placement_aware)
+{
+	static const struct jobspec js[] = {
+		{ 1, 0, 100, 100, 1 }, { 2, 0, 20, 20, 1 },
+		{ 3, 0, 100, 100, 1 }, { 4, 5, 10, 10, 2 },
+		{ 5, 6, 200, 200, 1 }, { 6, 7, 50, 50, 1 }
+	};
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	o.sched = MESH_SCHED_CONSERVATIVE;
+	r = simulate("4x1", "contig-ff", js, 6, &o);
+	ck_assert_double_eq(start_of(r, 5), 6);
+	ck_assert_double_eq(start_of(r, 6), 20);
+	ck_assert_double_eq(start_of(r, 4), 100);
+	ck_assert_uint_eq(r->summary.refused, 0);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -742,6 +798,8 @@ int main(void)
 	tcase_add_test(tc, test_sim_pfs_sharing);
 	tcase_add_test(tc, test_sim_usable_positions);
 	tcase_add_test(tc, test_sim_shape_reaches_allocator);
+	tcase_add_test(tc, test_sim_conservative_protects_every_reservation);
+	tcase_add_test(tc, test_sim_conservative_is_placement_aware);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

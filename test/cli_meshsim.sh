@@ -76,6 +76,12 @@ check "bad --priority exits 2" '[ $? -eq 2 ] && grep -q "expected fcfs, wfp or o
 "$meshsim" --priority ozden --alpha 1.2 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--alpha out of range exits 2" '[ $? -eq 2 ] && grep -q -- "--alpha: invalid value \"1.2\"" "$tmp/err"'
 
+# Conservative backfilling with placement-aware reservations.
+"$meshsim" --scheduler conservative --allocator contig-ff --summary "$tmp/c2.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--scheduler conservative runs and is recorded" '[ $? -eq 0 ] && grep -q "\"scheduler\": \"conservative\"" "$tmp/c2.json"'
+"$meshsim" --scheduler sjf "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "bad --scheduler lists the three" '[ $? -eq 2 ] && grep -q "expected fcfs, easy or conservative" "$tmp/err"'
+
 # Tang's walltime-aware schemes.
 "$meshsim" --allocator sl:contig-ff --paired-filling --spatial-estimate adjusted \
 	--summary "$tmp/w.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"

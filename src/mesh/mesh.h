@@ -21,6 +21,7 @@
 #include "hostlist.h"
 #include "jobattrs.h"
 #include "metrics.h"
+#include "plan.h"
 #include "priority.h"
 #include "sim.h"
 #include "swf.h"

@@ -27,6 +27,7 @@
 #include "error.h"
 #include "ioload.h"
 #include "metrics.h"
+#include "plan.h"
 #include "priority.h"
 
 struct heap_item {
@@ -87,6 +88,10 @@ struct sim {
 	struct mesh_sim_job_info *attr;          /* per accepted job */
 	struct prio_key *keys;                   /* scratch: queue ordering */
 	double *ozden_pos, *ozden_io, *ozden_wp; /* scratch, per job */
+	/* Conservative backfilling: planner and scratch for one pass. */
+	struct mesh_planner *planner;
+	struct mesh_plan_hold *holds, *resv; /* running, reserved */
+	uint32_t *resv_nodes;
 	int8_t *side;          /* balance factor per node (I/O nodes) */
 	long sys_bf;           /* system balance factor now */
 	double bf_sum, mc_sum; /* over job starts */
@@ -409,37 +414,40 @@ static void hist_record(struct sim *s, const struct mesh_sim_job *j, double run)
 
 /* Try to start job idx now; 1 if started, 0 if not placeable, < 0 on
  * error. */
-static int try_start(struct sim *s, size_t idx, double now)
+static void make_request(const struct sim *s, size_t idx, double now,
+			 struct mesh_request *req)
+{
+	const struct mesh_sim_job *j = &s->jobs[idx];
+
+	memset(req, 0, sizeof(*req));
+	req->nodes = j->size;
+	req->end_time = now + j->spatial_estimate;
+	req->io_intensity = s->attr[idx].io_intensity;
+	req->comm = s->attr[idx].comm;
+	memcpy(req->shape, s->attr[idx].shape, sizeof(req->shape));
+	req->seed = job_seed(s, j);
+}
+
+static int alloc_failed(struct sim *s, size_t idx, int rc)
+{
+	const struct mesh_sim_job *j = &s->jobs[idx];
+
+	return mesh_diag_set(s->diag, rc, NULL, j->line, "allocator",
+			     "%s failed for job %ld (%u nodes): %s",
+			     mesh_alloc_name(s->alloc), j->id, j->size,
+			     mesh_strerror(rc));
+}
+
+/* Start job idx now on the nodes already written at res->nodes +
+ * node_fill; returns 1, or < 0 on error. */
+static int start_on(struct sim *s, size_t idx, double now)
 {
 	struct mesh_sim_job *j = &s->jobs[idx];
 	uint32_t *out = s->res->nodes + s->node_fill;
-	struct mesh_request req;
-	struct mesh_view view;
 	struct mesh_metrics m;
 	uint32_t i;
 	int rc;
 
-	if (j->size > s->free_count)
-		return 0;
-	memset(&req, 0, sizeof(req));
-	req.nodes = j->size;
-	req.end_time = now + j->spatial_estimate;
-	req.io_intensity = s->attr[idx].io_intensity;
-	req.comm = s->attr[idx].comm;
-	memcpy(req.shape, s->attr[idx].shape, sizeof(req.shape));
-	req.seed = job_seed(s, j);
-	view.topo = s->topo;
-	view.free = s->free_map;
-	view.end_time = s->node_end;
-	view.now = now;
-	rc = mesh_alloc_place(s->alloc, &view, &req, out);
-	if (rc == MESH_ENOSPC)
-		return 0;
-	if (rc)
-		return mesh_diag_set(s->diag, rc, NULL, j->line, "allocator",
-				     "%s failed for job %ld (%u nodes): %s",
-				     mesh_alloc_name(s->alloc), j->id, j->size,
-				     mesh_strerror(rc));
 	for (i = 0; i < j->size; i++) {
 		mesh_bitmap_clear(s->free_map, out[i]);
 		s->node_end[out[i]] = now + j->spatial_estimate;
@@ -469,6 +477,28 @@ static int try_start(struct sim *s, size_t idx, double now)
 	heap_push(s, j->end, idx);
 	s->started++;
 	return 1;
+}
+
+static int try_start(struct sim *s, size_t idx, double now)
+{
+	struct mesh_request req;
+	struct mesh_view view;
+	int rc;
+
+	if (s->jobs[idx].size > s->free_count)
+		return 0;
+	make_request(s, idx, now, &req);
+	view.topo = s->topo;
+	view.free = s->free_map;
+	view.end_time = s->node_end;
+	view.now = now;
+	rc = mesh_alloc_place(s->alloc, &view, &req,
+			      s->res->nodes + s->node_fill);
+	if (rc == MESH_ENOSPC)
+		return 0;
+	if (rc)
+		return alloc_failed(s, idx, rc);
+	return start_on(s, idx, now);
 }
 
 static void queue_remove(struct sim *s, size_t pos)
@@ -632,6 +662,80 @@ static long paired_fill(struct sim *s, size_t idx, double now,
 	return (long) best + 1;
 }
 
+/* Running jobs as holds released at their estimated ends. */
+static size_t running_holds(struct sim *s, double now)
+{
+	size_t i;
+
+	for (i = 0; i < s->hlen; i++) {
+		const struct mesh_sim_job *j = &s->jobs[s->heap[i].job];
+		struct mesh_plan_hold *h = &s->holds[i];
+
+		h->start = j->start;
+		h->end = fmax(j->start + j->estimate, now);
+		h->nodes = s->res->nodes + j->node_off;
+		h->n = j->size;
+	}
+	return s->hlen;
+}
+
+/* Conservative backfilling (Mu'alem and Feitelson 2001) with the
+ * allocator in the loop: in queue order, each job gets the earliest time
+ * and nodes at which the allocator can place it around the running jobs
+ * and the reservations of the jobs ahead (mesh_plan_earliest); a job
+ * whose time is now starts on those nodes.  Rebuilt at every event, so
+ * reservations only move earlier. */
+static int schedule_conservative(struct sim *s, double now)
+{
+	struct mesh_plan_query q;
+	struct mesh_request req;
+	size_t pos = 0, nres = 0, used = 0, idx;
+	double start;
+	int rc;
+
+	memset(&q, 0, sizeof(q));
+	q.free_now = s->free_map;
+	q.now = now;
+	q.running = s->holds;
+	q.n_running = running_holds(s, now);
+	q.reserved = s->resv;
+	q.end_time = s->node_end;
+	while (pos < s->qlen) {
+		idx = s->queue[pos];
+		make_request(s, idx, now, &req);
+		q.n_reserved = nres;
+		q.duration = s->jobs[idx].estimate;
+		rc = mesh_plan_earliest(s->planner, s->alloc, &q, &req, &start,
+					s->resv_nodes + used);
+		if (rc == MESH_ENOSPC) { /* not even on the idle machine */
+			s->res->summary.refused++;
+			queue_remove(s, pos);
+			continue;
+		}
+		if (rc)
+			return alloc_failed(s, idx, rc);
+		if (start > now) {
+			s->resv[nres].start = start;
+			s->resv[nres].end = start + s->jobs[idx].estimate;
+			s->resv[nres].nodes = s->resv_nodes + used;
+			s->resv[nres++].n = s->jobs[idx].size;
+			used += s->jobs[idx].size;
+			pos++;
+			continue;
+		}
+		memcpy(s->res->nodes + s->node_fill, s->resv_nodes + used,
+		       s->jobs[idx].size * sizeof(uint32_t));
+		rc = start_on(s, idx, now);
+		if (rc < 0)
+			return rc;
+		queue_remove(s, pos);
+		q.n_running = running_holds(s, now);
+		if (s->opts->priority == MESH_PRIO_OZDEN)
+			order_queue(s, now); /* wp depends on running jobs */
+	}
+	return 0;
+}
+
 static int schedule(struct sim *s, double now)
 {
 	struct reservation resv;
@@ -639,6 +743,8 @@ static int schedule(struct sim *s, double now)
 	long paired;
 	int rc;
 
+	if (s->opts->sched == MESH_SCHED_CONSERVATIVE)
+		return schedule_conservative(s, now);
 	order_queue(s, now);
 	while (s->qlen) {
 		idx = s->queue[0];
@@ -918,6 +1024,15 @@ static int sim_alloc(struct sim *s)
 		if (!s->side || mesh_io_balance_sides(s->topo, s->side))
 			return MESH_ENOMEM;
 	}
+	if (s->opts->sched == MESH_SCHED_CONSERVATIVE) {
+		s->holds = malloc((s->n ? s->n : 1) * sizeof(*s->holds));
+		s->resv = malloc((s->n ? s->n : 1) * sizeof(*s->resv));
+		s->resv_nodes =
+		    malloc((total_nodes ? total_nodes : 1) * sizeof(uint32_t));
+		if (!s->holds || !s->resv || !s->resv_nodes ||
+		    mesh_planner_create(s->topo, &s->planner))
+			return MESH_ENOMEM;
+	}
 	if (s->opts->runtime_model != MESH_RUNTIME_TRACE || s->topo->n_io) {
 		s->run = calloc(s->n ? s->n : 1, sizeof(*s->run));
 		if (!s->run)
@@ -944,6 +1059,10 @@ static void sim_free(struct sim *s)
 	free(s->keys);
 	free(s->ozden_pos);
 	free(s->hist);
+	free(s->holds);
+	free(s->resv);
+	free(s->resv_nodes);
+	mesh_planner_destroy(s->planner);
 	free(s->side);
 	mesh_net_destroy(s->net);
 	free(s->jobs);

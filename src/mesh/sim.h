@@ -18,7 +18,14 @@
 #include "swf.h"
 #include "topo.h"
 
-enum mesh_sched { MESH_SCHED_FCFS, MESH_SCHED_EASY };
+enum mesh_sched {
+	MESH_SCHED_FCFS,
+	MESH_SCHED_EASY,
+	/* Conservative backfilling, placement-aware: every queued job holds
+	 * a reservation at the earliest time the allocator can place it
+	 * (plan.h), given the running jobs and the reservations ahead. */
+	MESH_SCHED_CONSERVATIVE,
+};
 
 /* The order in which queued jobs are considered. */
 enum mesh_priority {

@@ -31,6 +31,7 @@ int meshsim_parse_args(int argc, char **argv, struct options *o);
 /* output.c */
 extern const char *const meshsim_runtime_names[];
 extern const char *const meshsim_spatial_names[];
+extern const char *const meshsim_sched_names[];
 void meshsim_print_table(FILE *f, const struct options *o,
 			 const struct mesh_topo *t,
 			 const struct mesh_sim_summary *s);

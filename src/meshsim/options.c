@@ -32,7 +32,9 @@ static void usage(FILE *f)
 	    "  --mesh-conf FILE      take mesh, I/O nodes, allocator and parameters from a\n"
 	    "                        mesh.conf (see mesh.conf(5)); excludes --mesh and\n"
 	    "                        --allocator/--allocator-params\n"
-	    "  --scheduler fcfs|easy scheduling policy (default easy)\n"
+	    "  --scheduler fcfs|easy|conservative\n"
+	    "                        backfilling: none, EASY (default), or conservative\n"
+	    "                        with placement-aware reservations for every job\n"
 	    "  --priority fcfs|wfp|ozden\n"
 	    "                        queue order: submit order (default); WFP, highest\n"
 	    "                        (wait/requested)^3 * nodes first (Tang et al.); or\n"
@@ -302,9 +304,12 @@ static int parse_option(int c, struct options *o)
 			o->sim.sched = MESH_SCHED_FCFS;
 		else if (!strcmp(optarg, "easy"))
 			o->sim.sched = MESH_SCHED_EASY;
+		else if (!strcmp(optarg, "conservative"))
+			o->sim.sched = MESH_SCHED_CONSERVATIVE;
 		else
-			return fail_usage("--scheduler", optarg,
-					  "expected fcfs or easy");
+			return fail_usage(
+			    "--scheduler", optarg,
+			    "expected fcfs, easy or conservative");
 		break;
 	case OPT_LOAD:
 		if (parse_double(optarg, &o->sim.load) || !(o->sim.load > 0))

@@ -10,6 +10,7 @@
 #include "meshsim.h"
 
 const char *const meshsim_spatial_names[] = { "user", "adjusted", "actual" };
+const char *const meshsim_sched_names[] = { "fcfs", "easy", "conservative" };
 
 static void write_coords(FILE *f, const struct mesh_topo *t,
 			 const uint32_t *nodes, uint32_t n)
@@ -151,7 +152,7 @@ static void write_summary_run(FILE *f, const struct options *o,
 	json_string_or_null(f, o->job_attrs);
 	fprintf(f, ",\n  \"seed\": %llu,\n", (unsigned long long) o->sim.seed);
 	fprintf(f, "  \"scheduler\": \"%s\",\n  \"load\": %.17g,\n",
-		o->sim.sched == MESH_SCHED_EASY ? "easy" : "fcfs", o->sim.load);
+		meshsim_sched_names[o->sim.sched], o->sim.load);
 	fprintf(f,
 		"  \"estimate\": \"%s\",\n  \"size_field\": \"%s\",\n"
 		"  \"zero_runtime\": \"%s\",\n",
@@ -237,7 +238,7 @@ void meshsim_print_table(FILE *f, const struct options *o,
 			o->usable_nodes);
 	fprintf(f, "allocator                %s\n", o->allocator);
 	fprintf(f, "scheduler                %s\n",
-		o->sim.sched == MESH_SCHED_EASY ? "easy" : "fcfs");
+		meshsim_sched_names[o->sim.sched]);
 	fprintf(f, "jobs simulated           %zu\n", s->jobs);
 	fprintf(
 	    f,

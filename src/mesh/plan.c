@@ -1,0 +1,327 @@
+/* plan.c - earliest-start planning (plan.h).
+ *
+ * HOW IT WORKS: the candidate start times are now and every end of a
+ * running job or reservation, in order.  The free set at time t is the
+ * nodes free now, plus those of running jobs ended by t, minus those of
+ * reservations that overlap [t, t + duration).
+ *
+ * Without reservations the free set only grows with t, so feasibility is
+ * monotone for every allocator whose answer depends on a superset
+ * monotonically:
+ *   - allocators that place whenever k nodes are free (no CONTIGUOUS_ONLY
+ *     or MAY_REFUSE flag): the first t with k free nodes, found by
+ *     counting, then one placement;
+ *   - contiguous-only allocators: a free box stays free in a superset,
+ *     so a binary search over the candidates needs O(log R) placements;
+ *   - buddy systems that may refuse with k nodes free: no monotonicity is
+ *     claimed, so every candidate with k free nodes is tried in order.
+ * With reservations the set can shrink as t grows (a reservation
+ * starts), so the candidates are scanned in order, skipping those with
+ * fewer than k free nodes without calling the allocator.
+ * mesh_plan_earliest_naive() is the definition (every candidate, set
+ * rebuilt, one placement each); tests check both agree.
+ */
+#include "plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+struct by_end {
+	double end;
+	size_t job;
+};
+
+struct mesh_planner {
+	const struct mesh_topo *topo;
+	struct mesh_bitmap *base; /* free now + running ended so far */
+	struct mesh_bitmap *cur;  /* base minus overlapping reservations */
+	double *times;            /* candidate start times, sorted */
+	struct by_end *order;     /* running jobs by end */
+	size_t cap_times, cap_order;
+};
+
+int mesh_planner_create(const struct mesh_topo *t, struct mesh_planner **out)
+{
+	struct mesh_planner *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return MESH_ENOMEM;
+	p->topo = t;
+	if (mesh_bitmap_create(t->nodes, &p->base) ||
+	    mesh_bitmap_create(t->nodes, &p->cur)) {
+		mesh_planner_destroy(p);
+		return MESH_ENOMEM;
+	}
+	*out = p;
+	return 0;
+}
+
+void mesh_planner_destroy(struct mesh_planner *p)
+{
+	if (!p)
+		return;
+	mesh_bitmap_destroy(p->base);
+	mesh_bitmap_destroy(p->cur);
+	free(p->times);
+	free(p->order);
+	free(p);
+}
+
+static int grow(void **buf, size_t *cap, size_t n, size_t size)
+{
+	void *nb;
+
+	if (n <= *cap)
+		return 0;
+	nb = realloc(*buf, n * size);
+	if (!nb)
+		return MESH_ENOMEM;
+	*buf = nb;
+	*cap = n;
+	return 0;
+}
+
+static int by_double(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+static int by_end_then_job(const void *a, const void *b)
+{
+	const struct by_end *x = a, *y = b;
+
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+/* Sorted unique candidate times >= now; returns their number. */
+static size_t candidates(struct mesh_planner *p,
+			 const struct mesh_plan_query *q)
+{
+	size_t i, n = 0, u;
+
+	p->times[n++] = q->now;
+	for (i = 0; i < q->n_running; i++)
+		p->times[n++] = fmax(q->running[i].end, q->now);
+	for (i = 0; i < q->n_reserved; i++)
+		if (q->reserved[i].end > q->now)
+			p->times[n++] = q->reserved[i].end;
+	qsort(p->times, n, sizeof(*p->times), by_double);
+	for (i = 1, u = 1; i < n; i++)
+		if (p->times[i] != p->times[u - 1])
+			p->times[u++] = p->times[i];
+	return u;
+}
+
+static void set_nodes(struct mesh_bitmap *b, const struct mesh_plan_hold *h)
+{
+	uint32_t i;
+
+	for (i = 0; i < h->n; i++)
+		mesh_bitmap_set(b, h->nodes[i]);
+}
+
+/* cur = base minus reservations overlapping [t, t + duration). */
+static void apply_reservations(struct mesh_planner *p,
+			       const struct mesh_plan_query *q, double t)
+{
+	size_t r;
+	uint32_t i;
+
+	mesh_bitmap_copy(p->cur, p->base);
+	for (r = 0; r < q->n_reserved; r++) {
+		const struct mesh_plan_hold *h = &q->reserved[r];
+
+		if (h->start < t + q->duration && h->end > t)
+			for (i = 0; i < h->n; i++)
+				mesh_bitmap_clear(p->cur, h->nodes[i]);
+	}
+}
+
+/* Places on cur at time t: 1 placed, 0 refused, < 0 error. */
+static int try_at(struct mesh_planner *p, struct mesh_allocator *a,
+		  const struct mesh_plan_query *q,
+		  const struct mesh_request *req, double t, uint32_t *out)
+{
+	struct mesh_view v = { p->topo, p->cur, q->end_time, t };
+	int rc = mesh_alloc_place(a, &v, req, out);
+
+	if (rc == MESH_ENOSPC)
+		return 0;
+	return rc ? rc : 1;
+}
+
+/* base = free now + running jobs ending by times[c] (from scratch). */
+static void base_at(struct mesh_planner *p, const struct mesh_plan_query *q,
+		    double t)
+{
+	size_t r;
+
+	mesh_bitmap_copy(p->base, q->free_now);
+	for (r = 0; r < q->n_running; r++)
+		if (fmax(q->running[r].end, q->now) <= t)
+			set_nodes(p->base, &q->running[r]);
+}
+
+static int prepare(struct mesh_planner *p, const struct mesh_plan_query *q,
+		   const struct mesh_request *req, size_t *nt)
+{
+	size_t n = 1 + q->n_running + q->n_reserved;
+
+	if (!q->free_now || q->free_now->nbits != p->topo->nodes ||
+	    !(q->duration >= 0) || !req->nodes)
+		return MESH_EINVAL;
+	if (req->nodes > p->topo->nodes)
+		return MESH_ENOSPC;
+	if (grow((void **) &p->times, &p->cap_times, n, sizeof(double)) ||
+	    grow((void **) &p->order, &p->cap_order, q->n_running + 1,
+		 sizeof(*p->order)))
+		return MESH_ENOMEM;
+	*nt = candidates(p, q);
+	return 0;
+}
+
+int mesh_plan_earliest_naive(struct mesh_planner *p, struct mesh_allocator *a,
+			     const struct mesh_plan_query *q,
+			     const struct mesh_request *req, double *start,
+			     uint32_t *out)
+{
+	size_t nt, c;
+	int rc = prepare(p, q, req, &nt);
+
+	for (c = 0; !rc && c < nt; c++) {
+		base_at(p, q, p->times[c]);
+		apply_reservations(p, q, p->times[c]);
+		rc = try_at(p, a, q, req, p->times[c], out);
+		if (rc == 1) {
+			*start = p->times[c];
+			return 0;
+		}
+	}
+	return rc ? rc : MESH_ENOSPC;
+}
+
+/* Running jobs' releases in end order, applied to base up to time t;
+ * *next is the first not yet applied. */
+static void advance(struct mesh_planner *p, const struct mesh_plan_query *q,
+		    double t, size_t *next)
+{
+	while (*next < q->n_running && p->order[*next].end <= t)
+		set_nodes(p->base, &q->running[p->order[(*next)++].job]);
+}
+
+/* Every candidate in order (reservations, or refusing allocators). */
+static int scan(struct mesh_planner *p, struct mesh_allocator *a,
+		const struct mesh_plan_query *q, const struct mesh_request *req,
+		size_t nt, double *start, uint32_t *out)
+{
+	size_t c, next = 0;
+	int rc;
+
+	mesh_bitmap_copy(p->base, q->free_now);
+	for (c = 0; c < nt; c++) {
+		advance(p, q, p->times[c], &next);
+		apply_reservations(p, q, p->times[c]);
+		if (mesh_bitmap_count(p->cur) < req->nodes)
+			continue;
+		rc = try_at(p, a, q, req, p->times[c], out);
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			*start = p->times[c];
+			return 0;
+		}
+	}
+	return MESH_ENOSPC;
+}
+
+/* Monotone, places whenever k are free: count, then place once. */
+static int by_count(struct mesh_planner *p, struct mesh_allocator *a,
+		    const struct mesh_plan_query *q,
+		    const struct mesh_request *req, size_t nt, double *start,
+		    uint32_t *out)
+{
+	uint64_t free = mesh_bitmap_count(q->free_now);
+	size_t c, next = 0;
+
+	for (c = 0; c < nt; c++) {
+		while (next < q->n_running && p->order[next].end <= p->times[c])
+			free += q->running[p->order[next++].job].n;
+		if (free < req->nodes)
+			continue;
+		base_at(p, q, p->times[c]);
+		mesh_bitmap_copy(p->cur, p->base);
+		if (try_at(p, a, q, req, p->times[c], out) == 1) {
+			*start = p->times[c];
+			return 0;
+		}
+		/* required nodes or a surprise refusal: be exact */
+		return scan(p, a, q, req, nt, start, out);
+	}
+	return MESH_ENOSPC;
+}
+
+/* Monotone, may refuse with k free (contiguous): binary search for the
+ * first candidate that places. */
+static int bisect(struct mesh_planner *p, struct mesh_allocator *a,
+		  const struct mesh_plan_query *q,
+		  const struct mesh_request *req, size_t nt, double *start,
+		  uint32_t *out)
+{
+	size_t lo = 0, hi = nt; /* the answer is in [lo, hi); hi = none */
+	int rc;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		base_at(p, q, p->times[mid]);
+		mesh_bitmap_copy(p->cur, p->base);
+		rc = mesh_bitmap_count(p->cur) < req->nodes
+			 ? 0
+			 : try_at(p, a, q, req, p->times[mid], out);
+		if (rc < 0)
+			return rc;
+		if (rc)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	if (lo == nt)
+		return MESH_ENOSPC;
+	base_at(p, q, p->times[lo]); /* out must be the answer at lo */
+	mesh_bitmap_copy(p->cur, p->base);
+	rc = try_at(p, a, q, req, p->times[lo], out);
+	if (rc != 1)
+		return rc < 0 ? rc : MESH_EINTERNAL;
+	*start = p->times[lo];
+	return 0;
+}
+
+int mesh_plan_earliest(struct mesh_planner *p, struct mesh_allocator *a,
+		       const struct mesh_plan_query *q,
+		       const struct mesh_request *req, double *start,
+		       uint32_t *out)
+{
+	unsigned flags = mesh_alloc_flags(a);
+	size_t nt, i;
+	int rc = prepare(p, q, req, &nt);
+
+	if (rc)
+		return rc;
+	for (i = 0; i < q->n_running; i++) {
+		p->order[i].end = fmax(q->running[i].end, q->now);
+		p->order[i].job = i;
+	}
+	qsort(p->order, q->n_running, sizeof(*p->order), by_end_then_job);
+	if (q->n_reserved || (flags & MESH_ALLOC_MAY_REFUSE))
+		return scan(p, a, q, req, nt, start, out);
+	if (flags & MESH_ALLOC_CONTIGUOUS_ONLY)
+		return bisect(p, a, q, req, nt, start, out);
+	return by_count(p, a, q, req, nt, start, out);
+}

@@ -1,0 +1,68 @@
+/* plan.h - earliest-start planning: when and where could a job start,
+ * given the nodes free now, the running jobs' estimated ends and the
+ * nodes already promised to other jobs later?
+ *
+ * One function serves select/mesh's WILL_RUN (running jobs only) and
+ * meshsim's placement-aware conservative backfilling (running jobs plus
+ * the reservations of the jobs ahead in the queue).  The answer is what
+ * the allocator itself would choose at that time, never a node count
+ * estimate.  doc/design.md explains the search.
+ */
+#ifndef MESH_PLAN_H
+#define MESH_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alloc.h"
+
+/* Nodes held over [start, end): a running job (start <= now; its nodes
+ * are not in free_now) or a reservation (nodes free until start). */
+struct mesh_plan_hold {
+	double start, end;
+	const uint32_t *nodes;
+	uint32_t n;
+};
+
+struct mesh_plan_query {
+	const struct mesh_bitmap *free_now; /* free now, running jobs' nodes
+					     * not included */
+	double now;
+	const struct mesh_plan_hold *running; /* released at their end */
+	size_t n_running;
+	const struct mesh_plan_hold *reserved; /* busy over [start, end) */
+	size_t n_reserved;
+	double duration;        /* the job's estimated runtime, >= 0 */
+	const double *end_time; /* per-node ends for sl:*, or NULL */
+};
+
+struct mesh_planner;
+
+/** \brief Scratch for planning on t (reused across calls).
+ *  \return 0 or MESH_ENOMEM. */
+int mesh_planner_create(const struct mesh_topo *t, struct mesh_planner **out);
+
+void mesh_planner_destroy(struct mesh_planner *p);
+
+/** \brief Earliest time >= q->now at which allocator a places req, and
+ *  the nodes it chooses then.  Candidate times are now and the ends of
+ *  running jobs and reservations; a running job whose end is already past
+ *  counts as ending now.
+ *  \param[out] start the time; \param[out] out req->nodes entries.
+ *  \return 0; MESH_ENOSPC if no candidate time works (the job does not
+ *  fit even when everything ends); MESH_EINVAL; or the allocator's
+ *  error. */
+int mesh_plan_earliest(struct mesh_planner *p, struct mesh_allocator *a,
+		       const struct mesh_plan_query *q,
+		       const struct mesh_request *req, double *start,
+		       uint32_t *out);
+
+/** \brief The same answer by the definition: every candidate time in
+ *  order, the free set rebuilt from scratch, one placement each.  For
+ *  tests and benchmarks (the "before" of make bench). */
+int mesh_plan_earliest_naive(struct mesh_planner *p, struct mesh_allocator *a,
+			     const struct mesh_plan_query *q,
+			     const struct mesh_request *req, double *start,
+			     uint32_t *out);
+
+#endif
