@@ -556,6 +556,109 @@ static void bench_targets(const struct bench_opts *o)
 	mesh_topo_destroy(t);
 }
 
+/* WILL_RUN: when and where could a k-node job start on 32^3 with 1,000
+ * running jobs of 32 nodes (768 nodes free, ends at random)?  "today" is
+ * the old plugin loop: one placement after every completion in end
+ * order (mesh_plan_earliest_naive); "now" is mesh_plan_earliest. */
+static void bench_will_run(const struct bench_opts *o)
+{
+	static const char *const names[] = { "hilbert-bf", "mc1x1",
+					     "contig-ff" };
+	static const uint32_t ks[] = { 8, 1024, 8192 };
+	struct mesh_plan_hold run[1000];
+	struct mesh_bitmap *free_now = NULL;
+	struct mesh_topo *t = NULL;
+	struct mesh_planner *p = NULL;
+	struct mesh_plan_query q;
+	struct mesh_diag d;
+	uint32_t *perm, *out, i, n;
+	uint64_t seed = 99;
+	size_t a, k;
+
+	if (mesh_topo_parse(o->target_mesh, &t, &d) || t->nodes < 32000 ||
+	    mesh_planner_create(t, &p) ||
+	    mesh_bitmap_create(t->nodes, &free_now)) {
+		mesh_topo_destroy(t);
+		return;
+	}
+	perm = malloc(t->nodes * sizeof(*perm));
+	out = malloc(t->nodes * sizeof(*out));
+	for (i = 0; i < t->nodes; i++)
+		perm[i] = i;
+	for (i = t->nodes - 1; i > 0; i--) {
+		uint32_t j = (uint32_t) (rnd(&seed) % (i + 1)), x = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = x;
+	}
+	for (n = 0; n < 1000; n++) {
+		run[n].start = 0;
+		run[n].end = 1 + (double) (rnd(&seed) % 86400);
+		run[n].nodes = perm + 32 * n;
+		run[n].n = 32;
+	}
+	mesh_bitmap_fill(free_now, false);
+	for (i = 32000; i < t->nodes; i++)
+		mesh_bitmap_set(free_now, perm[i]);
+	memset(&q, 0, sizeof(q));
+	q.free_now = free_now;
+	q.running = run;
+	q.n_running = 1000;
+	q.duration = 3600;
+	printf("\n== WILL_RUN (issue 10): %s, 1000 running jobs, 768 nodes "
+	       "free, median ms, k = %u/%u/%u; today = re-place after every "
+	       "completion ==\n",
+	       o->target_mesh, ks[0], ks[1], ks[2]);
+	printf("%-18s %-30s %-30s %-8s %s\n", "allocator", "today", "now",
+	       "target", "answer");
+	for (a = 0; a < sizeof(names) / sizeof(names[0]); a++) {
+		struct mesh_allocator *al = NULL;
+		char today[96] = "", now[96] = "", buf[32];
+		int same = 1, reps = o->maps < 3 ? o->maps : 3, r;
+
+		if (!selected(o, names[a]) ||
+		    mesh_alloc_create(t, names[a], NULL, &al, &d))
+			continue;
+		for (k = 0; k < 3; k++) {
+			struct mesh_request req;
+			double tb[8], ta[8], s1 = 0, s2 = 0, t0;
+			uint32_t *want = malloc(ks[k] * sizeof(*want));
+
+			memset(&req, 0, sizeof(req));
+			req.nodes = ks[k];
+			req.io_intensity = -1;
+			for (r = 0; r < reps; r++) {
+				t0 = now_s();
+				mesh_plan_earliest_naive(p, al, &q, &req, &s1,
+							 want);
+				tb[r] = (now_s() - t0) * 1e3;
+				t0 = now_s();
+				mesh_plan_earliest(p, al, &q, &req, &s2, out);
+				ta[r] = (now_s() - t0) * 1e3;
+				same &=
+				    s1 == s2 &&
+				    !memcmp(out, want, ks[k] * sizeof(*out));
+			}
+			snprintf(buf, sizeof(buf), "%s%.3f", k ? " / " : "",
+				 median(tb, reps));
+			strcat(today, buf);
+			snprintf(buf, sizeof(buf), "%s%.3f", k ? " / " : "",
+				 median(ta, reps));
+			strcat(now, buf);
+			free(want);
+		}
+		printf("%-18s %-30s %-30s %-8s %s\n", names[a], today, now,
+		       "<= 5", same ? "same answers" : "DIFFERENT answers");
+		fflush(stdout);
+		mesh_alloc_destroy(al);
+	}
+	free(perm);
+	free(out);
+	mesh_bitmap_destroy(free_now);
+	mesh_planner_destroy(p);
+	mesh_topo_destroy(t);
+}
+
 static void bench_trace(const struct bench_opts *o)
 {
 	struct mesh_swf_trace *tr = NULL;
@@ -661,8 +764,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (o.target_mesh && o.nsizes == 3)
+	if (o.target_mesh && o.nsizes == 3) {
 		bench_targets(&o);
+		bench_will_run(&o);
+	}
 	if (!o.only || selected(&o, "mc1x1"))
 		bench_mc1x1_baseline(&o);
 	bench_decisions(&o);
