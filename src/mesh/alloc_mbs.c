@@ -64,13 +64,15 @@ struct geo {
 struct mbs_priv {
 	struct blk *b;
 	struct geo *geo; /* by block id */
-	struct geo **lg; /* per level: geo of lvl[l][i] */
 	uint32_t nb, cap;
 	int base, levels;
 	uint32_t **lvl; /* per level: every block id, ascending position */
 	uint32_t *lvl_len;
 	uint32_t *cur;   /* per level: scan cursor into lvl */
 	uint8_t *cur_ok; /* lvl[l][cur[l]] is known to be maximal free */
+	uint32_t *stamp; /* per block: epoch of the memoised free test */
+	uint8_t *memo;   /* per block: its result */
+	uint32_t epoch;  /* one per decision */
 	uint32_t **ins;  /* per level: children of split blocks, by position */
 	uint32_t *ins_head, *ins_len;
 };
@@ -266,10 +268,9 @@ static void mbs_destroy(struct mesh_allocator *a)
 		free(p->lvl ? p->lvl[i] : NULL);
 		free(p->ins ? p->ins[i] : NULL);
 	}
-	for (i = 0; p->lg && i < p->levels; i++)
-		free(p->lg[i]);
-	free(p->lg);
 	free(p->geo);
+	free(p->stamp);
+	free(p->memo);
 	free(p->lvl);
 	free(p->ins);
 	free(p->lvl_len);
@@ -298,24 +299,24 @@ static int set_levels(struct mbs_priv *p)
 			p->levels = l + 1;
 	}
 	p->lvl = calloc((size_t) p->levels, sizeof(*p->lvl));
-	p->lg = calloc((size_t) p->levels, sizeof(*p->lg));
 	p->geo = malloc(p->nb * sizeof(*p->geo));
+	p->stamp = calloc(p->nb, sizeof(*p->stamp));
+	p->memo = malloc(p->nb);
 	p->ins = calloc((size_t) p->levels, sizeof(*p->ins));
 	p->lvl_len = calloc((size_t) p->levels, sizeof(*p->lvl_len));
 	p->cur = calloc((size_t) p->levels, sizeof(*p->cur));
 	p->cur_ok = calloc((size_t) p->levels, sizeof(*p->cur_ok));
 	p->ins_head = calloc((size_t) p->levels, sizeof(*p->ins_head));
 	p->ins_len = calloc((size_t) p->levels, sizeof(*p->ins_len));
-	if (!p->lvl || !p->lg || !p->geo || !p->ins || !p->lvl_len || !p->cur ||
-	    !p->cur_ok || !p->ins_head || !p->ins_len)
+	if (!p->lvl || !p->geo || !p->stamp || !p->memo || !p->ins ||
+	    !p->lvl_len || !p->cur || !p->cur_ok || !p->ins_head || !p->ins_len)
 		return MESH_ENOMEM;
 	for (i = 0; i < p->nb; i++)
 		p->lvl_len[p->b[i].level]++;
 	for (l = 0; l < p->levels; l++) {
 		p->lvl[l] = malloc(p->lvl_len[l] * sizeof(uint32_t));
 		p->ins[l] = malloc(p->lvl_len[l] * sizeof(uint32_t));
-		p->lg[l] = malloc(p->lvl_len[l] * sizeof(struct geo));
-		if (!p->lvl[l] || !p->ins[l] || !p->lg[l])
+		if (!p->lvl[l] || !p->ins[l])
 			return MESH_ENOMEM;
 	}
 	return 0;
@@ -351,7 +352,6 @@ static int sort_by_position(struct mbs_priv *p, const struct mesh_topo *t)
 	for (i = 0; i < p->nb; i++) {
 		id = (uint32_t) k[i];
 		l = p->b[id].level;
-		p->lg[l][p->lvl_len[l]] = p->geo[id];
 		p->lvl[l][p->lvl_len[l]++] = id;
 	}
 	free(k);
@@ -440,13 +440,36 @@ static int block_free(const struct mesh_topo *t, const uint64_t *w,
 }
 
 /* A free list entry: fully free, and its parent is not. */
-static int maximal_free(const struct mbs_priv *p, const struct mesh_view *v,
-			const struct geo *g)
+/* Block id fully free, memoised for this decision.  Blocks of more than
+ * 16 nodes ask their children, so that the levels scanned first (the
+ * largest) settle most blocks by one child's test, which the smaller
+ * levels then reuse. */
+static int free_memo(struct mbs_priv *p, const struct mesh_view *v, uint32_t id)
 {
-	const uint64_t *w = v->free->words;
+	const struct geo *g = &p->geo[id];
+	int32_t c = p->b[id].child;
+	int r = 1;
 
-	return block_free(v->topo, w, g) &&
-	       (g->parent < 0 || !block_free(v->topo, w, &p->geo[g->parent]));
+	if (p->stamp[id] == p->epoch)
+		return p->memo[id];
+	if (c >= 0 && g->ext[0] * g->ext[1] * g->ext[2] > 16)
+		for (; c >= 0 && r; c = p->b[c].sib)
+			r = free_memo(p, v, (uint32_t) c);
+	else
+		r = block_free(v->topo, v->free->words, g);
+	p->stamp[id] = p->epoch;
+	p->memo[id] = (uint8_t) r;
+	return r;
+}
+
+/* A free list entry: fully free, and its parent is not. */
+static int maximal_free(struct mbs_priv *p, const struct mesh_view *v,
+			uint32_t id)
+{
+	int32_t parent = p->geo[id].parent;
+
+	return free_memo(p, v, id) &&
+	       (parent < 0 || !free_memo(p, v, (uint32_t) parent));
 }
 
 /* Head of level l's free list, or -1: the earlier (by position) of the
@@ -458,7 +481,7 @@ static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
 	int64_t a = -1, c = -1;
 
 	while (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l]) {
-		if (maximal_free(p, v, &p->lg[l][p->cur[l]]))
+		if (maximal_free(p, v, L[p->cur[l]]))
 			p->cur_ok[l] = 1;
 		else
 			p->cur[l]++;
@@ -523,6 +546,10 @@ static int mbs_place(struct mesh_allocator *a, const struct mesh_view *v,
 
 	for (i = 0; i < p->levels; i++)
 		p->cur[i] = p->cur_ok[i] = p->ins_head[i] = p->ins_len[i] = 0;
+	if (++p->epoch == 0) { /* wrapped: forget every memo */
+		memset(p->stamp, 0, p->nb * sizeof(*p->stamp));
+		p->epoch = 1;
+	}
 	for (i = 1; i < p->levels; i++)
 		unit *= (uint64_t) p->base;
 	for (i = p->levels - 1; i >= 0; unit /= (uint64_t) p->base, i--) {
