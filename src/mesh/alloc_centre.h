@@ -96,7 +96,6 @@ struct mesh__mc {
 	struct mesh__boxsum box;
 	uint64_t *keys;             /* scratch for gathering */
 	struct mesh__mc_live *live; /* scratch: centres in the sweep */
-	uint32_t *row;              /* scratch: one x-row of box counts */
 };
 
 struct mesh__mc_best {

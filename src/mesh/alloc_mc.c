@@ -45,7 +45,7 @@
 #include "error.h"
 
 struct mesh__mc_live {
-	uint32_t node, row, x, taken, inside;
+	uint32_t node, x, y, z, taken, inside;
 	uint64_t cost;
 };
 
@@ -54,10 +54,8 @@ void mesh__mc_free(struct mesh__mc *m)
 	mesh__boxsum_free(&m->box);
 	free(m->keys);
 	free(m->live);
-	free(m->row);
 	m->keys = NULL;
 	m->live = NULL;
-	m->row = NULL;
 }
 
 int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
@@ -66,8 +64,7 @@ int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
 	m->box.sum = NULL;
 	m->keys = malloc(t->nodes * sizeof(*m->keys));
 	m->live = malloc(((size_t) t->nodes + 1) * sizeof(*m->live));
-	m->row = malloc(((size_t) t->dim[0] + 1) * sizeof(*m->row));
-	if (!m->keys || !m->live || !m->row || mesh__boxsum_init(&m->box, t)) {
+	if (!m->keys || !m->live || mesh__boxsum_init(&m->box, t)) {
 		mesh__mc_free(m);
 		return MESH_ENOMEM;
 	}
@@ -201,30 +198,35 @@ static void sweep_offer(struct sweep_best *b, const int ext[3], uint32_t node,
 	b->here = 1;
 }
 
-/* Box counts of shell s for every centre of one x-row (y, z fixed):
- * row[x] = free nodes with x-coordinate < x within the shell's y and z
- * range, so a centre's count is two lookups. */
+/* The four x-rows of the summed-volume table that bound shell s of the
+ * centres in one x-row (y, z fixed) in y and z: a centre's count is then
+ * rows_at(x1) - rows_at(x0). */
+struct sweep_rows {
+	const uint32_t *a, *b, *c, *d;
+};
+
 static void sweep_row(const struct mesh__mc *m, const int ext[3], int s, int y,
-		      int z)
+		      int z, struct sweep_rows *R)
 {
 	const struct mesh_topo *t = m->topo;
 	const uint32_t *sum = m->box.sum;
 	size_t sy = (size_t) t->dim[0] + 1, sz = sy * ((size_t) t->dim[1] + 1);
 	int y0 = y - ext[1] / 2 - s, y1 = y0 + ext[1] - 1 + 2 * s;
 	int z0 = z - ext[2] / 2 - s, z1 = z0 + ext[2] - 1 + 2 * s;
-	const uint32_t *a, *b, *c, *d;
-	int x;
 
 	y0 = y0 < 0 ? 0 : y0;
 	z0 = z0 < 0 ? 0 : z0;
 	y1 = y1 >= t->dim[1] ? t->dim[1] : y1 + 1;
 	z1 = z1 >= t->dim[2] ? t->dim[2] : z1 + 1;
-	a = sum + (size_t) y1 * sy + (size_t) z1 * sz;
-	b = sum + (size_t) y0 * sy + (size_t) z1 * sz;
-	c = sum + (size_t) y1 * sy + (size_t) z0 * sz;
-	d = sum + (size_t) y0 * sy + (size_t) z0 * sz;
-	for (x = 0; x <= t->dim[0]; x++)
-		m->row[x] = a[x] - b[x] - c[x] + d[x];
+	R->a = sum + (size_t) y1 * sy + (size_t) z1 * sz;
+	R->b = sum + (size_t) y0 * sy + (size_t) z1 * sz;
+	R->c = sum + (size_t) y1 * sy + (size_t) z0 * sz;
+	R->d = sum + (size_t) y0 * sy + (size_t) z0 * sz;
+}
+
+static inline uint32_t rows_at(const struct sweep_rows *R, int x)
+{
+	return R->a[x] - R->b[x] - R->c[x] + R->d[x];
 }
 
 /* MC search on a mesh without wraparound, shell by shell for all live
@@ -242,29 +244,46 @@ static void sweep_search(const struct mesh__mc *m,
 	const struct mesh_topo *t = m->topo;
 	struct sweep_best sb = { best, here };
 	struct mesh__mc_live *L = m->live;
-	uint32_t n = 0, i, j, kept, cnt, use, X = (uint32_t) t->dim[0], r, x;
+	uint32_t n = 0, i, j, kept, cnt, use, X = (uint32_t) t->dim[0], x, y, z;
+	struct sweep_rows R;
+	int mid[3];
 	uint64_t floor = cost_floor(t, ext, k);
 	int s, rmax = t->dim[0], xlo, xhi;
 
 	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
 	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
-	/* Coordinates by counting, not dividing: rows are y + Y * z. */
-	for (i = 0, r = 0; r < (uint32_t) (t->dim[1] * t->dim[2]); r++)
-		for (x = 0; x < X; x++, i++) {
-			/* written always, kept if free: no branch to miss */
-			L[n].node = i;
-			L[n].row = r;
-			L[n].x = x;
-			L[n].taken = L[n].inside = 0;
-			L[n].cost = 0;
-			n += i >= from && mesh_bitmap_test(free_map, i);
-		}
+	/* Coordinates by counting, not dividing. */
+	for (i = 0, z = 0; z < (uint32_t) t->dim[2]; z++)
+		for (y = 0; y < (uint32_t) t->dim[1]; y++)
+			for (x = 0; x < X; x++, i++) {
+				/* written always, kept if free: no branch */
+				L[n].node = i;
+				L[n].x = x;
+				L[n].y = y;
+				L[n].z = z;
+				L[n].taken = L[n].inside = 0;
+				L[n].cost = 0;
+				n += i >= from && mesh_bitmap_test(free_map, i);
+			}
+	/* Centres near the middle see whole shells, so a few of them, scored
+	 * in full, give a bound close to the best: most centres then leave
+	 * the sweep a shell or two earlier. */
+	mid[0] = t->dim[0] / 2, mid[1] = t->dim[1] / 2, mid[2] = t->dim[2] / 2;
+	for (i = 0; i < n && L[i].node < mesh_topo_index(t, mid); i++)
+		;
+	for (j = i; j < n && j < i + 16; j++) {
+		int c[3] = { (int) L[j].x, (int) L[j].y, (int) L[j].z }, rad;
+		uint64_t cost = mesh__mc_cost(
+		    m, c, ext, k, sweep_bound(&sb, L[j].node), &rad);
+
+		sweep_offer(&sb, ext, L[j].node, cost, rad);
+	}
 	for (s = 0; n && s <= rmax; s++) {
 		for (i = 0, kept = 0; i < n; i = j) {
-			r = L[i].row;
-			sweep_row(m, ext, s, (int) (r % (uint32_t) t->dim[1]),
-				  (int) (r / (uint32_t) t->dim[1]));
-			for (j = i; j < n && L[j].row == r; j++) {
+			sweep_row(m, ext, s, (int) L[i].y, (int) L[i].z, &R);
+			for (j = i;
+			     j < n && L[j].y == L[i].y && L[j].z == L[i].z;
+			     j++) {
 				struct mesh__mc_live e = L[j];
 				uint64_t bound;
 
@@ -272,7 +291,7 @@ static void sweep_search(const struct mesh__mc *m,
 				xhi = xlo + ext[0] + 2 * s;
 				xlo = xlo < 0 ? 0 : xlo;
 				xhi = xhi > (int) X ? (int) X : xhi;
-				cnt = m->row[xhi] - m->row[xlo];
+				cnt = rows_at(&R, xhi) - rows_at(&R, xlo);
 				use = cnt - e.inside;
 				use = use > k - e.taken ? k - e.taken : use;
 				e.taken += use;
