@@ -963,6 +963,37 @@ START_TEST(test_sl_wraps_contiguous)
 }
 END_TEST
 
+/* mc1x1 fills its outermost shell greedily (Walker et al.'s reported
+ * variant); mc1x1-ordered keeps Mache's in-shell order.  Empty 6x6,
+ * k = 14: same centre and shell sum (check_alloc checks the score), but
+ * the ordered fill gives pairwise sum 233 and the greedy one 227. */
+START_TEST(test_mc1x1_greedy_outer_shell)
+{
+	struct mesh_topo *t = tu_topo("6x6");
+	struct mesh_bitmap *f = tu_all_free(t);
+	struct mesh_allocator *g = mk(t, "mc1x1", NULL);
+	struct mesh_allocator *o = mk(t, "mc1x1-ordered", NULL);
+	struct mesh_view v = { t, f, NULL, 0 };
+	struct mesh_metrics mg, mo;
+	struct mesh_request r;
+	uint32_t og[14], oo[14];
+
+	memset(&r, 0, sizeof(r));
+	r.nodes = 14;
+	ck_assert_int_eq(mesh_alloc_place(g, &v, &r, og), 0);
+	ck_assert_int_eq(mesh_alloc_place(o, &v, &r, oo), 0);
+	ck_assert_uint_eq(og[0], oo[0]); /* the centre comes first */
+	ck_assert_int_eq(mesh_metrics_compute(t, og, 14, &mg), 0);
+	ck_assert_int_eq(mesh_metrics_compute(t, oo, 14, &mo), 0);
+	ck_assert_uint_eq(mo.sum_pairwise, 233);
+	ck_assert_uint_eq(mg.sum_pairwise, 227);
+	mesh_alloc_destroy(g);
+	mesh_alloc_destroy(o);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 START_TEST(test_sl_create_errors)
 {
 	struct mesh_topo *t = tu_topo("8x8");
@@ -1037,6 +1068,7 @@ static Suite *paper_suite(void)
 	tcase_add_test(tc, test_sl_prefers_neighbours_ending_together);
 	tcase_add_test(tc, test_sl_create_errors);
 	tcase_add_test(tc, test_sl_wraps_contiguous);
+	tcase_add_test(tc, test_mc1x1_greedy_outer_shell);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -124,10 +124,13 @@ uint64_t mesh__mc_cost(const struct mesh__mc *m, const int c[3],
 void mesh__mc_search(const struct mesh__mc *m,
 		     const struct mesh_bitmap *free_map, const int ext[3],
 		     uint32_t k, struct mesh__mc_best *best);
-/* The k nodes of the candidate cluster described by best. */
-void mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
-		     const struct mesh__mc_best *best, uint32_t k,
-		     mesh__mc_key key, const void *ctx, uint32_t *out);
+/* The k nodes of the candidate cluster described by best.  Returns the
+ * number of free nodes in the cluster's box; m->keys[0..that) holds them
+ * sorted by shell, then key, then node (node in the low 22 bits, shell
+ * from bit 42). */
+uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
+			 const struct mesh__mc_best *best, uint32_t k,
+			 mesh__mc_key key, const void *ctx, uint32_t *out);
 
 /* I/O geometry for PLAS and MC-Elongated (Mache Ch. VII generalised):
  * columns run along the axis over which the I/O nodes spread most (ties:

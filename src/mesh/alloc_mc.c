@@ -375,9 +375,9 @@ static int axis_span(const struct mesh_topo *t, int d, int lo, int hi,
 	return 0;
 }
 
-void mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
-		     const struct mesh__mc_best *best, uint32_t k,
-		     mesh__mc_key key, const void *ctx, uint32_t *out)
+uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
+			 const struct mesh__mc_best *best, uint32_t k,
+			 mesh__mc_key key, const void *ctx, uint32_t *out)
 {
 	const struct mesh_topo *t = m->topo;
 	int c[3], lo0[3], hi0[3], lo[3], hi[3], f[3], n[3], q[3], i[3], d, s;
@@ -409,6 +409,7 @@ void mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 	qsort(m->keys, cnt, sizeof(*m->keys), cmp_u64);
 	for (j = 0; j < k; j++)
 		out[j] = (uint32_t) (m->keys[j] & ((1u << 22) - 1));
+	return cnt;
 }
 
 /* ---- the MC allocator ---- */
@@ -417,7 +418,69 @@ struct mc_priv {
 	struct mesh__mc mc;
 	int shape[3];   /* parameter shape=, 0 = none */
 	int one_by_one; /* mc1x1: shell 0 is always the single centre */
+	int greedy;     /* mc1x1: the outermost shell filled greedily */
+	uint64_t *sum;  /* greedy: per candidate, distance to those chosen */
 };
+
+static uint64_t mc_key(const void *ctx, const struct mesh_topo *t,
+		       const int q[3], const int c[3], int s, const int lo[3],
+		       const int hi[3]);
+
+#define KEY_NODE(k) ((uint32_t) ((k) & ((1u << 22) - 1)))
+#define KEY_SHELL(k) ((uint32_t) ((k) >> 42))
+
+/* Walker et al.'s MC1x1, the variant whose quality they report (Sec. IV:
+ * "slightly more sophisticated" than the timed one, which "simply returns
+ * the first processors it finds at the appropriate distance"): inner
+ * shells are taken whole, and the outermost shell is filled greedily,
+ * each next node the one with the least total L1 (Lee) distance to the
+ * nodes already chosen; ties go to Mache's in-shell order.  The shell
+ * sum, and so the centre, is unchanged.  keys[0..cnt) as gathered. */
+static void fill_outer_greedy(struct mc_priv *p, uint32_t cnt, uint32_t k,
+			      uint32_t *out)
+{
+	const struct mesh_topo *t = p->mc.topo;
+	const uint64_t *keys = p->mc.keys;
+	uint32_t radius = KEY_SHELL(keys[k - 1]), inner = 0, n, i, j, c;
+
+	while (KEY_SHELL(keys[inner]) < radius)
+		inner++;
+	for (n = inner; n < cnt && KEY_SHELL(keys[n]) == radius; n++)
+		;
+	n -= inner; /* candidates keys[inner .. inner + n) */
+	for (c = 0; c < n; c++) {
+		p->sum[c] = 0;
+		for (i = 0; i < inner; i++)
+			p->sum[c] += (uint64_t) mesh_topo_distance(
+			    t, KEY_NODE(keys[inner + c]), out[i]);
+	}
+	for (j = inner; j < k; j++) {
+		uint32_t best = UINT32_MAX;
+
+		for (c = 0; c < n; c++)
+			if (p->sum[c] != UINT64_MAX &&
+			    (best == UINT32_MAX || p->sum[c] < p->sum[best]))
+				best = c;
+		out[j] = KEY_NODE(keys[inner + best]);
+		p->sum[best] = UINT64_MAX; /* taken */
+		for (c = 0; c < n; c++)
+			if (p->sum[c] != UINT64_MAX)
+				p->sum[c] += (uint64_t) mesh_topo_distance(
+				    t, KEY_NODE(keys[inner + c]), out[j]);
+	}
+}
+
+/* The cluster's nodes: Mache's order, or for mc1x1 the greedy fill. */
+static void mc_nodes(struct mc_priv *p, const struct mesh_bitmap *free_map,
+		     const struct mesh__mc_best *best, uint32_t k,
+		     uint32_t *out)
+{
+	uint32_t cnt =
+	    mesh__mc_gather(&p->mc, free_map, best, k, mc_key, NULL, out);
+
+	if (p->greedy)
+		fill_outer_greedy(p, cnt, k, out);
+}
 
 static int mc_create(struct mesh_allocator *a, const char *params,
 		     struct mesh_diag *d)
@@ -434,9 +497,16 @@ static int mc_create(struct mesh_allocator *a, const char *params,
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return MESH_ENOMEM;
-	p->one_by_one = a->entry->variant == 1;
+	p->one_by_one = a->entry->variant >= 1;
+	p->greedy = a->entry->variant == 1;
+	p->sum = p->greedy ? malloc(a->topo->nodes * sizeof(*p->sum)) : NULL;
+	if (p->greedy && !p->sum) {
+		free(p);
+		return MESH_ENOMEM;
+	}
 	if (mesh__param_get(params, "shape", buf, sizeof(buf)) &&
 	    mesh_shape_parse(buf, p->shape, NULL)) {
+		free(p->sum);
 		free(p);
 		return mesh_diag_set(
 		    d, MESH_EINVAL, NULL, 0, "shape",
@@ -444,6 +514,7 @@ static int mc_create(struct mesh_allocator *a, const char *params,
 		    buf);
 	}
 	if (mesh__mc_init(&p->mc, a->topo)) {
+		free(p->sum);
 		free(p);
 		return MESH_ENOMEM;
 	}
@@ -456,6 +527,7 @@ static void mc_destroy(struct mesh_allocator *a)
 	struct mc_priv *p = a->priv;
 
 	mesh__mc_free(&p->mc);
+	free(p->sum);
 	free(p);
 }
 
@@ -594,7 +666,7 @@ static int mc_place(struct mesh_allocator *a, const struct mesh_view *v,
 	mc_find(p, v, req, &best, o, &n);
 	if (best.cost == UINT64_MAX)
 		return MESH_ENOSPC;
-	mesh__mc_gather(&p->mc, v->free, &best, req->nodes, mc_key, NULL, out);
+	mc_nodes(p, v->free, &best, req->nodes, out);
 	return 0;
 }
 
@@ -621,8 +693,7 @@ static int mc_candidates(struct mesh_allocator *a, const struct mesh_view *v,
 					  &tie.radius) != best.cost)
 				continue;
 			tie.centre = node;
-			mesh__mc_gather(&p->mc, v->free, &tie, req->nodes,
-					mc_key, NULL, buf);
+			mc_nodes(p, v->free, &tie, req->nodes, buf);
 			if (cb(ctx, buf))
 				return 0;
 		}
