@@ -671,30 +671,176 @@ static int _will_run(struct mesh_try *t, List candidates, List *preemptees)
 	return rc;
 }
 
-/* RUN_NOW: place on free nodes, preempting candidates only if needed. */
+/*
+ * Nodes of the job's partition that are COMPLETING (e.g. jobs preempted a
+ * moment ago, still being requeued or cancelled) and not held by any
+ * tracked job.  slurmctld leaves them out of the usable bitmap, so without
+ * this check every pass during the completion would pick new victims.
+ * RET a new bitmap, or NULL if there are none.
+ */
+static bitstr_t *_completing_nodes(job_record_t *job_ptr, bitstr_t *avail)
+{
+	bitstr_t *cg = NULL;
+	bitstr_t *part = job_ptr->part_ptr ? job_ptr->part_ptr->node_bitmap :
+		NULL;
+	bitstr_t *exc = job_ptr->details->exc_node_bitmap;
+	node_record_t *node_ptr;
+	int i;
+
+	for (i = 0; (node_ptr = next_node(&i)); i++) {
+		if (i >= map_node_cnt || busy[i] || !IS_NODE_COMPLETING(node_ptr) ||
+		    IS_NODE_DOWN(node_ptr) || IS_NODE_DRAIN(node_ptr) ||
+		    IS_NODE_FAIL(node_ptr) || (part && !bit_test(part, i)) ||
+		    (exc && bit_test(exc, i)))
+			continue;
+		if (!cg)
+			cg = bit_alloc(bit_size(avail));
+		bit_set(cg, i);
+	}
+	return cg;
+}
+
+/*
+ * True if the job would fit once the completing nodes are free: then it
+ * must wait for them instead of preempting more jobs.
+ */
+static bool _fits_after_completion(struct mesh_try *t, bitstr_t *orig)
+{
+	bitstr_t *cg = _completing_nodes(t->job_ptr, orig);
+	bool fits;
+
+	if (!cg)
+		return false;
+	bit_or(cg, orig);
+	bit_copybits(t->avail, cg);
+	t->busy = busy;
+	fits = _try_place(t) == SLURM_SUCCESS;
+	log_flag(SELECT_TYPE, "%s: %pJ %s: %d node(s) still completing",
+		 plugin_type, t->job_ptr, fits ?
+		 "waits instead of preempting more jobs" :
+		 "does not fit even after completion",
+		 bit_set_count(cg) - bit_set_count(orig));
+	bit_copybits(t->avail, orig);
+	FREE_NULL_BITMAP(cg);
+	return fits;
+}
+
+static void _use_sub(uint16_t *use, bitstr_t *nodes)
+{
+	int i;
+
+	for (i = 0; i < MIN(bit_size(nodes), map_node_cnt); i++)
+		if (bit_test(nodes, i) && use[i])
+			use[i]--;
+}
+
+static void _use_add(uint16_t *use, bitstr_t *nodes)
+{
+	int i;
+
+	for (i = 0; i < MIN(bit_size(nodes), map_node_cnt); i++)
+		if (bit_test(nodes, i))
+			use[i]++;
+}
+
+/* Try to place with the usage use[], on the nodes of orig. */
+static int _place_with(struct mesh_try *t, bitstr_t *orig, uint16_t *use)
+{
+	bit_copybits(t->avail, orig);
+	t->busy = use;
+	return _try_place(t);
+}
+
+/*
+ * Preempt as few jobs as possible.  Candidates are taken in Slurm's order
+ * (lowest priority first) and released one at a time until the allocator
+ * can place the job; then every victim whose release turns out not to be
+ * needed is given back, highest priority first.  The final placement is
+ * the allocator's (most compact) choice on the free nodes plus exactly the
+ * victims' nodes.
+ * RET SLURM_SUCCESS with t->avail the choice and *preemptees the victims,
+ * or SLURM_ERROR.
+ */
+static int _preempt_fewest(struct mesh_try *t, bitstr_t *orig,
+			   List candidates, List *preemptees)
+{
+	int n = list_count(candidates), m = 0, i, last = -1;
+	job_record_t **job = xcalloc(n + 1, sizeof(*job));
+	struct mesh_job **mj = xcalloc(n + 1, sizeof(*mj));
+	uint16_t *use = xcalloc(map_node_cnt + 1, sizeof(*use));
+	bool *victim = xcalloc(n + 1, sizeof(*victim));
+	ListIterator it = list_iterator_create(candidates);
+	job_record_t *j;
+	char *names = NULL;
+	int rc = SLURM_ERROR;
+
+	while ((j = list_next(it))) {
+		if (!IS_JOB_RUNNING(j) && !IS_JOB_SUSPENDED(j))
+			continue;
+		if (!(mj[m] = list_find_first(tracked, _job_find, &j->job_id)) ||
+		    !bit_overlap_any(mj[m]->nodes, orig))
+			continue;	/* releasing it cannot help */
+		job[m++] = j;
+	}
+	list_iterator_destroy(it);
+	memcpy(use, busy, sizeof(*use) * (map_node_cnt + 1));
+	for (i = 0; i < m && rc != SLURM_SUCCESS; i++) {
+		_use_sub(use, mj[i]->nodes);
+		victim[i] = true;
+		if ((rc = _place_with(t, orig, use)) == SLURM_SUCCESS)
+			last = i;
+	}
+	for (i = last - 1; i >= 0; i--) {
+		_use_add(use, mj[i]->nodes);
+		if (_place_with(t, orig, use) == SLURM_SUCCESS)
+			victim[i] = false;
+		else
+			_use_sub(use, mj[i]->nodes);
+	}
+	if (last >= 0 && (rc = _place_with(t, orig, use)) == SLURM_SUCCESS) {
+		if (!*preemptees)
+			*preemptees = list_create(NULL);
+		for (i = 0; i <= last; i++) {
+			if (!victim[i] || !bit_overlap_any(t->avail, mj[i]->nodes))
+				continue;
+			list_append(*preemptees, job[i]);
+			xstrfmtcat(names, "%s%u", names ? "," : "",
+				   job[i]->job_id);
+		}
+		log_flag(SELECT_TYPE, "%s: %pJ preempts %d of %d candidate(s): %s",
+			 plugin_type, t->job_ptr, list_count(*preemptees), n,
+			 names);
+	}
+	xfree(names);
+	xfree(victim);
+	xfree(use);
+	xfree(mj);
+	xfree(job);
+	return rc;
+}
+
+/*
+ * RUN_NOW: place on free nodes.  Only if that fails, preempt the fewest
+ * candidates, unless nodes of earlier preemptions are still completing
+ * and the job fits once they are free.
+ */
 static int _run_now(struct mesh_try *t, List candidates, List *preemptees)
 {
 	bitstr_t *orig = bit_copy(t->avail);
-	uint16_t *use;
 	int rc;
 
 	t->busy = busy;
 	rc = _try_place(t);
-	if (rc != SLURM_SUCCESS && candidates && list_count(candidates)) {
-		use = _busy_without(candidates);
-		t->busy = use;
-		bit_copybits(t->avail, orig);
-		rc = _try_place(t);
-		if (rc == SLURM_SUCCESS)
-			_preemptees(candidates, t->avail, preemptees);
-		xfree(use);
-	}
+	if (rc != SLURM_SUCCESS && candidates && list_count(candidates) &&
+	    preemptees && !_fits_after_completion(t, orig))
+		rc = _preempt_fewest(t, orig, candidates, preemptees);
 	if (rc == SLURM_SUCCESS) {
 		_build_resources(t->job_ptr, t->avail);
 		/* job_begin follows at once, under the same slurmctld locks */
 		contig_job_id = t->used_contig ? t->job_ptr->job_id : 0;
 	} else
 		bit_copybits(t->avail, orig);
+	t->busy = busy;
 	FREE_NULL_BITMAP(orig);
 	return rc;
 }
