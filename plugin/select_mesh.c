@@ -94,6 +94,8 @@ static List tracked;		/* struct mesh_job */
 static uint16_t *busy;		/* per Slurm node: tracked jobs holding it */
 static bool state_valid;	/* tracked/busy match job_list */
 static uint32_t contig_job_id;	/* last RUN_NOW placed by mcontig */
+/* A reconfigure left no mesh.conf that matches the node table. */
+static bool conf_broken;
 
 /* One placement attempt. */
 struct mesh_try {
@@ -105,12 +107,20 @@ struct mesh_try {
 	bool used_contig;	/* OUT: placed by mcontig */
 };
 
-static void _conf_fatal(const char *what, const struct mesh_diag *d)
+/*
+ * A mesh.conf problem: fatal at startup (no mesh yet), an error while a
+ * mesh is running (scontrol reconfigure), which then stays in use.
+ */
+static void _conf_problem(bool is_fatal, const char *what,
+			  const struct mesh_diag *d)
 {
 	char buf[800];
 
-	fatal("%s: %s: %s", plugin_type, what,
-	      mesh_diag_format(d, buf, sizeof(buf)));
+	mesh_diag_format(d, buf, sizeof(buf));
+	if (is_fatal)
+		fatal("%s: %s: %s", plugin_type, what, buf);
+	error("%s: %s: %s; reconfigure ignored mesh.conf, the running mesh and allocator stay in use",
+	      plugin_type, what, buf);
 }
 
 /* Path of mesh.conf: next to the slurm.conf slurmctld read. */
@@ -160,43 +170,28 @@ static void _create_contig_helper_locked(void)
 			mesh_alloc_name(mallocator));
 }
 
-/*
- * Load mesh.conf, check it against the node table and build the index
- * maps.  Any problem is fatal: a wrong mesh must never be scheduled on.
- * NOTE: caller holds mesh_mutex.
- */
-static void _load_conf_locked(void)
+/* Names of the Slurm nodes in index order; xfree() the array. */
+static const char **_node_names(int *n)
 {
-	struct mesh_conf *c = NULL;
-	struct mesh_allocator *a = NULL;
-	struct mesh_diag d;
-	const char **names;
-	char path[1024];
+	const char **names = xcalloc(node_record_count + 1, sizeof(*names));
 	node_record_t *node_ptr;
-	int i, n = 0;
-	uint32_t idx;
+	int i;
 
-	_conf_path(path, sizeof(path));
-	mesh_diag_clear(&d);
-	if (mesh_conf_load(path, &c, &d))
-		_conf_fatal("bad mesh.conf", &d);
-	names = xcalloc(node_record_count + 1, sizeof(*names));
+	*n = 0;
 	for (i = 0; (node_ptr = next_node(&i)); i++)
-		names[n++] = node_ptr->name;
-	if (mesh_conf_validate_nodes(c, names, n, &d))
-		_conf_fatal("mesh.conf does not match slurm.conf", &d);
-	xfree(names);
-	if (mesh_alloc_create(c->topo, c->allocator, c->alloc_params, &a, &d))
-		_conf_fatal("allocator", &d);
+		names[(*n)++] = node_ptr->name;
+	return names;
+}
 
-	mesh_alloc_destroy(mallocator);
-	mesh_alloc_destroy(mcontig);
-	mcontig = NULL;
-	mesh_conf_destroy(mconf);
+/* Index maps and usage array for the configuration c and the current
+ * node table (which c has been validated against). */
+static void _build_maps_locked(struct mesh_conf *c)
+{
+	node_record_t *node_ptr;
+	uint32_t idx;
+	int i;
+
 	_free_maps();
-	mconf = c;
-	mallocator = a;
-	_create_contig_helper_locked();
 	node2mesh = xcalloc(node_record_count + 1, sizeof(*node2mesh));
 	mesh2node = xcalloc(c->topo->nodes, sizeof(*mesh2node));
 	for (idx = 0; idx < c->topo->nodes; idx++)
@@ -208,6 +203,86 @@ static void _load_conf_locked(void)
 	}
 	busy = xcalloc(node_record_count + 1, sizeof(*busy));
 	map_node_cnt = node_record_count;
+}
+
+/*
+ * A reconfigure brought a bad mesh.conf.  Keep the running configuration
+ * if it still matches the node table (rebuilding the index maps, which
+ * may have moved); otherwise refuse to place jobs until a good file is
+ * read, rather than schedule on a wrong mesh.
+ * RET 0 if the running configuration stays usable.
+ */
+static int _keep_running_conf_locked(void)
+{
+	struct mesh_diag d;
+	const char **names;
+	int n, rc;
+
+	mesh_diag_clear(&d);
+	names = _node_names(&n);
+	rc = mesh_conf_validate_nodes(mconf, names, n, &d);
+	xfree(names);
+	if (rc) {
+		char buf[800];
+
+		error("%s: the running mesh.conf no longer matches slurm.conf either (%s): no job is placed until mesh.conf is fixed and scontrol reconfigure succeeds",
+		      plugin_type, mesh_diag_format(&d, buf, sizeof(buf)));
+		conf_broken = true;
+		return -1;
+	}
+	_build_maps_locked(mconf);
+	return 0;
+}
+
+/*
+ * Load mesh.conf, check it against the node table and build the index
+ * maps.  At startup (no mesh yet) any problem is fatal: a wrong mesh must
+ * never be scheduled on.  Later (scontrol reconfigure) a problem is
+ * logged with file:line:key and the running mesh and allocator are kept.
+ * NOTE: caller holds mesh_mutex.
+ */
+static void _load_conf_locked(void)
+{
+	struct mesh_conf *c = NULL;
+	struct mesh_allocator *a = NULL;
+	struct mesh_diag d;
+	const char **names;
+	char path[1024];
+	int n, rc;
+	bool startup = !mconf;
+
+	_conf_path(path, sizeof(path));
+	mesh_diag_clear(&d);
+	if (mesh_conf_load(path, &c, &d)) {
+		_conf_problem(startup, "bad mesh.conf", &d);
+		(void) _keep_running_conf_locked();
+		return;
+	}
+	names = _node_names(&n);
+	rc = mesh_conf_validate_nodes(c, names, n, &d);
+	xfree(names);
+	if (rc) {
+		_conf_problem(startup, "mesh.conf does not match slurm.conf", &d);
+		mesh_conf_destroy(c);
+		(void) _keep_running_conf_locked();
+		return;
+	}
+	if (mesh_alloc_create(c->topo, c->allocator, c->alloc_params, &a, &d)) {
+		_conf_problem(startup, "allocator", &d);
+		mesh_conf_destroy(c);
+		(void) _keep_running_conf_locked();
+		return;
+	}
+
+	mesh_alloc_destroy(mallocator);
+	mesh_alloc_destroy(mcontig);
+	mcontig = NULL;
+	mesh_conf_destroy(mconf);
+	mconf = c;
+	mallocator = a;
+	conf_broken = false;
+	_create_contig_helper_locked();
+	_build_maps_locked(c);
 	info("%s: %s: %u nodes in a %dx%dx%d mesh, allocator %s%s%s",
 	     plugin_type, path, c->n_named, c->topo->dim[0], c->topo->dim[1],
 	     c->topo->dim[2], c->allocator, c->alloc_params ? " " : "",
@@ -896,7 +971,10 @@ extern int select_p_job_init(List job_list_arg)
 
 /*
  * Called at startup and at every reconfigure, once the node table is
- * final.  (Re)reads mesh.conf; a bad file stops slurmctld.
+ * final.  (Re)reads mesh.conf.  A bad file stops slurmctld at startup; on
+ * reconfigure it is logged and the running mesh is kept.  Always returns
+ * SLURM_SUCCESS: slurmctld calls fatal() on any other value, even on
+ * reconfigure (read_config.c), and ignores select_p_reconfigure()'s.
  */
 extern int select_p_node_init(void)
 {
@@ -947,6 +1025,12 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 
 	slurm_mutex_lock(&mesh_mutex);
 	_ensure_state_locked();
+	if (conf_broken) {
+		slurm_mutex_unlock(&mesh_mutex);
+		log_flag(SELECT_TYPE, "%s: %pJ not placed: no valid mesh.conf (see the error at the last reconfigure)",
+			 plugin_type, job_ptr);
+		return EINVAL;
+	}
 	if (SELECT_IS_MODE_TEST_ONLY(mode)) {
 		rc = _try_place(&t);
 	} else if (SELECT_IS_MODE_RUN_NOW(mode)) {
@@ -1182,7 +1266,8 @@ extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
 	uint32_t i;
 
 	slurm_mutex_lock(&mesh_mutex);
-	if (!mconf || !node_cnt || bit_set_count(avail_bitmap) < node_cnt ||
+	if (!mconf || conf_broken || !node_cnt ||
+	    bit_set_count(avail_bitmap) < node_cnt ||
 	    _free_map(avail_bitmap, NULL, &free_map)) {
 		slurm_mutex_unlock(&mesh_mutex);
 		return NULL;
