@@ -84,7 +84,7 @@ START_TEST(test_exact_curve_fits)
 
 			snprintf(name, sizeof(name), "%s-%s", curve_names[c], fit_names[fit]);
 			ck_assert_int_eq(mesh_alloc_create(t, name, NULL, &a, &d), 0);
-			for (round = 0; round < 200; round++) {
+			for (round = 0; round < 120; round++) {
 				struct mesh_view v = { t, f, NULL, 0 };
 				struct mesh_request req;
 
@@ -96,14 +96,17 @@ START_TEST(test_exact_curve_fits)
 				req.nodes = 1 + (uint32_t) (tu_rand(&seed) % nfree);
 				if (round % 8 == 0)
 					req.nodes = 1 + (uint32_t) (tu_rand(&seed) % (nfree < 4 ? nfree : 4));
-				if (round % 5 == 4) { /* k = the longest run: exact fits */
+				if (round % 5 == 4 || round % 15 == 14) { /* k near the longest run */
 					uint32_t run = 0, longest = 0;
 
 					for (r = 0; r < t->nodes; r++) {
 						run = mesh_bitmap_test(f, order[r]) ? run + 1 : 0;
 						longest = run > longest ? run : longest;
 					}
+					/* exact, one more, or a few less */
 					req.nodes = longest + (uint32_t) (round % 10 == 9);
+					if (round % 15 == 14 && longest > 8)
+						req.nodes = longest - 1 - (uint32_t) (tu_rand(&seed) % 8);
 					if (req.nodes > nfree)
 						req.nodes = nfree;
 				}
@@ -134,6 +137,38 @@ START_TEST(test_exact_curve_fits)
 	free(want);
 	free(out);
 	mesh_bitmap_destroy(rest);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* Runs of 64 or more that cross 64-bit word boundaries without filling
+ * a word: 16x16 row-major (rank = node), free runs 30..99 (70) and
+ * 150..214 (65); best fit for k = 65 takes the exact run at 150. */
+START_TEST(test_exact_curve_runs_across_words)
+{
+	struct mesh_topo *t = tu_topo("16x16");
+	struct mesh_bitmap *f = tu_all_free(t);
+	struct mesh_allocator *a = NULL;
+	struct mesh_view v = { t, f, NULL, 0 };
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t out[65], i;
+
+	for (i = 0; i < t->nodes; i++)
+		if (!((i >= 30 && i <= 99) || (i >= 150 && i <= 214)))
+			mesh_bitmap_clear(f, i);
+	memset(&req, 0, sizeof(req));
+	req.nodes = 65;
+	ck_assert_int_eq(mesh_alloc_create(t, "rowmajor-bf", NULL, &a, &d), 0);
+	ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
+	for (i = 0; i < 65; i++)
+		ck_assert_uint_eq(out[i], 150 + i);
+	mesh_alloc_destroy(a);
+	ck_assert_int_eq(mesh_alloc_create(t, "rowmajor-ff", NULL, &a, &d), 0);
+	ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
+	ck_assert_uint_eq(out[0], 30);
+	mesh_alloc_destroy(a);
 	mesh_bitmap_destroy(f);
 	mesh_topo_destroy(t);
 }
@@ -211,7 +246,7 @@ START_TEST(test_exact_buddy)
 		r = ref_mbs_create(a, t);
 		ck_assert_ptr_nonnull(r);
 		snprintf(what, sizeof(what), "%s on %s", mbs_names[b], ex_meshes[_i]);
-		for (round = 0; round < 300; round++)
+		for (round = 0; round < 200; round++)
 			ex_compare(a, t, f, rest, &seed, round, ex_ref_mbs, r, what);
 		ref_mbs_destroy(r);
 		mesh_alloc_destroy(a);
@@ -245,7 +280,7 @@ START_TEST(test_exact_mc_search)
 	int round, sh, c[3], q[3], lo[3], d, x, s;
 
 	ck_assert_int_eq(mesh__mc_init(&mc, t), 0);
-	for (round = 0; round < 120; round++) {
+	for (round = 0; round < 80; round++) {
 		struct mesh__mc_best best;
 
 		ex_random_map(t, f, &seed, round);
@@ -306,6 +341,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_exact_curve_fits, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
+	tcase_add_test(tc, test_exact_curve_runs_across_words);
 	tcase_add_loop_test(tc, test_exact_mc_search, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_loop_test(tc, test_exact_buddy, 0,
