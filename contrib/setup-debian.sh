@@ -27,7 +27,7 @@ SRC_LIST=/etc/apt/sources.list.d/slurm-mesh-src.sources
 MULTIARCH=x86_64-linux-gnu
 
 BUILD_PKGS=(build-essential autoconf automake libtool pkg-config check
-    valgrind clang-format clang libclang-rt-14-dev)
+    valgrind clang-format clang libclang-rt-14-dev gnuplot-nox python3)
 SLURM_PKGS=(procps iproute2 munge libmunge-dev slurmctld slurmd slurm-client libslurm-dev
     slurmdbd mariadb-server
     slurm-wlm-basic-plugins slurm-wlm-basic-plugins-dev dpkg-dev)

@@ -1,7 +1,7 @@
 /* smesh.c - show where Slurm jobs sit on the mesh.
  *
  *   smesh [--mesh-conf FILE] show job <jobid>
- *   smesh [--mesh-conf FILE] show mesh
+ *   smesh [--mesh-conf FILE] show mesh [--svg FILE]
  *
  * Uses only the public libslurm API (job and node records) plus mesh.conf
  * for the coordinates; the metrics come from the slurm-mesh library, so
@@ -12,9 +12,12 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
@@ -30,10 +33,12 @@ static void usage(FILE *f)
 	fprintf(
 	    f,
 	    "Usage: smesh [--mesh-conf FILE] show job JOBID\n"
-	    "       smesh [--mesh-conf FILE] show mesh\n"
+	    "       smesh [--mesh-conf FILE] show mesh [--svg FILE]\n"
 	    "Show job placements on the mesh described by mesh.conf.\n\n"
 	    "  --mesh-conf FILE  mesh description (default: mesh.conf next to\n"
 	    "                    $SLURM_CONF, else next to the controller's slurm.conf)\n"
+	    "  --svg FILE        also draw the mesh (FILE.svg or FILE.png) with\n"
+	    "                    meshplot snapshot, the picture meshsim results get\n"
 	    "  --help, --version\n");
 }
 
@@ -211,9 +216,31 @@ out:
 static const char job_chars[] =
     "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnopqrstuvwyz0123456789";
 
-/* Marks job nodes in map[] and prints one legend line per job. */
+/* One row of meshplot's snapshot CSV (meshsim's --jobs-csv columns
+ * that it reads): the job runs over [0, 1). */
+static void csv_job(FILE *f, const struct mesh_conf *c, uint32_t job_id,
+		    const uint32_t *idx, long n)
+{
+	struct mesh_metrics m;
+	int co[MESH_MAX_DIMS], d;
+	long x;
+
+	if (mesh_metrics_compute(c->topo, idx, (uint32_t) n, &m))
+		m.avg_pairwise = 0;
+	fprintf(f, "%u,0,1,%ld,%.6f,", job_id, n, m.avg_pairwise);
+	for (x = 0; x < n; x++) {
+		mesh_topo_coords(c->topo, idx[x], co);
+		fputs(x ? " " : "", f);
+		for (d = 0; d < c->topo->ndims; d++)
+			fprintf(f, d ? ":%d" : "%d", co[d]);
+	}
+	fputc('\n', f);
+}
+
+/* Marks job nodes in map[] and prints one legend line per job; with csv,
+ * also a snapshot row per job. */
 static void mark_jobs(const struct mesh_conf *c, job_info_msg_t *jobs,
-		      char *map)
+		      char *map, FILE *csv)
 {
 	size_t k = 0, ci;
 	uint32_t i, *idx;
@@ -233,6 +260,8 @@ static void mark_jobs(const struct mesh_conf *c, job_info_msg_t *jobs,
 		ci = k++ % (sizeof(job_chars) - 1);
 		for (x = 0; x < n; x++)
 			map[idx[x]] = job_chars[ci];
+		if (csv)
+			csv_job(csv, c, j->job_id, idx, n);
 		printf("  %c  job %-8u %-10s %3ld nodes  %s%s%s\n",
 		       job_chars[ci], j->job_id, state_name(j->job_state), n,
 		       j->nodes, j->system_comment ? "  " : "",
@@ -285,8 +314,90 @@ static void print_map(const struct mesh_conf *c, const char *map)
 	}
 }
 
-static int show_mesh(const struct mesh_conf *c)
+/* meshplot: $MESHPLOT, next to smesh, in the build tree, or on PATH. */
+static void find_meshplot(const char *argv0, char *out)
 {
+	const char *e = getenv("MESHPLOT"), *slash = strrchr(argv0, '/');
+	int dl = slash ? (int) (slash - argv0) : 0;
+
+	if (e && *e) {
+		snprintf(out, PATH_MAX, "%s", e);
+		return;
+	}
+	if (slash) {
+		snprintf(out, PATH_MAX, "%.*s/meshplot", dl, argv0);
+		if (!access(out, X_OK))
+			return;
+		snprintf(out, PATH_MAX, "%.*s/../../contrib/plots/meshplot", dl,
+			 argv0);
+		if (!access(out, X_OK))
+			return;
+	}
+	snprintf(out, PATH_MAX, "meshplot");
+}
+
+/* "x,y[,z];..." of the I/O nodes, for meshplot. */
+static void io_list(const struct mesh_topo *t, char *buf, size_t len)
+{
+	int co[MESH_MAX_DIMS], d;
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->n_io && n + 40 < len; i++) {
+		mesh_topo_coords(t, t->io_nodes[i], co);
+		for (d = 0; d < t->ndims; d++)
+			n += (size_t) snprintf(buf + n, len - n, "%s%d",
+					       d ? "," : (i ? ";" : ""), co[d]);
+	}
+}
+
+/* Draw the snapshot CSV with meshplot into svg; 0 or -1. */
+static int draw(const struct mesh_conf *c, char *csv, char *svg,
+		const char *argv0)
+{
+	char tool[PATH_MAX], mesh[64], io[8192], title[PATH_MAX + 64];
+	char *av[16];
+	int n = 0, st;
+	pid_t pid;
+
+	find_meshplot(argv0, tool);
+	mesh_topo_format(c->topo, mesh, sizeof(mesh));
+	io_list(c->topo, io, sizeof(io));
+	snprintf(title, sizeof(title), "Slurm jobs on %s (%s)", mesh, c->path);
+	av[n++] = tool;
+	av[n++] = "snapshot";
+	av[n++] = csv;
+	av[n++] = "--mesh";
+	av[n++] = mesh;
+	av[n++] = "--time";
+	av[n++] = "0.5";
+	av[n++] = "--io-nodes";
+	av[n++] = io;
+	av[n++] = "--title";
+	av[n++] = title;
+	av[n++] = "--out";
+	av[n++] = svg;
+	av[n] = NULL;
+	pid = fork();
+	if (!pid) {
+		execvp(av[0], av);
+		fprintf(stderr, "smesh: cannot run %s: %s\n", av[0],
+			strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st)) {
+		fprintf(stderr, "smesh: --svg: drawing %s failed\n", svg);
+		return -1;
+	}
+	return 0;
+}
+
+static int show_mesh(const struct mesh_conf *c, char *svg, const char *argv0)
+{
+	char csv_path[] = "/tmp/smesh-snapshot.XXXXXX";
+	FILE *csv = NULL;
+	int fd, rc = EXIT_SUCCESS;
 	job_info_msg_t *jobs = NULL;
 	node_info_msg_t *nodes = NULL;
 	char *map, mesh[64];
@@ -307,25 +418,40 @@ static int show_mesh(const struct mesh_conf *c)
 	       mesh_topo_format(c->topo, mesh, sizeof(mesh)), c->n_named,
 	       c->allocator, c->path);
 	printf("Legend: '.' idle  'X' down  'x' drained  ' ' no node\n");
+	if (svg && ((fd = mkstemp(csv_path)) < 0 || !(csv = fdopen(fd, "w")))) {
+		fprintf(stderr,
+			"smesh: --svg: cannot make a temporary file: %s\n",
+			strerror(errno));
+		rc = EXIT_FAILURE;
+	}
+	if (csv)
+		fprintf(csv, "job_id,start,end,nodes,avg_pairwise,coords\n");
 	mark_nodes(c, nodes, map);
-	mark_jobs(c, jobs, map);
+	mark_jobs(c, jobs, map, csv);
 	print_map(c, map);
+	if (csv) {
+		rc = fclose(csv) || draw(c, csv_path, svg, argv0) ? EXIT_FAILURE
+								  : rc;
+		unlink(csv_path);
+	}
 	free(map);
 	slurm_free_job_info_msg(jobs);
 	slurm_free_node_info_msg(nodes);
-	return EXIT_SUCCESS;
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "mesh-conf", required_argument, NULL, 'c' },
+		{ "svg", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct mesh_conf *c = NULL;
-	const char *conf_path = NULL;
+	const char *conf_path = NULL, *argv0 = argv[0];
+	char *svg = NULL;
 	uint32_t job_id = 0;
 	int o, rc;
 
@@ -333,6 +459,9 @@ int main(int argc, char **argv)
 		switch (o) {
 		case 'c':
 			conf_path = optarg;
+			break;
+		case 's':
+			svg = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -368,7 +497,7 @@ int main(int argc, char **argv)
 		slurm_fini();
 		return EXIT_FAILURE;
 	}
-	rc = job_id ? show_job(c, argv[2], job_id) : show_mesh(c);
+	rc = job_id ? show_job(c, argv[2], job_id) : show_mesh(c, svg, argv0);
 	mesh_conf_destroy(c);
 	slurm_fini();
 	return rc;

@@ -45,6 +45,21 @@ if [ "$(echo "$map" | grep -cE '^  y=[0-3] +[A-D]{4}$')" -eq 4 ]; then
 else
     fail "smesh show mesh: $map"
 fi
+# The same picture meshsim results get (meshplot snapshot), of the live
+# cluster; needs gnuplot.
+if command -v gnuplot >/dev/null; then
+    SLURM_CONF=$conf MESHPLOT=$top_src/contrib/plots/meshplot \
+        "$SMESH" show mesh --svg "$work/mesh.svg" >/dev/null 2>"$work/svg.err"
+    rc=$?
+    if [ $rc -eq 0 ] && grep -q '<svg' "$work/mesh.svg" &&
+        [ "$(grep -o 'job [0-9]*: 4 nodes, avg dist 1.33' "$work/mesh.svg" | sort -u | wc -l)" -eq 4 ]; then
+        pass "smesh show mesh --svg draws the four 2x2 jobs ($(stat -c %s "$work/mesh.svg") bytes)"
+    else
+        fail "smesh show mesh --svg: rc=$rc $(cat "$work/svg.err")"
+    fi
+else
+    echo "SKIP: smesh --svg (gnuplot not installed)"
+fi
 for j in "${ids[@]}"; do sl scancel "$j"; done
 "$CLUSTER" stop --dir "$d" >/dev/null 2>&1
 

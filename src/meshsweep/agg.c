@@ -1,0 +1,229 @@
+/* agg.c - the aggregated CSV: points that differ only in their seed form
+ * one group; per metric, the mean and the half-width of the 95%
+ * confidence interval, t(0.975, n-1) * s / sqrt(n) (Student t, two-sided;
+ * empty for n = 1). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep.h"
+
+#define MAX_COLS 64
+#define MAX_GROUPS 4096
+
+/* t(0.975, df) for df = 1..30; 1.96 beyond. */
+static double t975(size_t df)
+{
+	static const double t[] = { 12.706, 4.303, 3.182, 2.776, 2.571, 2.447,
+				    2.365,  2.306, 2.262, 2.228, 2.201, 2.179,
+				    2.160,  2.145, 2.131, 2.120, 2.110, 2.101,
+				    2.093,  2.086, 2.080, 2.074, 2.069, 2.064,
+				    2.060,  2.056, 2.052, 2.048, 2.045, 2.042 };
+
+	return df >= 1 && df <= 30 ? t[df - 1] : 1.96;
+}
+
+struct stat_acc {
+	double sum, sumsq;
+	size_t n;
+};
+
+struct group {
+	char *key;            /* the grouping columns, joined by \x1f */
+	char *cols[MAX_COLS]; /* their values */
+	size_t rows;
+	struct stat_acc m[MAX_COLS];
+};
+
+struct table {
+	char *header[MAX_COLS];
+	int ncol, is_group[MAX_COLS], metric[MAX_COLS];
+	int nmetrics, status_col;
+	struct group *g;
+	size_t ng;
+};
+
+static int metric_index(const char *name)
+{
+	int m;
+
+	for (m = 0; sweep_metrics[m]; m++)
+		if (!strcmp(name, sweep_metrics[m]))
+			return m;
+	return -1;
+}
+
+static int read_header(struct table *t, char *line)
+{
+	char *f[MAX_COLS];
+	int i;
+
+	t->ncol = csv_split(line, f, MAX_COLS);
+	if (t->ncol < 2)
+		return -1;
+	t->status_col = -1;
+	for (i = 0; i < t->ncol; i++) {
+		t->header[i] = strdup(f[i]);
+		t->metric[i] = metric_index(f[i]);
+		t->nmetrics += t->metric[i] >= 0;
+		if (!strcmp(f[i], "status"))
+			t->status_col = i;
+		t->is_group[i] = t->metric[i] < 0 && strcmp(f[i], "point") &&
+				 strcmp(f[i], "seed") && strcmp(f[i], "status");
+	}
+	return t->status_col < 0 ? -1 : 0;
+}
+
+static struct group *find_group(struct table *t, char **f)
+{
+	char key[4096];
+	size_t i, n = 0;
+	int c;
+
+	key[0] = '\0';
+	for (c = 0; c < t->ncol && n < sizeof(key); c++)
+		if (t->is_group[c])
+			n += (size_t) snprintf(key + n, sizeof(key) - n,
+					       "%s\x1f", f[c]);
+	for (i = 0; i < t->ng; i++)
+		if (!strcmp(t->g[i].key, key))
+			return &t->g[i];
+	if (t->ng == MAX_GROUPS)
+		return NULL;
+	memset(&t->g[t->ng], 0, sizeof(t->g[0]));
+	t->g[t->ng].key = strdup(key);
+	for (c = 0; c < t->ncol; c++)
+		if (t->is_group[c])
+			t->g[t->ng].cols[c] = strdup(f[c]);
+	return &t->g[t->ng++];
+}
+
+static void add_row(struct table *t, char **f)
+{
+	struct group *g;
+	int c;
+
+	if (strcmp(f[t->status_col], "ok"))
+		return;
+	g = find_group(t, f);
+	if (!g)
+		return;
+	g->rows++;
+	for (c = 0; c < t->ncol; c++) {
+		char *end;
+		double v;
+
+		if (t->metric[c] < 0 || !*f[c])
+			continue;
+		errno = 0;
+		v = strtod(f[c], &end);
+		if (*end || errno)
+			continue;
+		g->m[c].sum += v;
+		g->m[c].sumsq += v * v;
+		g->m[c].n++;
+	}
+}
+
+static void write_agg(const struct table *t, FILE *out)
+{
+	char buf[64];
+	size_t i;
+	int c;
+
+	for (c = 0; c < t->ncol; c++)
+		if (t->is_group[c])
+			csv_field(out, t->header[c], 0);
+	fputs("n", out);
+	for (c = 0; c < t->ncol; c++)
+		if (t->metric[c] >= 0)
+			fprintf(out, ",%s_mean,%s_ci95", t->header[c],
+				t->header[c]);
+	fputc('\n', out);
+	for (i = 0; i < t->ng; i++) {
+		const struct group *g = &t->g[i];
+
+		for (c = 0; c < t->ncol; c++)
+			if (t->is_group[c])
+				csv_field(out, g->cols[c], 0);
+		fprintf(out, "%zu", g->rows);
+		for (c = 0; c < t->ncol; c++) {
+			const struct stat_acc *a = &g->m[c];
+			double mean, var;
+
+			if (t->metric[c] < 0)
+				continue;
+			if (!a->n) {
+				fputs(",,", out);
+				continue;
+			}
+			mean = a->sum / (double) a->n;
+			var = a->n > 1 ? (a->sumsq - a->n * mean * mean) /
+					     (double) (a->n - 1)
+				       : 0;
+			snprintf(buf, sizeof(buf), "%.10g", mean);
+			fprintf(out, ",%s,", buf);
+			if (a->n > 1)
+				fprintf(out, "%.10g",
+					t975(a->n - 1) *
+					    sqrt(var > 0 ? var : 0) /
+					    sqrt((double) a->n));
+		}
+		fputc('\n', out);
+	}
+}
+
+static void free_table(struct table *t)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < t->ng; i++) {
+		free(t->g[i].key);
+		for (c = 0; c < MAX_COLS; c++)
+			free(t->g[i].cols[c]);
+	}
+	for (c = 0; c < t->ncol; c++)
+		free(t->header[c]);
+	free(t->g);
+}
+
+int sweep_aggregate(const char *tidy, const char *agg)
+{
+	struct table t;
+	char *line = NULL, *f[MAX_COLS];
+	size_t cap = 0;
+	FILE *in = fopen(tidy, "r"), *out;
+	int rc = 0;
+
+	memset(&t, 0, sizeof(t));
+	t.g = calloc(MAX_GROUPS, sizeof(*t.g));
+	if (!in || !t.g || getline(&line, &cap, in) < 0 ||
+	    read_header(&t, line)) {
+		fprintf(stderr, "meshsweep: %s: not a meshsweep tidy CSV\n",
+			tidy);
+		rc = -1;
+	}
+	while (!rc && getline(&line, &cap, in) >= 0)
+		if (csv_split(line, f, MAX_COLS) == t.ncol)
+			add_row(&t, f);
+	if (in)
+		fclose(in);
+	free(line);
+	out = rc ? NULL : fopen(agg, "w");
+	if (!rc && !out) {
+		fprintf(stderr, "meshsweep: --agg: cannot open %s: %s\n", agg,
+			strerror(errno));
+		rc = -1;
+	}
+	if (out) {
+		write_agg(&t, out);
+		if (fclose(out)) {
+			fprintf(stderr, "meshsweep: write error on %s\n", agg);
+			rc = -1;
+		}
+	}
+	free_table(&t);
+	return rc;
+}

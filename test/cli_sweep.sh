@@ -1,0 +1,99 @@
+#!/bin/bash
+# cli_sweep.sh - meshsweep and meshplot end to end: a sweep of 3
+# allocators x 3 loads x 3 seeds on a generated workload gives the tidy
+# and aggregated CSVs (means and 95% CIs checked against the rows), and
+# all three plot kinds render to valid PNG and SVG files with the
+# expected labels.  Also: resuming skips finished points; bad grid lines
+# name file:line:key.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+sweep=${MESHSWEEP:-$top/src/meshsweep/meshsweep}
+meshsim=${MESHSIM:-$top/src/meshsim/meshsim}
+plot=${MESHPLOT:-$top/contrib/plots/meshplot}
+export MESHSIM=$meshsim MESHGEN=${MESHGEN:-$top/src/meshgen/meshsim-gen}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { echo "PASS: $1"; pass=$((pass + 1)); }
+ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
+check() { if eval "$2"; then ok "$1"; else ko "$1"; fi; }
+if ! command -v gnuplot >/dev/null; then
+	echo "SKIP: gnuplot not installed (contrib/setup-debian.sh installs gnuplot-nox)"
+	exit 77
+fi
+
+io=$(seq -s';' -f '0,%g' 0 7)
+cat >"$tmp/g.grid" <<GRID
+# 3 allocators x 3 loads x 3 seeds on Mache's Workload I
+workload  = mache:jobs=120:interarrival=900:nodes=64
+mesh      = 9x8
+io-nodes  = "$io"
+allocator = plas, random, mc1x1
+load      = 0.6, 0.8, 1.0
+seed      = 1, 2, 3
+GRID
+"$sweep" -j 2 --no-progress --out "$tmp/t.csv" "$tmp/g.grid" >"$tmp/out" 2>"$tmp/err"
+check "sweep of 27 points succeeds" '[ $? -eq 0 ]'
+check "tidy CSV: header and 27 rows, all ok" '[ "$(wc -l <"$tmp/t.csv")" -eq 28 ] && [ "$(grep -c ",ok," "$tmp/t.csv")" -eq 27 ]'
+check "tidy CSV has the options and metrics as columns" 'head -1 "$tmp/t.csv" | grep -q "^point,workload,mesh,io-nodes,allocator,load,seed,flags,status,jobs,.*,mean_sum_pairwise,.*,avg_balance_factor"'
+check "aggregated CSV: 9 groups of 3 seeds" 'python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(0 if len(r) == 9 and all(x[\"n\"] == \"3\" for x in r) else 1)" "$tmp/t-agg.csv"'
+check "aggregated mean and 95% CI equal a recomputation" 'python3 - "$tmp/t.csv" "$tmp/t-agg.csv" <<PY
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+agg = list(csv.DictReader(open(sys.argv[2])))
+for a in agg:
+    v = [float(r["mean_wait"]) for r in rows if r["allocator"] == a["allocator"] and r["load"] == a["load"]]
+    m = statistics.mean(v); ci = 4.303 * statistics.stdev(v) / len(v) ** 0.5
+    assert abs(m - float(a["mean_wait_mean"])) <= 1e-6 * max(1, m), (m, a["mean_wait_mean"])
+    assert abs(ci - float(a["mean_wait_ci95"] or 0)) <= 1e-6 * max(1, ci), (ci, a["mean_wait_ci95"])
+PY'
+check "seeds change the generated workload (the CI is not all zero)" 'python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(0 if any(float(x[\"makespan_ci95\"] or 0) > 0 for x in r) else 1)" "$tmp/t-agg.csv"'
+check "PLAS balances better than mc1x1 at every load" 'python3 - "$tmp/t-agg.csv" <<PY
+import csv, sys
+a = {(r["allocator"], r["load"]): float(r["avg_balance_factor_mean"]) for r in csv.DictReader(open(sys.argv[1]))}
+assert all(a[("plas", l)] < a[("mc1x1", l)] for l in ("0.6", "0.8", "1.0")), a
+PY'
+
+# Resume: the finished points are skipped; a deleted row is redone.
+sed -i '$d' "$tmp/t.csv"
+"$sweep" -j 2 --no-progress --out "$tmp/t.csv" "$tmp/g.grid" >"$tmp/out" 2>"$tmp/err"
+check "resume reruns only the missing point" '[ $? -eq 0 ] && grep -q "26 of 27 points already in" "$tmp/err" && [ "$(wc -l <"$tmp/t.csv")" -eq 28 ]'
+
+# Bad grid lines.
+printf 'trace = x.swf\nallocater = mc1x1\n' >"$tmp/bad.grid"
+"$sweep" --out "$tmp/b.csv" "$tmp/bad.grid" >/dev/null 2>"$tmp/err"
+check "unknown key names file:line:key" '[ $? -eq 2 ] && grep -q "bad.grid:2:allocater: unknown key" "$tmp/err"'
+printf 'trace = x.swf\nload 0.5\n' >"$tmp/bad.grid"
+"$sweep" --out "$tmp/b.csv" "$tmp/bad.grid" >/dev/null 2>"$tmp/err"
+check "a line without = names its line" '[ $? -eq 2 ] && grep -q "bad.grid:2:line: expected key = value" "$tmp/err"'
+printf 'trace = x.swf\nio-nodes = "0,0\n' >"$tmp/bad.grid"
+"$sweep" --out "$tmp/b.csv" "$tmp/bad.grid" >/dev/null 2>"$tmp/err"
+check "an unterminated quote is named" '[ $? -eq 2 ] && grep -q "bad.grid:2:io-nodes: unterminated quote" "$tmp/err"'
+printf 'trace = %s/none.swf\nallocator = mc1x1\n' "$tmp" >"$tmp/fail.grid"
+"$sweep" --no-progress --out "$tmp/f.csv" "$tmp/fail.grid" >/dev/null 2>"$tmp/err"
+check "a failing point is reported, recorded as failed, and the sweep exits 1" '[ $? -eq 1 ] && grep -q "failed (exit 1): meshsim: .*none.swf: cannot open" "$tmp/err" && grep -q ",failed," "$tmp/f.csv"'
+
+# Pictures: the three kinds, PNG and SVG.
+valid_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && [ "$(stat -c %s "$1")" -gt 5000 ]; }
+"$plot" curve "$tmp/t-agg.csv" --y avg_balance_factor --out "$tmp/curve.png" --title "balance" 2>"$tmp/err"
+check "curve: a PNG of non-trivial size" 'valid_png "$tmp/curve.png"'
+"$plot" ratio "$tmp/t.csv" --y mean_sum_pairwise --baseline mc1x1 --out "$tmp/ratio.svg" 2>"$tmp/err"
+check "ratio plot: an SVG with the three allocators and the ratio label" 'grep -q "<svg" "$tmp/ratio.svg" && grep -q ">plas<" "$tmp/ratio.svg" && grep -q ">random<" "$tmp/ratio.svg" && grep -q "mean sum pairwise / mc1x1" "$tmp/ratio.svg"'
+"$MESHGEN" --workload mache --jobs 120 --interarrival 300 --nodes 64 --seed 1 --swf "$tmp/w.swf" --attrs "$tmp/w.csv"
+"$meshsim" --mesh 9x8 --io-nodes "$io" --allocator plas --job-attrs "$tmp/w.csv" --jobs-csv "$tmp/j.csv" "$tmp/w.swf" >/dev/null
+"$plot" snapshot "$tmp/j.csv" --mesh 9x8 --io-nodes "$io" --out "$tmp/snap.svg" --title "PLAS snapshot" 2>"$tmp/err"
+check "snapshot: an SVG with the title, job legend and I/O marker note" 'grep -q "PLAS snapshot" "$tmp/snap.svg" && grep -q "nodes, avg dist" "$tmp/snap.svg" && grep -q "x = I/O node" "$tmp/snap.svg" && [ "$(stat -c %s "$tmp/snap.svg")" -gt 5000 ]'
+"$plot" snapshot "$tmp/j.csv" --mesh 9x8 --io-nodes "$io" --out "$tmp/snap.png" 2>"$tmp/err"
+check "snapshot: a PNG of non-trivial size" 'valid_png "$tmp/snap.png"'
+"$meshsim" --mesh 4x4x2 --allocator mc1x1 --jobs-csv "$tmp/j3.csv" "$tmp/w.swf" >/dev/null 2>&1
+"$plot" snapshot "$tmp/j3.csv" --mesh 4x4x2 --out "$tmp/snap3.svg" 2>"$tmp/err"
+check "snapshot of a 3D mesh: one panel per z layer" 'grep -q "z = 0" "$tmp/snap3.svg" && grep -q "z = 1" "$tmp/snap3.svg"'
+"$plot" timeseries "$tmp/j.csv" --nodes 64 --out "$tmp/ts.png" 2>"$tmp/err"
+check "timeseries: a PNG of non-trivial size" 'valid_png "$tmp/ts.png"'
+"$plot" timeseries "$tmp/j.csv" --nodes 64 --out "$tmp/ts.svg" 2>"$tmp/err"
+check "timeseries: SVG labels name utilization and queue length with units" 'grep -q "utilization (fraction of 64 nodes)" "$tmp/ts.svg" && grep -q "queue length (jobs)" "$tmp/ts.svg" && grep -q "time (hours)" "$tmp/ts.svg"'
+"$plot" curve "$tmp/t-agg.csv" --out "$tmp/x.jpg" >/dev/null 2>"$tmp/err"
+check "meshplot refuses an unknown output format" '[ $? -eq 2 ] && grep -q "must end in .png or .svg" "$tmp/err"'
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
