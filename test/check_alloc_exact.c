@@ -142,6 +142,47 @@ START_TEST(test_exact_curve_fits)
 }
 END_TEST
 
+/* mc1x1's greedy fill (per-axis histograms) picks exactly what the
+ * first, distance-by-distance version picks, on random chosen sets and
+ * candidate lists (many ties: small meshes, tori). */
+START_TEST(test_exact_greedy_fill)
+{
+	struct mesh_topo *t = tu_topo(ex_meshes[_i]);
+	struct mesh__greedy g;
+	uint32_t *perm = malloc(t->nodes * sizeof(*perm));
+	uint32_t *a = malloc(t->nodes * sizeof(*a)), *b = malloc(t->nodes * sizeof(*b));
+	uint32_t i, j, tmp, inner, n, m;
+	uint64_t seed = 77 + (uint64_t) _i;
+	int round;
+
+	ck_assert_int_eq(mesh__greedy_init(&g, t), 0);
+	for (round = 0; round < 200; round++) {
+		for (i = 0; i < t->nodes; i++)
+			perm[i] = i;
+		for (i = t->nodes - 1; i > 0; i--) {
+			j = (uint32_t) (tu_rand(&seed) % (i + 1));
+			tmp = perm[i], perm[i] = perm[j], perm[j] = tmp;
+		}
+		inner = (uint32_t) (tu_rand(&seed) % (t->nodes / 2 + 1));
+		n = 1 + (uint32_t) (tu_rand(&seed) % (t->nodes - inner));
+		m = 1 + (uint32_t) (tu_rand(&seed) % n);
+		memcpy(a, perm, inner * sizeof(*a));
+		memcpy(b, perm, inner * sizeof(*b));
+		memcpy(g.cand, perm + inner, n * sizeof(*g.cand));
+		mesh__greedy_fill(&g, t, n, a, inner, m);
+		ref_greedy_fill(t, perm + inner, n, b, inner, m);
+		for (i = 0; i < inner + m; i++)
+			ck_assert_msg(a[i] == b[i], "%s round %d: out[%u]=%u, reference %u",
+				      ex_meshes[_i], round, i, a[i], b[i]);
+	}
+	mesh__greedy_free(&g);
+	free(a);
+	free(b);
+	free(perm);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 /* Runs of 64 or more that cross 64-bit word boundaries without filling
  * a word: 16x16 row-major (rank = node), free runs 30..99 (70) and
  * 150..214 (65); best fit for k = 65 takes the exact run at 150. */
@@ -342,6 +383,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_exact_curve_fits, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_test(tc, test_exact_curve_runs_across_words);
+	tcase_add_loop_test(tc, test_exact_greedy_fill, 0,
+			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_loop_test(tc, test_exact_mc_search, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_loop_test(tc, test_exact_buddy, 0,

@@ -383,3 +383,31 @@ uint32_t ref_mc_search_old(const struct mesh__mc *m,
 	}
 	return best;
 }
+
+/* mc1x1's greedy fill as first written: every candidate's distance to
+ * every chosen node with mesh_topo_distance, then one pick at a time
+ * (least total distance, ties to the earlier candidate). */
+void ref_greedy_fill(const struct mesh_topo *t, const uint32_t *cand,
+		     uint32_t n, uint32_t *out, uint32_t inner, uint32_t m)
+{
+	uint64_t *sum = malloc(((size_t) n + 1) * sizeof(*sum));
+	uint32_t i, j, c, best;
+
+	for (c = 0; c < n; c++)
+		for (i = 0, sum[c] = 0; i < inner; i++)
+			sum[c] += (uint64_t) mesh_topo_distance(t, cand[c],
+								out[i]);
+	for (j = 0; j < m; j++) {
+		for (c = 0, best = UINT32_MAX; c < n; c++)
+			if (sum[c] != UINT64_MAX &&
+			    (best == UINT32_MAX || sum[c] < sum[best]))
+				best = c;
+		out[inner + j] = cand[best];
+		sum[best] = UINT64_MAX;
+		for (c = 0; c < n; c++)
+			if (sum[c] != UINT64_MAX)
+				sum[c] += (uint64_t) mesh_topo_distance(
+				    t, cand[c], out[inner + j]);
+	}
+	free(sum);
+}

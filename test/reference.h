@@ -53,4 +53,9 @@ uint32_t ref_mc_search_old(const struct mesh__mc *m,
 			   const struct mesh_bitmap *f, const int ext[3],
 			   uint32_t k, uint64_t *best_cost);
 
+/* mc1x1's greedy fill as first written (O(n (inner + m)) distance
+ * calls); same contract as mesh__greedy_fill. */
+void ref_greedy_fill(const struct mesh_topo *t, const uint32_t *cand,
+		     uint32_t n, uint32_t *out, uint32_t inner, uint32_t m);
+
 #endif

@@ -132,6 +132,24 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 			 const struct mesh__mc_best *best, uint32_t k,
 			 mesh__mc_key key, const void *ctx, uint32_t *out);
 
+/* Greedy fill (mc1x1, Walker et al.'s reported variant): with out[0..
+ * inner) chosen, append m of the candidates cand[0..n) one at a time,
+ * each the one with the least total L1 (Lee) distance to all chosen so
+ * far, ties to the earlier candidate.  Distances to the first inner
+ * nodes come from per-axis coordinate histograms, O(n (X + Y + Z)); each
+ * pick then adds one distance per candidate.  The caller fills cand. */
+struct mesh__greedy {
+	uint64_t *sum;  /* per candidate: total distance, or taken */
+	uint32_t *cand; /* candidates, filled by the caller */
+	int *xyz;       /* candidate coordinates */
+	uint32_t *hist; /* X + Y + Z counts, zero between calls */
+};
+
+int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t);
+void mesh__greedy_free(struct mesh__greedy *g);
+void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
+		       uint32_t n, uint32_t *out, uint32_t inner, uint32_t m);
+
 /* I/O geometry for PLAS and MC-Elongated (Mache Ch. VII generalised):
  * columns run along the axis over which the I/O nodes spread most (ties:
  * y, z, x); mid is the coordinate of the (m/2)-th I/O node in that order,

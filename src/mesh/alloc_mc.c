@@ -412,6 +412,92 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 	return cnt;
 }
 
+/* ---- greedy fill (mc1x1's outermost shell) ---- */
+
+void mesh__greedy_free(struct mesh__greedy *g)
+{
+	free(g->sum);
+	free(g->cand);
+	free(g->xyz);
+	free(g->hist);
+	memset(g, 0, sizeof(*g));
+}
+
+int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t)
+{
+	size_t n = t->nodes;
+
+	g->sum = malloc(n * sizeof(*g->sum));
+	g->cand = malloc(n * sizeof(*g->cand));
+	g->xyz = malloc(3 * n * sizeof(*g->xyz));
+	g->hist =
+	    calloc((size_t) t->dim[0] + (size_t) t->dim[1] + (size_t) t->dim[2],
+		   sizeof(*g->hist));
+	if (!g->sum || !g->cand || !g->xyz || !g->hist) {
+		mesh__greedy_free(g);
+		return MESH_ENOMEM;
+	}
+	return 0;
+}
+
+/* Sum over the chosen nodes (per-axis coordinate histograms) of the
+ * L1 (Lee) distance to candidate coordinates q. */
+static uint64_t hist_distance(const struct mesh_topo *t, const uint32_t *hist,
+			      const int q[3])
+{
+	uint64_t sum = 0;
+	int d, v, off = 0;
+
+	for (d = 0; d < 3; off += t->dim[d], d++)
+		for (v = 0; v < t->dim[d]; v++)
+			sum +=
+			    (uint64_t) hist[off + v] *
+			    (uint64_t) mesh_topo_axis_distance(t, d, q[d], v);
+	return sum;
+}
+
+void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
+		       uint32_t n, uint32_t *out, uint32_t inner, uint32_t m)
+{
+	uint32_t i, j, c, best;
+	int q[3], d, *x;
+
+	for (i = 0; i < inner; i++) {
+		mesh_topo_coords(t, out[i], q);
+		g->hist[q[0]]++;
+		g->hist[t->dim[0] + q[1]]++;
+		g->hist[t->dim[0] + t->dim[1] + q[2]]++;
+	}
+	for (c = 0; c < n; c++) {
+		x = g->xyz + 3 * (size_t) c;
+		mesh_topo_coords(t, g->cand[c], x);
+		g->sum[c] = inner ? hist_distance(t, g->hist, x) : 0;
+	}
+	for (i = 0; i < inner; i++) {
+		mesh_topo_coords(t, out[i], q);
+		g->hist[q[0]] = 0;
+		g->hist[t->dim[0] + q[1]] = 0;
+		g->hist[t->dim[0] + t->dim[1] + q[2]] = 0;
+	}
+	for (j = 0; j < m; j++) {
+		for (c = 0, best = UINT32_MAX; c < n; c++)
+			if (g->sum[c] != UINT64_MAX &&
+			    (best == UINT32_MAX || g->sum[c] < g->sum[best]))
+				best = c;
+		out[inner + j] = g->cand[best];
+		g->sum[best] = UINT64_MAX; /* taken */
+		x = g->xyz + 3 * (size_t) best;
+		for (c = 0; c < n; c++) {
+			if (g->sum[c] == UINT64_MAX)
+				continue;
+			for (d = 0; d < 3; d++)
+				g->sum[c] += (uint64_t) mesh_topo_axis_distance(
+				    t, d, g->xyz[3 * (size_t) c + (size_t) d],
+				    x[d]);
+		}
+	}
+}
+
 /* ---- the MC allocator ---- */
 
 struct mc_priv {
@@ -419,7 +505,7 @@ struct mc_priv {
 	int shape[3];   /* parameter shape=, 0 = none */
 	int one_by_one; /* mc1x1: shell 0 is always the single centre */
 	int greedy;     /* mc1x1: the outermost shell filled greedily */
-	uint64_t *sum;  /* greedy: per candidate, distance to those chosen */
+	struct mesh__greedy greedy_fill;
 };
 
 static uint64_t mc_key(const void *ctx, const struct mesh_topo *t,
@@ -439,35 +525,18 @@ static uint64_t mc_key(const void *ctx, const struct mesh_topo *t,
 static void fill_outer_greedy(struct mc_priv *p, uint32_t cnt, uint32_t k,
 			      uint32_t *out)
 {
-	const struct mesh_topo *t = p->mc.topo;
 	const uint64_t *keys = p->mc.keys;
-	uint32_t radius = KEY_SHELL(keys[k - 1]), inner = 0, n, i, j, c;
+	uint32_t radius = KEY_SHELL(keys[k - 1]), inner = 0, n, c;
 
 	while (KEY_SHELL(keys[inner]) < radius)
 		inner++;
 	for (n = inner; n < cnt && KEY_SHELL(keys[n]) == radius; n++)
 		;
 	n -= inner; /* candidates keys[inner .. inner + n) */
-	for (c = 0; c < n; c++) {
-		p->sum[c] = 0;
-		for (i = 0; i < inner; i++)
-			p->sum[c] += (uint64_t) mesh_topo_distance(
-			    t, KEY_NODE(keys[inner + c]), out[i]);
-	}
-	for (j = inner; j < k; j++) {
-		uint32_t best = UINT32_MAX;
-
-		for (c = 0; c < n; c++)
-			if (p->sum[c] != UINT64_MAX &&
-			    (best == UINT32_MAX || p->sum[c] < p->sum[best]))
-				best = c;
-		out[j] = KEY_NODE(keys[inner + best]);
-		p->sum[best] = UINT64_MAX; /* taken */
-		for (c = 0; c < n; c++)
-			if (p->sum[c] != UINT64_MAX)
-				p->sum[c] += (uint64_t) mesh_topo_distance(
-				    t, KEY_NODE(keys[inner + c]), out[j]);
-	}
+	for (c = 0; c < n; c++)
+		p->greedy_fill.cand[c] = KEY_NODE(keys[inner + c]);
+	mesh__greedy_fill(&p->greedy_fill, p->mc.topo, n, out, inner,
+			  k - inner);
 }
 
 /* The cluster's nodes: Mache's order, or for mc1x1 the greedy fill. */
@@ -499,14 +568,13 @@ static int mc_create(struct mesh_allocator *a, const char *params,
 		return MESH_ENOMEM;
 	p->one_by_one = a->entry->variant >= 1;
 	p->greedy = a->entry->variant == 1;
-	p->sum = p->greedy ? malloc(a->topo->nodes * sizeof(*p->sum)) : NULL;
-	if (p->greedy && !p->sum) {
+	if (p->greedy && mesh__greedy_init(&p->greedy_fill, a->topo)) {
 		free(p);
 		return MESH_ENOMEM;
 	}
 	if (mesh__param_get(params, "shape", buf, sizeof(buf)) &&
 	    mesh_shape_parse(buf, p->shape, NULL)) {
-		free(p->sum);
+		mesh__greedy_free(&p->greedy_fill);
 		free(p);
 		return mesh_diag_set(
 		    d, MESH_EINVAL, NULL, 0, "shape",
@@ -514,7 +582,7 @@ static int mc_create(struct mesh_allocator *a, const char *params,
 		    buf);
 	}
 	if (mesh__mc_init(&p->mc, a->topo)) {
-		free(p->sum);
+		mesh__greedy_free(&p->greedy_fill);
 		free(p);
 		return MESH_ENOMEM;
 	}
@@ -527,7 +595,7 @@ static void mc_destroy(struct mesh_allocator *a)
 	struct mc_priv *p = a->priv;
 
 	mesh__mc_free(&p->mc);
-	free(p->sum);
+	mesh__greedy_free(&p->greedy_fill);
 	free(p);
 }
 
