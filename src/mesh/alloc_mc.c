@@ -247,6 +247,9 @@ static void sweep_search(const struct mesh__mc *m,
 	uint32_t n = 0, i, j, kept, cnt, use, X = (uint32_t) t->dim[0], x, y, z;
 	struct sweep_rows R;
 	int mid[3];
+	/* MC1x1: shell 0 is the free centre itself, so start at shell 1
+	 * (k > 1; a 1-node job finishes at shell 0). */
+	uint32_t one = ext[0] == 1 && ext[1] == 1 && ext[2] == 1 && k > 1;
 	uint64_t floor = cost_floor(t, ext, k);
 	int s, rmax = t->dim[0], xlo, xhi;
 
@@ -261,7 +264,7 @@ static void sweep_search(const struct mesh__mc *m,
 				L[n].x = x;
 				L[n].y = y;
 				L[n].z = z;
-				L[n].taken = L[n].inside = 0;
+				L[n].taken = L[n].inside = one;
 				L[n].cost = 0;
 				n += i >= from && mesh_bitmap_test(free_map, i);
 			}
@@ -278,7 +281,7 @@ static void sweep_search(const struct mesh__mc *m,
 
 		sweep_offer(&sb, ext, L[j].node, cost, rad);
 	}
-	for (s = 0; n && s <= rmax; s++) {
+	for (s = (int) one; n && s <= rmax; s++) {
 		for (i = 0, kept = 0; i < n; i = j) {
 			sweep_row(m, ext, s, (int) L[i].y, (int) L[i].z, &R);
 			for (j = i;
