@@ -136,13 +136,15 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
  * inner) chosen, append m of the candidates cand[0..n) one at a time,
  * each the one with the least total L1 (Lee) distance to all chosen so
  * far, ties to the earlier candidate.  Distances to the first inner
- * nodes come from per-axis coordinate histograms, O(n (X + Y + Z)); each
- * pick then adds one distance per candidate.  The caller fills cand. */
+ * nodes come from per-axis coordinate histograms (O(X^2 + Y^2 + Z^2),
+ * then O(1) per candidate); each pick adds one distance per candidate
+ * and finds the next pick in the same pass.  The caller fills cand. */
 struct mesh__greedy {
 	uint64_t *sum;  /* per candidate: total distance, or taken */
 	uint32_t *cand; /* candidates, filled by the caller */
 	int *xyz;       /* candidate coordinates */
 	uint32_t *hist; /* X + Y + Z counts, zero between calls */
+	uint64_t *wsum; /* X + Y + Z: per-axis distance sums to the chosen */
 };
 
 int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t);

@@ -423,6 +423,7 @@ void mesh__greedy_free(struct mesh__greedy *g)
 	free(g->cand);
 	free(g->xyz);
 	free(g->hist);
+	free(g->wsum);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -436,68 +437,96 @@ int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t)
 	g->hist =
 	    calloc((size_t) t->dim[0] + (size_t) t->dim[1] + (size_t) t->dim[2],
 		   sizeof(*g->hist));
-	if (!g->sum || !g->cand || !g->xyz || !g->hist) {
+	g->wsum = malloc(
+	    ((size_t) t->dim[0] + (size_t) t->dim[1] + (size_t) t->dim[2]) *
+	    sizeof(*g->wsum));
+	if (!g->sum || !g->cand || !g->xyz || !g->hist || !g->wsum) {
 		mesh__greedy_free(g);
 		return MESH_ENOMEM;
 	}
 	return 0;
 }
 
-/* Sum over the chosen nodes (per-axis coordinate histograms) of the
- * L1 (Lee) distance to candidate coordinates q. */
-static uint64_t hist_distance(const struct mesh_topo *t, const uint32_t *hist,
-			      const int q[3])
+/* Distance on axis d without branches (Lee distance if it wraps). */
+static inline uint64_t axis_gap(int a, int b, int len, int wrap)
 {
-	uint64_t sum = 0;
-	int d, v, off = 0;
+	int x = a > b ? a - b : b - a, y = len - x;
+
+	return (uint64_t) (wrap && y < x ? y : x);
+}
+
+/* wsum[off_d + v]: total distance on axis d from coordinate v to the
+ * chosen nodes, from the per-axis coordinate histograms. */
+static void axis_sums(struct mesh__greedy *g, const struct mesh_topo *t)
+{
+	int d, v, u, off = 0;
 
 	for (d = 0; d < 3; off += t->dim[d], d++)
-		for (v = 0; v < t->dim[d]; v++)
-			sum +=
-			    (uint64_t) hist[off + v] *
-			    (uint64_t) mesh_topo_axis_distance(t, d, q[d], v);
-	return sum;
+		for (v = 0; v < t->dim[d]; v++) {
+			g->wsum[off + v] = 0;
+			for (u = 0; u < t->dim[d]; u++)
+				g->wsum[off + v] +=
+				    (uint64_t) g->hist[off + u] *
+				    axis_gap(v, u, t->dim[d], t->wrap[d]);
+		}
+}
+
+/* Add the chosen node's distance to every candidate not yet taken, and
+ * return the next pick: the least total, ties to the earlier. */
+static uint32_t add_and_pick(struct mesh__greedy *g, const struct mesh_topo *t,
+			     uint32_t n, uint32_t chosen)
+{
+	const int *x = g->xyz, *b = g->xyz + 3 * (size_t) chosen;
+	uint32_t c, best = UINT32_MAX;
+	uint64_t least = UINT64_MAX;
+
+	for (c = 0; c < n; c++, x += 3) {
+		if (g->sum[c] == UINT64_MAX)
+			continue;
+		g->sum[c] += axis_gap(x[0], b[0], t->dim[0], t->wrap[0]) +
+			     axis_gap(x[1], b[1], t->dim[1], t->wrap[1]) +
+			     axis_gap(x[2], b[2], t->dim[2], t->wrap[2]);
+		if (g->sum[c] < least) {
+			least = g->sum[c];
+			best = c;
+		}
+	}
+	return best;
 }
 
 void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 		       uint32_t n, uint32_t *out, uint32_t inner, uint32_t m)
 {
-	uint32_t i, j, c, best;
-	int q[3], d, *x;
+	uint32_t i, j, c, best = UINT32_MAX;
+	uint64_t least = UINT64_MAX;
+	int q[3], *x, o1 = t->dim[0], o2 = t->dim[0] + t->dim[1];
 
 	for (i = 0; i < inner; i++) {
 		mesh_topo_coords(t, out[i], q);
 		g->hist[q[0]]++;
-		g->hist[t->dim[0] + q[1]]++;
-		g->hist[t->dim[0] + t->dim[1] + q[2]]++;
+		g->hist[o1 + q[1]]++;
+		g->hist[o2 + q[2]]++;
 	}
+	axis_sums(g, t);
 	for (c = 0; c < n; c++) {
 		x = g->xyz + 3 * (size_t) c;
 		mesh_topo_coords(t, g->cand[c], x);
-		g->sum[c] = inner ? hist_distance(t, g->hist, x) : 0;
+		g->sum[c] =
+		    g->wsum[x[0]] + g->wsum[o1 + x[1]] + g->wsum[o2 + x[2]];
+		if (g->sum[c] < least) {
+			least = g->sum[c];
+			best = c;
+		}
 	}
 	for (i = 0; i < inner; i++) {
 		mesh_topo_coords(t, out[i], q);
-		g->hist[q[0]] = 0;
-		g->hist[t->dim[0] + q[1]] = 0;
-		g->hist[t->dim[0] + t->dim[1] + q[2]] = 0;
+		g->hist[q[0]] = g->hist[o1 + q[1]] = g->hist[o2 + q[2]] = 0;
 	}
 	for (j = 0; j < m; j++) {
-		for (c = 0, best = UINT32_MAX; c < n; c++)
-			if (g->sum[c] != UINT64_MAX &&
-			    (best == UINT32_MAX || g->sum[c] < g->sum[best]))
-				best = c;
 		out[inner + j] = g->cand[best];
 		g->sum[best] = UINT64_MAX; /* taken */
-		x = g->xyz + 3 * (size_t) best;
-		for (c = 0; c < n; c++) {
-			if (g->sum[c] == UINT64_MAX)
-				continue;
-			for (d = 0; d < 3; d++)
-				g->sum[c] += (uint64_t) mesh_topo_axis_distance(
-				    t, d, g->xyz[3 * (size_t) c + (size_t) d],
-				    x[d]);
-		}
+		if (j + 1 < m)
+			best = add_and_pick(g, t, n, best);
 	}
 }
 
