@@ -61,6 +61,7 @@
 slurm_conf_t slurm_conf;
 node_record_t **node_record_table_ptr;
 List job_list;
+List part_list;
 int node_record_count;
 time_t last_node_update;
 
@@ -78,6 +79,7 @@ struct mesh_job {
 	uint32_t job_id;
 	bitstr_t *nodes;	/* Slurm node indices */
 	time_t end_time;	/* last known; refreshed from the job record */
+	uint16_t max_share;	/* > 1: shares its nodes (OverSubscribe) */
 };
 
 /* Everything below is protected by mesh_mutex. */
@@ -332,6 +334,23 @@ static void _busy_add(bitstr_t *nodes, int delta)
 	}
 }
 
+/*
+ * How many jobs (this one included) may hold each of the job's nodes, as
+ * select/linear counts it: the partition's OverSubscribe count if the job
+ * shares (slurmctld sets share_res for FORCE:N, and for YES:N with
+ * --oversubscribe), else 1.
+ */
+static uint16_t _max_share(job_record_t *job_ptr)
+{
+	uint16_t m;
+
+	if (!job_ptr->details || job_ptr->details->share_res != 1 ||
+	    !job_ptr->part_ptr)
+		return 1;
+	m = job_ptr->part_ptr->max_share & ~SHARED_FORCE;
+	return m > 1 ? m : 1;
+}
+
 /* Track a job's nodes; a no-op if already tracked.  Holds mesh_mutex. */
 static void _track_add(job_record_t *job_ptr)
 {
@@ -347,6 +366,7 @@ static void _track_add(job_record_t *job_ptr)
 	mj->job_id = job_ptr->job_id;
 	mj->nodes = nodes;
 	mj->end_time = job_ptr->end_time;
+	mj->max_share = _max_share(job_ptr);
 	list_append(tracked, mj);
 	_busy_add(nodes, 1);
 }
@@ -895,6 +915,99 @@ static int _preempt_fewest(struct mesh_try *t, bitstr_t *orig,
 }
 
 /*
+ * Usage as a sharing job with max_share m sees it: a node is taken if a
+ * non-sharing job holds it or m jobs already do; with only_shared, idle
+ * nodes count as taken too.
+ */
+static uint16_t *_share_use(uint16_t m, bool only_shared)
+{
+	uint16_t *use = xcalloc(map_node_cnt + 1, sizeof(*use));
+	ListIterator it = list_iterator_create(tracked);
+	struct mesh_job *mj;
+	int i;
+
+	while ((mj = list_next(it))) {
+		if (mj->max_share <= 1)
+			_use_add(use, mj->nodes);	/* exclusive holder */
+	}
+	list_iterator_destroy(it);
+	for (i = 0; i < map_node_cnt; i++)
+		use[i] = (use[i] || busy[i] >= m || (only_shared && !busy[i]));
+	return use;
+}
+
+/*
+ * A sharing job of the same size as a running sharing job takes exactly
+ * its nodes if they are all usable (select/linear's "job mate"): jobs
+ * that time-slice together keep the same node set.
+ */
+static int _share_mate(struct mesh_try *t, bitstr_t *orig, uint16_t *use)
+{
+	ListIterator it;
+	struct mesh_job *mj;
+	bitstr_t *pick = NULL;
+	int i, n;
+
+	if (t->job_ptr->details->req_node_bitmap ||
+	    t->job_ptr->details->contiguous)
+		return SLURM_ERROR;
+	it = list_iterator_create(tracked);
+	while (!pick && (mj = list_next(it))) {
+		n = bit_set_count(mj->nodes);
+		if (mj->max_share <= 1 || n < MAX(t->min_nodes, 1) ||
+		    (uint32_t) n > t->max_nodes ||
+		    (t->req_nodes > t->min_nodes && (uint32_t) n != t->req_nodes))
+			continue;
+		pick = mj->nodes;
+		for (i = 0; pick && i < MIN(bit_size(pick), map_node_cnt); i++)
+			if (bit_test(pick, i) && (use[i] || !bit_test(orig, i)))
+				pick = NULL;
+	}
+	list_iterator_destroy(it);
+	if (!pick)
+		return SLURM_ERROR;
+	bit_clear_all(t->avail);
+	t->total_cpus = 0;
+	for (i = 0; i < MIN(bit_size(pick), map_node_cnt); i++) {
+		if (!bit_test(pick, i))
+			continue;
+		bit_set(t->avail, i);
+		t->total_cpus += node_record_table_ptr[i]->config_ptr->cpus;
+	}
+	if (t->total_cpus < t->job_ptr->details->min_cpus) {
+		bit_copybits(t->avail, orig);
+		return SLURM_ERROR;
+	}
+	return SLURM_SUCCESS;
+}
+
+/*
+ * OverSubscribe (after idle nodes did not suffice): a node is available
+ * while fewer than m jobs hold it and none of them is exclusive.  Try, in
+ * order, the nodes of a same-size sharing job, then already shared nodes
+ * only, then shared and idle nodes together; the allocator chooses a
+ * compact set within each.
+ */
+static int _run_shared(struct mesh_try *t, bitstr_t *orig, uint16_t m)
+{
+	uint16_t *use = _share_use(m, false);
+	uint16_t *shared_only = _share_use(m, true);
+	int rc;
+
+	bit_copybits(t->avail, orig);
+	if ((rc = _share_mate(t, orig, use)) != SLURM_SUCCESS &&
+	    (rc = _place_with(t, orig, shared_only)) != SLURM_SUCCESS)
+		rc = _place_with(t, orig, use);
+	log_flag(SELECT_TYPE, "%s: %pJ shares nodes (OverSubscribe %u): %s",
+		 plugin_type, t->job_ptr, m,
+		 rc == SLURM_SUCCESS ? "placed" : "no placement");
+	t->busy = busy;
+	xfree(shared_only);
+	xfree(use);
+	return rc;
+}
+
+/*
  * RUN_NOW: place on free nodes.  Only if that fails, preempt the fewest
  * candidates, unless nodes of earlier preemptions are still completing
  * and the job fits once they are free.
@@ -903,9 +1016,12 @@ static int _run_now(struct mesh_try *t, List candidates, List *preemptees)
 {
 	bitstr_t *orig = bit_copy(t->avail);
 	int rc;
+	uint16_t m = _max_share(t->job_ptr);
 
 	t->busy = busy;
 	rc = _try_place(t);
+	if (rc != SLURM_SUCCESS && m > 1)
+		rc = _run_shared(t, orig, m);
 	if (rc != SLURM_SUCCESS && candidates && list_count(candidates) &&
 	    preemptees && !_fits_after_completion(t, orig))
 		rc = _preempt_fewest(t, orig, candidates, preemptees);
@@ -976,8 +1092,36 @@ extern int select_p_job_init(List job_list_arg)
  * SLURM_SUCCESS: slurmctld calls fatal() on any other value, even on
  * reconfigure (read_config.c), and ignores select_p_reconfigure()'s.
  */
+/*
+ * Say per partition what OverSubscribe means here, and warn about what is
+ * not supported: memory is not accounted, and backfill's WILL_RUN plans a
+ * sharing job as if it needed idle nodes (the main scheduler shares).
+ */
+static void _log_sharing(void)
+{
+	ListIterator it;
+	part_record_t *p;
+	uint16_t m;
+
+	if (!part_list)
+		return;
+	it = list_iterator_create(part_list);
+	while ((p = list_next(it))) {
+		m = p->max_share & ~SHARED_FORCE;
+		if (m <= 1)
+			continue;
+		error("%s: partition %s OverSubscribe=%s:%u: whole nodes are shared by up to %u jobs%s; not supported: memory limits (CR_Memory) between sharing jobs, and backfill plans sharing jobs as if they needed idle nodes",
+			plugin_type, p->name,
+			(p->max_share & SHARED_FORCE) ? "FORCE" : "YES", m, m,
+			(p->max_share & SHARED_FORCE) ? "" :
+			" (jobs submitted with --oversubscribe)");
+	}
+	list_iterator_destroy(it);
+}
+
 extern int select_p_node_init(void)
 {
+	_log_sharing();
 	slurm_mutex_lock(&mesh_mutex);
 	_load_conf_locked();
 	state_valid = false;
