@@ -772,6 +772,24 @@ START_TEST(test_sim_conservative_is_placement_aware)
 }
 END_TEST
 
+/* --limit-quantum: estimates rounded up to whole quanta, as Slurm's
+ * minute-granular limits do in a replay at speed-up S (60 S s). */
+START_TEST(test_sim_limit_quantum)
+{
+	static const struct jobspec js[] = { { 1, 0, 10, 30, 1 },
+					     { 2, 0, 150, 150, 1 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	o.limit_quantum = 100;
+	r = simulate("4x1", "rowmajor-ff", js, 2, &o);
+	ck_assert_double_eq(job_of(r, 1)->estimate, 100);
+	ck_assert_double_eq(job_of(r, 2)->estimate, 200);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -800,6 +818,7 @@ int main(void)
 	tcase_add_test(tc, test_sim_shape_reaches_allocator);
 	tcase_add_test(tc, test_sim_conservative_protects_every_reservation);
 	tcase_add_test(tc, test_sim_conservative_is_placement_aware);
+	tcase_add_test(tc, test_sim_limit_quantum);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

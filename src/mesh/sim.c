@@ -158,12 +158,17 @@ static long job_size(const struct mesh_swf_job *j, enum mesh_size_field f)
 	return first > 0 ? first : second;
 }
 
-static double job_estimate(const struct mesh_swf_job *j, enum mesh_estimate e)
+static double job_estimate(const struct mesh_swf_job *j, enum mesh_estimate e,
+			   double quantum)
 {
-	if (e == MESH_ESTIMATE_EXACT || j->req_time <= 0 ||
-	    j->req_time < j->run)
-		return j->run;
-	return j->req_time;
+	double est =
+	    e == MESH_ESTIMATE_EXACT || j->req_time <= 0 || j->req_time < j->run
+		? j->run
+		: j->req_time;
+
+	if (quantum > 0)
+		est = fmax(1, ceil(est / quantum)) * quantum;
+	return est;
 }
 
 static int by_submit(const void *a, const void *b)
@@ -215,7 +220,8 @@ static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 		sj->trace_run = j->run;
 		sj->user = j->user;
 		sj->req_time = j->req_time;
-		sj->estimate = job_estimate(j, s->opts->estimate);
+		sj->estimate =
+		    job_estimate(j, s->opts->estimate, s->opts->limit_quantum);
 		sj->size = (uint32_t) size;
 	}
 	sum->skipped = sum->skipped_runtime + sum->skipped_size +
@@ -1085,7 +1091,8 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 	    !(o->io_share >= 0) || o->comm_share + o->io_share > 1 ||
 	    !(o->alpha >= 0 && o->alpha <= 1) || !(o->pfs_bandwidth > 0) ||
 	    !(o->node_bandwidth > 0) ||
-	    (o->usable && o->usable->nbits != t->nodes))
+	    (o->usable && o->usable->nbits != t->nodes) ||
+	    !(o->limit_quantum >= 0))
 		return MESH_EINVAL;
 	memset(&s, 0, sizeof(s));
 	s.topo = t;

@@ -97,6 +97,10 @@ struct mesh_sim_opts {
 	enum mesh_estimate estimate;
 	enum mesh_size_field size_field;
 	double load; /* inter-arrival multiplier, > 0 (1 = as traced) */
+	/* Estimates rounded up to a multiple of this many seconds (0: not):
+	 * Slurm keeps time limits in whole minutes, so a replay at speed-up
+	 * S sees limits in multiples of 60 * S trace seconds. */
+	double limit_quantum;
 	/* Keep jobs whose runtime is exactly 0 (the default): an SWF
 	 * runtime of 0 is a real job that ran for under a second, placed and
 	 * freed at once; only -1 means missing.  Walker et al. count them

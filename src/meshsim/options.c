@@ -53,6 +53,8 @@ static void usage(FILE *f)
 	    "                        clamp: requested time, or the actual runtime when the\n"
 	    "                        request is missing or shorter (default); exact: always\n"
 	    "                        the actual runtime\n"
+	    "  --limit-quantum S     round estimates up to multiples of S seconds (as a\n"
+	    "                        Slurm replay at speed-up X does with S = 60 X)\n"
 	    "  --size alloc|req      job size from allocated (default) or requested procs;\n"
 	    "                        the other field is used when the first is missing\n"
 	    "  --skip-zero-runtime   skip jobs whose runtime is 0 (by default they are\n"
@@ -137,6 +139,7 @@ enum {
 	OPT_PFSBW,
 	OPT_NODEBW,
 	OPT_SKIP0,
+	OPT_QUANTUM,
 	OPT_IOCOMPUTE,
 	OPT_JOBATTRS
 };
@@ -154,6 +157,7 @@ static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "keep-zero-runtime", no_argument, NULL, OPT_KEEP0 },
 	{ "skip-zero-runtime", no_argument, NULL, OPT_SKIP0 },
+	{ "limit-quantum", required_argument, NULL, OPT_QUANTUM },
 	{ "io-nodes-compute", no_argument, NULL, OPT_IOCOMPUTE },
 	{ "job-attrs", required_argument, NULL, OPT_JOBATTRS },
 	{ "runtime-model", required_argument, NULL, OPT_RUNTIME },
@@ -292,6 +296,12 @@ static int parse_option(int c, struct options *o)
 		break;
 	case OPT_IOCOMPUTE:
 		o->io_nodes_compute = 1;
+		break;
+	case OPT_QUANTUM:
+		if (parse_double(optarg, &o->sim.limit_quantum) ||
+		    !(o->sim.limit_quantum > 0))
+			return fail_usage("--limit-quantum", optarg,
+					  "expected seconds > 0");
 		break;
 	case OPT_JOBATTRS:
 		o->job_attrs = optarg;

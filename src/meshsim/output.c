@@ -153,6 +153,7 @@ static void write_summary_run(FILE *f, const struct options *o,
 	fprintf(f, ",\n  \"seed\": %llu,\n", (unsigned long long) o->sim.seed);
 	fprintf(f, "  \"scheduler\": \"%s\",\n  \"load\": %.17g,\n",
 		meshsim_sched_names[o->sim.sched], o->sim.load);
+	fprintf(f, "  \"limit_quantum\": %.17g,\n", o->sim.limit_quantum);
 	fprintf(f,
 		"  \"estimate\": \"%s\",\n  \"size_field\": \"%s\",\n"
 		"  \"zero_runtime\": \"%s\",\n",
