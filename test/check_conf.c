@@ -270,6 +270,14 @@ static const struct {
 	{ "Dimensions=4x4\nNodes=n[0-3,2]\nAllocator=mc1x1\n", 2, "Nodes", "listed twice" },
 	{ "Dimensions=4x4\nNodes=n[0-\nAllocator=mc1x1\n", 2, "Nodes", "n[0-" },
 	{ HEAD "Allocator=mc1x1\nAllocatorParameters=bogus=1\n", 4, "AllocatorParameters", "" },
+	/* issue 12.7: messages that name what a person cannot see */
+	{ "Dimensions=4\xc3\x97" "4\nNodes=n[0-15]\nAllocator=mc1x1\n", 1, "Dimensions", "unexpected '\xc3\x97' (U+00D7) in \"4\xc3\x97" "4\": separate the dimensions with the letter 'x'" },
+	{ "Dimensions=4\xffx4\nNodes=n[0-15]\nAllocator=mc1x1\n", 1, "Dimensions", "unexpected byte 0xFF (not valid UTF-8)" },
+	{ "Dimensions=4x4\tx2\nNodes=n[0-15]\nAllocator=mc1x1\n", 1, "", "Key=Value" },
+	{ HEAD "\xef\xbb\xbf" "Allocator=mc1x1\n", 3, "\xef\xbb\xbf" "Allocator", "which contains '\xef\xbb\xbf' (U+FEFF, byte-order mark)" },
+	{ "Dimensions=4x4\nNodes=n[0000000000-0000000015]\nAllocator=mc1x1\n", 2, "Nodes", "has more than 9 digits (leading zeros count)" },
+	{ "Dimensions=4x4\nNodes=n[0-0000000015]\nAllocator=mc1x1\n", 2, "Nodes", "has more than 9 digits" },
+	{ "Dimensions=4x4\nNodes=n[5-1]\nAllocator=mc1x1\n", 2, "Nodes", "decimal bounds lo <= hi" },
 };
 
 START_TEST(test_conf_parse_bad)
@@ -292,6 +300,42 @@ START_TEST(test_conf_parse_bad)
 		      buf);
 	ck_assert_msg(strstr(d.message, conf_bad[_i].needle), "case %d: %s",
 		      _i, buf);
+}
+END_TEST
+
+/* A UTF-8 byte-order mark at the start of the file is skipped. */
+START_TEST(test_conf_parse_bom)
+{
+	struct mesh_conf *c =
+	    conf_ok("\xef\xbb\xbf" HEAD "Allocator=mc1x1\n");
+
+	ck_assert_uint_eq(c->n_named, 16);
+	ck_assert_uint_eq(c->topo->nodes, 16);
+	mesh_conf_destroy(c);
+}
+END_TEST
+
+START_TEST(test_diag_char)
+{
+	char buf[64];
+
+	ck_assert_str_eq(mesh_diag_char("x", buf, sizeof(buf)), "'x'");
+	ck_assert_str_eq(mesh_diag_char("\t", buf, sizeof(buf)),
+			 "control byte 0x09");
+	ck_assert_str_eq(mesh_diag_char("\xc3\x97" "4", buf, sizeof(buf)),
+			 "'\xc3\x97' (U+00D7)");
+	ck_assert_str_eq(mesh_diag_char("\xef\xbb\xbf", buf, sizeof(buf)),
+			 "'\xef\xbb\xbf' (U+FEFF, byte-order mark)");
+	ck_assert_str_eq(mesh_diag_char("\xf0\x9f\x98\x80", buf, sizeof(buf)),
+			 "'\xf0\x9f\x98\x80' (U+1F600)");
+	/* truncated, overlong and stray continuation bytes */
+	ck_assert_str_eq(mesh_diag_char("\xc3", buf, sizeof(buf)),
+			 "byte 0xC3 (not valid UTF-8)");
+	ck_assert_str_eq(mesh_diag_char("\xe0\x80\x80", buf, sizeof(buf)),
+			 "byte 0xE0 (not valid UTF-8)");
+	ck_assert_str_eq(mesh_diag_char("\x97", buf, sizeof(buf)),
+			 "byte 0x97 (not valid UTF-8)");
+	ck_assert_str_eq(mesh_diag_char("\xc3\x97", buf, 4), "'\xc3\x97");
 }
 END_TEST
 
@@ -363,6 +407,22 @@ START_TEST(test_conf_load_missing)
 			 MESH_EIO);
 	ck_assert_str_eq(d.file, "/nonexistent/mesh.conf");
 	ck_assert_ptr_null(c);
+}
+END_TEST
+
+START_TEST(test_conf_load_directory)
+{
+	char dir[] = "/tmp/check_conf_dir.XXXXXX";
+	struct mesh_conf *c = NULL;
+	struct mesh_diag d;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	mesh_diag_clear(&d);
+	ck_assert_int_eq(mesh_conf_load(dir, &c, &d), MESH_EIO);
+	ck_assert_ptr_null(c);
+	ck_assert_str_eq(d.file, dir);
+	ck_assert_msg(strstr(d.message, "is a directory"), "%s", d.message);
+	ck_assert_int_eq(rmdir(dir), 0);
 }
 END_TEST
 
@@ -501,6 +561,8 @@ static Suite *conf_suite(void)
 	tcase_add_loop_test(tc, test_conf_parse_bad, 0,
 			    (int) (sizeof(conf_bad) / sizeof(conf_bad[0])));
 	tcase_add_test(tc, test_conf_parse_nul_byte);
+	tcase_add_test(tc, test_conf_parse_bom);
+	tcase_add_test(tc, test_diag_char);
 	tcase_add_test(tc, test_conf_parse_fuzz);
 	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
@@ -509,6 +571,7 @@ static Suite *conf_suite(void)
 	tcase_add_test(tc, test_conf_load_file);
 	tcase_add_test(tc, test_conf_load_broken_file);
 	tcase_add_test(tc, test_conf_load_missing);
+	tcase_add_test(tc, test_conf_load_directory);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("mesh_conf_validate_nodes");

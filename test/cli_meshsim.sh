@@ -174,6 +174,15 @@ check "--io-nodes outside the mesh exits 2 naming it" '[ $? -eq 2 ] && grep -q "
 printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\n' >"$tmp/mesh.conf"
 "$meshsim" --mesh-conf "$tmp/mesh.conf" --io-nodes "0,1" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--io-nodes with --mesh-conf is a conflict" '[ $? -eq 2 ] && grep -q "conflicts with --io-nodes" "$tmp/err"'
+mkdir "$tmp/confdir"
+"$meshsim" --mesh-conf "$tmp/confdir" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--mesh-conf DIR says the path is a directory" '[ $? -eq 2 ] && grep -q "confdir: is a directory" "$tmp/err"'
+printf '\xef\xbb\xbfDimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\n' >"$tmp/bom.conf"
+"$meshsim" --mesh-conf "$tmp/bom.conf" "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
+check "--mesh-conf with a UTF-8 byte-order mark is read" '[ $? -eq 0 ] && grep -q "^mesh  *4x4" "$tmp/out"'
+printf 'Dimensions=4x4\nNodes=n[0000000000-0000000015]\nAllocator=mc1x1\n' >"$tmp/digits.conf"
+"$meshsim" --mesh-conf "$tmp/digits.conf" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--mesh-conf with 10-digit bounds names the digit limit" '[ $? -eq 2 ] && grep -q "digits.conf:2:Nodes: a range bound .* has more than 9 digits" "$tmp/err"'
 
 # Bad trace line: file, line and field named; non-zero exit; no output.
 cp "$tmp/t.swf" "$tmp/bad.swf"

@@ -25,6 +25,12 @@ check "missing mesh.conf named" '[ $? -eq 1 ] && grep -q "none.conf: cannot open
 printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\nNodeName=n3 Coord=9,9\n' >"$tmp/bad.conf"
 "$smesh" --mesh-conf "$tmp/bad.conf" show mesh >/dev/null 2>"$tmp/err"
 check "bad mesh.conf: file:line:key" '[ $? -eq 1 ] && grep -q "bad.conf:4:Coord" "$tmp/err"'
+mkdir "$tmp/confdir"
+"$smesh" --mesh-conf "$tmp/confdir" show mesh >/dev/null 2>"$tmp/err"
+check "--mesh-conf DIR says the path is a directory" '[ $? -eq 1 ] && grep -q "confdir: is a directory" "$tmp/err"'
+printf 'Dimensions=4\xc3\x974\nNodes=n[0-15]\nAllocator=mc1x1\n' >"$tmp/times.conf"
+"$smesh" --mesh-conf "$tmp/times.conf" show mesh >/dev/null 2>"$tmp/err"
+check "Dimensions=4x4 with U+00D7 names the character" '[ $? -eq 1 ] && grep -q "times.conf:1:Dimensions: unexpected .* (U+00D7) .*letter .x." "$tmp/err"'
 "$smesh" --version >"$tmp/out"
 check "--version" 'grep -q "^smesh (slurm-mesh)" "$tmp/out"'
 echo "$pass passed, $fail failed"

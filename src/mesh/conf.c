@@ -150,6 +150,24 @@ static struct conf_kv *single_key(struct conf_raw *r, const char *key)
 	return NULL;
 }
 
+/* Names a character a person cannot see or type, e.g. a stray BOM. */
+static int unknown_key(const struct conf_raw *r, const char *key, long line,
+		       struct mesh_diag *d)
+{
+	const char *p = key;
+	char what[64], note[96] = "";
+
+	while (*p && (unsigned char) *p >= 0x20 && (unsigned char) *p < 0x7f)
+		p++;
+	if (*p)
+		snprintf(note, sizeof(note), ", which contains %s",
+			 mesh_diag_char(p, what, sizeof(what)));
+	return conf_err(
+	    d, MESH_EPARSE, r, line, key,
+	    "unknown key \"%s\"%s (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator or AllocatorParameters)",
+	    key, note);
+}
+
 static int parse_token(struct conf_raw *r, char *tok, struct conf_line *l,
 		       struct mesh_diag *d)
 {
@@ -176,10 +194,7 @@ static int parse_token(struct conf_raw *r, char *tok, struct conf_line *l,
 		*slot = eq + 1;
 		return 0;
 	}
-	return conf_err(
-	    d, MESH_EPARSE, r, l->line, tok,
-	    "unknown key \"%s\" (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator or AllocatorParameters)",
-	    tok);
+	return unknown_key(r, tok, l->line, d);
 }
 
 static int finish_line(struct conf_raw *r, const struct conf_line *l,
@@ -243,7 +258,10 @@ static int parse_text(struct conf_raw *r, const char *text, size_t len,
 	char *line;
 	int rc = 0;
 
-	for (i = 0; i <= len && !rc; i++) {
+	/* A UTF-8 byte-order mark (editors on Windows add one) is skipped. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		start = 3;
+	for (i = start; i <= len && !rc; i++) {
 		if (i < len && text[i] != '\n' && text[i] != '\0')
 			continue;
 		if (i == len && start == len && len > 0)
@@ -605,6 +623,7 @@ static int read_file(const char *path, char **buf, size_t *len,
 			return MESH_ENOMEM;
 		}
 		p = q;
+		errno = 0;
 		got = fread(p + n, 1, cap - n, f);
 		n += got;
 		if (n < cap)
@@ -619,9 +638,16 @@ static int read_file(const char *path, char **buf, size_t *len,
 		cap *= 2;
 	}
 	if (ferror(f)) {
+		int err = errno;
+
 		free(p);
 		fclose(f);
-		return mesh_diag_set(d, MESH_EIO, path, 0, "", "read error");
+		if (err == EISDIR)
+			return mesh_diag_set(
+			    d, MESH_EIO, path, 0, "",
+			    "is a directory; give the path of the mesh.conf file itself");
+		return mesh_diag_set(d, MESH_EIO, path, 0, "", "read error: %s",
+				     err ? strerror(err) : "unknown cause");
 	}
 	fclose(f);
 	*buf = p;

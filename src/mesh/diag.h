@@ -24,6 +24,13 @@ int mesh_diag_set(struct mesh_diag *d, int rc, const char *file, long line,
 		  const char *field, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
+/** \brief Describe the character that starts at p so a person can see it:
+ *  "'x'" for printable ASCII, "'×' (U+00D7)" for a UTF-8 sequence
+ *  (with a name for invisible ones such as the byte-order mark), and
+ *  "byte 0xC3 (not valid UTF-8)" or "control byte 0x09" otherwise.
+ *  \return buf (always terminated). */
+const char *mesh_diag_char(const char *p, char *buf, size_t len);
+
 /** \brief Render "file:line:field: message" into buf (always terminated). */
 const char *mesh_diag_format(const struct mesh_diag *d, char *buf, size_t len);
 

@@ -27,7 +27,8 @@ struct hl_group {
 	size_t lit_len;
 	struct hl_range *r; /* NULL for the trailing literal */
 	size_t nr;
-	size_t count; /* values in the group (1 for a literal) */
+	size_t count;   /* values in the group (1 for a literal) */
+	int long_bound; /* a bound had more than HL_MAX_DIGITS digits */
 };
 
 struct hl_out {
@@ -46,7 +47,9 @@ static int parse_number(const char *s, size_t len, unsigned long *v)
 {
 	size_t i;
 
-	if (len == 0 || len > HL_MAX_DIGITS)
+	if (len > HL_MAX_DIGITS)
+		return -2;
+	if (len == 0)
 		return -1;
 	*v = 0;
 	for (i = 0; i < len; i++) {
@@ -57,19 +60,22 @@ static int parse_number(const char *s, size_t len, unsigned long *v)
 	return 0;
 }
 
-/* Parses "a" or "a-b" into r; returns 0 or -1. */
+/* Parses "a" or "a-b" into r; returns 0, -1, or -2 when a bound has too
+ * many digits. */
 static int parse_range(const char *s, size_t len, struct hl_range *r)
 {
 	const char *dash = memchr(s, '-', len);
+	int rc;
 
 	if (!dash) {
-		if (parse_number(s, len, &r->lo))
-			return -1;
+		if ((rc = parse_number(s, len, &r->lo)) != 0)
+			return rc;
 		r->hi = r->lo;
-	} else if (parse_number(s, (size_t) (dash - s), &r->lo) ||
-		   parse_number(dash + 1, len - (size_t) (dash - s) - 1,
-				&r->hi) ||
-		   r->hi < r->lo) {
+	} else if ((rc = parse_number(s, (size_t) (dash - s), &r->lo)) != 0 ||
+		   (rc = parse_number(dash + 1, len - (size_t) (dash - s) - 1,
+				      &r->hi)) != 0) {
+		return rc;
+	} else if (r->hi < r->lo) {
 		return -1;
 	}
 	r->width = (int) (dash ? (size_t) (dash - s) : len);
@@ -81,6 +87,7 @@ static int parse_bracket(const char *s, size_t len, struct hl_group *g,
 			 size_t max)
 {
 	size_t i, start = 0, nr = 1;
+	int rc;
 
 	for (i = 0; i < len; i++)
 		nr += s[i] == ',';
@@ -91,8 +98,11 @@ static int parse_bracket(const char *s, size_t len, struct hl_group *g,
 	for (i = 0; i <= len; i++) {
 		if (i < len && s[i] != ',')
 			continue;
-		if (parse_range(s + start, i - start, &g->r[g->nr]))
+		rc = parse_range(s + start, i - start, &g->r[g->nr]);
+		if (rc) {
+			g->long_bound = rc == -2;
 			return MESH_EPARSE;
+		}
 		g->count += g->r[g->nr].hi - g->r[g->nr].lo + 1;
 		if (g->count > max)
 			return MESH_ERANGE;
@@ -241,7 +251,7 @@ static int expand_item(const char *spec, const char *s, size_t len,
 {
 	struct hl_group g[64];
 	size_t ng = 0, brackets = 0, i;
-	int rc;
+	int rc, long_bound = 0;
 
 	if (len == 0)
 		return hl_err(d, MESH_EPARSE, spec, "empty host name");
@@ -253,7 +263,14 @@ static int expand_item(const char *spec, const char *s, size_t len,
 	rc = parse_item(s, len, g, &ng, o->max);
 	if (!rc)
 		rc = emit_item(g, ng, o);
+	for (i = 0; i < ng; i++)
+		long_bound |= g[i].long_bound;
 	free_groups(g, sizeof(g) / sizeof(g[0]));
+	if (rc == MESH_EPARSE && long_bound)
+		return mesh_diag_set(
+		    d, rc, NULL, 0, "hostlist",
+		    "a range bound in \"%s\" has more than %d digits (leading zeros count); at most %d are supported",
+		    spec, HL_MAX_DIGITS, HL_MAX_DIGITS);
 	if (rc == MESH_EPARSE)
 		return hl_err(
 		    d, rc, spec,

@@ -65,6 +65,7 @@ int mesh_topo_parse(const char *spec, struct mesh_topo **out,
 	int dim[MESH_MAX_DIMS];
 	bool wrap[MESH_MAX_DIMS];
 	const char *p = spec;
+	char what[64];
 	int n = 0, rc;
 
 	if (!spec || !out)
@@ -84,9 +85,10 @@ int mesh_topo_parse(const char *spec, struct mesh_topo **out,
 		if (*p == '\0')
 			break;
 		if (*p != 'x' && *p != 'X')
-			return mesh_diag_set(d, MESH_EPARSE, NULL, 0, "mesh",
-					     "unexpected '%c' in \"%s\"", *p,
-					     spec);
+			return mesh_diag_set(
+			    d, MESH_EPARSE, NULL, 0, "mesh",
+			    "unexpected %s in \"%s\": separate the dimensions with the letter 'x', as in 4x4x2",
+			    mesh_diag_char(p, what, sizeof(what)), spec);
 		p++;
 	}
 	if (n < 2)
