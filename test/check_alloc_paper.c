@@ -883,6 +883,51 @@ START_TEST(test_contig_bf_fills_the_exact_hole)
 }
 END_TEST
 
+/* Issue 9.1: among equally compact boxes, the one whose nodes are
+ * consecutive in index order (Slurm's --contiguous, select/linear's
+ * n[0-2]): 3 nodes on an empty 4x4 are 0,1,2, not the column 0,4,8; 8
+ * nodes are the two full rows 0..7; 4 nodes stay ff's 2x2 block (bf
+ * prefers the edge row 0..3, which touches more of the boundary). */
+START_TEST(test_contig_prefers_consecutive_indices)
+{
+	static const char *const names[] = { "contig-ff", "contig-bf" };
+	static const struct {
+		const char *mesh;
+		uint32_t k, first, last;
+		int consecutive, n_alloc;
+	} cases[] = {
+		{ "4x4", 3, 0, 2, 1, 2 },   { "4x4", 8, 0, 7, 1, 2 },
+		{ "4x4", 4, 0, 5, 0, 1 },   { "4x4x2", 3, 0, 2, 1, 2 },
+		{ "4x4t", 2, 0, 1, 1, 1 },
+	};
+	uint32_t out[16], i;
+	size_t c;
+	int n;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct mesh_topo *t = tu_topo(cases[c].mesh);
+		struct mesh_bitmap *f = tu_all_free(t);
+
+		for (n = 0; n < cases[c].n_alloc; n++) {
+			struct mesh_allocator *a = mk(t, names[n], NULL);
+
+			ck_assert_int_eq(place(a, t, f, cases[c].k, out), 0);
+			qsort(out, cases[c].k, sizeof(out[0]), cmp_u32);
+			ck_assert_msg(out[0] == cases[c].first &&
+					  out[cases[c].k - 1] == cases[c].last,
+				      "%s %s k=%u: %u..%u", names[n],
+				      cases[c].mesh, cases[c].k, out[0],
+				      out[cases[c].k - 1]);
+			for (i = 1; cases[c].consecutive && i < cases[c].k; i++)
+				ck_assert_uint_eq(out[i], out[i - 1] + 1);
+			mesh_alloc_destroy(a);
+		}
+		mesh_bitmap_destroy(f);
+		mesh_topo_destroy(t);
+	}
+}
+END_TEST
+
 /* ------------------------------------------------------------- sl: */
 
 START_TEST(test_sl_prefers_neighbours_ending_together)
@@ -1063,6 +1108,7 @@ static Suite *paper_suite(void)
 	tcase_add_loop_test(tc, test_contig_places_blocks_or_refuses, 0,
 			    N(simple_meshes));
 	tcase_add_test(tc, test_contig_bf_fills_the_exact_hole);
+	tcase_add_test(tc, test_contig_prefers_consecutive_indices);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sl");
 	tcase_add_test(tc, test_sl_prefers_neighbours_ending_together);

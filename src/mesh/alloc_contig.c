@@ -10,7 +10,10 @@
  * Decisions the papers leave open:
  *  - shapes: the orientations of req->shape if its volume is k, else
  *    every factorisation a x b x c = k that fits the mesh; shapes are
- *    preferred most cube-like first (least a+b+c, then lexicographic);
+ *    preferred most cube-like first (least a+b+c), then longest along
+ *    the fastest-varying axis, so that equally compact boxes whose nodes
+ *    are consecutive in node index order come first (Slurm's
+ *    --contiguous means consecutive node indices: see shape_cmp);
  *  - tori: sub-meshes may wrap around on wrapped axes;
  *  - ff: the most preferred shape that fits anywhere, at its lowest
  *    base (low corner) node index;
@@ -67,14 +70,23 @@ static void contig_destroy(struct mesh_allocator *a)
 	free(p);
 }
 
+/* Most cube-like first (least a+b+c); among those, the shape longest on
+ * the fastest-varying axes (compare c, then b, then a, smallest first).
+ * Node index order is x fastest, so a run along x, full rows or full
+ * planes - the boxes whose nodes are consecutive in index order, and so
+ * in Slurm's node order with the default NodeOrder - always come first
+ * when one exists: 3x1x1 before 1x3x1, as select/linear gives n[0-2]. */
 static int shape_cmp(const void *x, const void *y)
 {
 	const int *a = x, *b = y;
-	int sa = a[0] + a[1] + a[2], sb = b[0] + b[1] + b[2];
+	int sa = a[0] + a[1] + a[2], sb = b[0] + b[1] + b[2], d;
 
 	if (sa != sb)
 		return sa - sb;
-	return memcmp(a, b, 3 * sizeof(int)) < 0 ? -1 : 1;
+	for (d = 2; d >= 0; d--)
+		if (a[d] != b[d])
+			return a[d] - b[d];
+	return 0;
 }
 
 static void add_shape(struct contig_priv *p, const struct mesh_topo *t, int a,
