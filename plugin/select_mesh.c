@@ -1218,6 +1218,8 @@ static void _set_comment(job_record_t *job_ptr, bitstr_t *nodes)
 			   m.bbox[0],
 			   m.bbox[1], m.bbox[2], m.sum_pairwise,
 			   m.avg_pairwise, m.diameter);
+		select_mesh_jobinfo_set_placement(
+			job_ptr, c + strlen(MESH_COMMENT_PREFIX));
 		/* Keep a comment someone else wrote; replace our own. */
 		if (job_ptr->system_comment &&
 		    xstrncmp(job_ptr->system_comment, "mesh:", 5))

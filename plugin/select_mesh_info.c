@@ -1,6 +1,7 @@
 /*****************************************************************************\
  *  select_mesh_info.c - select/mesh per-node and per-job data: allocated
- *  CPUs and TRES for sinfo/scontrol (nodeinfo), and the (empty) jobinfo.
+ *  CPUs and TRES for sinfo/scontrol (nodeinfo), and the per-job placement
+ *  summary for squeue %s (jobinfo, versioned pack format).
  *****************************************************************************
  *  Copyright (C) 2026 The slurm-mesh authors.
  *
@@ -159,15 +160,55 @@ extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
 	return SLURM_SUCCESS;
 }
 
-/* No per-job select data: the placement is published in SystemComment. */
+/*
+ * select_jobinfo: the placement summary (see select_mesh.h).
+ * Wire format: pack32(JOBINFO_PACK_MARK) pack16(version) packmem(blob);
+ * version 1's blob is the NUL-terminated summary.  Before this format the
+ * plugin packed nothing, so an unpacker that does not find the mark at
+ * the cursor leaves the buffer alone: in saved state the next field is
+ * a node count, NO_VAL or a string length, never the mark.
+ */
+#define JOBINFO_PACK_MARK 0x4d455348	/* "MESH" */
+#define JOBINFO_FORMAT 1
+
 extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
 {
-	return NULL;
+	select_jobinfo_t *jobinfo = xmalloc(sizeof(*jobinfo));
+
+	jobinfo->magic = JOBINFO_MAGIC;
+	return jobinfo;
 }
 
 extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
 {
+	if (!jobinfo)
+		return SLURM_SUCCESS;
+	if (jobinfo->magic != JOBINFO_MAGIC) {
+		error("%s: %s: jobinfo magic bad", plugin_type, __func__);
+		return EINVAL;
+	}
+	jobinfo->magic = 0;
+	xfree(jobinfo->placement);
+	xfree(jobinfo);
 	return SLURM_SUCCESS;
+}
+
+extern void select_mesh_jobinfo_set_placement(void *job, const char *placement)
+{
+	job_record_t *job_ptr = job;
+	select_jobinfo_t *jobinfo;
+
+	if (!job_ptr->select_jobinfo)
+		job_ptr->select_jobinfo = select_g_select_jobinfo_alloc();
+	if (!job_ptr->select_jobinfo)
+		return;
+	if (!job_ptr->select_jobinfo->data)
+		job_ptr->select_jobinfo->data = select_p_select_jobinfo_alloc();
+	jobinfo = job_ptr->select_jobinfo->data;
+	if (jobinfo->magic != JOBINFO_MAGIC)
+		return;
+	xfree(jobinfo->placement);
+	jobinfo->placement = xstrdup(placement);
 }
 
 extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
@@ -187,13 +228,22 @@ extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
 extern select_jobinfo_t *select_p_select_jobinfo_copy(
 	select_jobinfo_t *jobinfo)
 {
-	return NULL;
+	select_jobinfo_t *copy = select_p_select_jobinfo_alloc();
+
+	if (jobinfo && jobinfo->magic == JOBINFO_MAGIC)
+		copy->placement = xstrdup(jobinfo->placement);
+	return copy;
 }
 
 extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
 					buf_t *buffer,
 					uint16_t protocol_version)
 {
+	const char *p = jobinfo ? jobinfo->placement : NULL;
+
+	pack32(JOBINFO_PACK_MARK, buffer);
+	pack16(JOBINFO_FORMAT, buffer);
+	packmem((char *) p, p ? strlen(p) + 1 : 0, buffer);
 	return SLURM_SUCCESS;
 }
 
@@ -201,15 +251,61 @@ extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
 					  buf_t *buffer,
 					  uint16_t protocol_version)
 {
-	*jobinfo = NULL;
+	select_jobinfo_t *ji = select_p_select_jobinfo_alloc();
+	uint32_t offset = get_buf_offset(buffer), mark, len = 0;
+	uint16_t format;
+	char *blob = NULL;
+
+	*jobinfo = ji;
+	if (remaining_buf(buffer) < sizeof(uint32_t))
+		return SLURM_SUCCESS;	/* written before jobinfo had data */
+	safe_unpack32(&mark, buffer);
+	if (mark != JOBINFO_PACK_MARK) {
+		set_buf_offset(buffer, offset);
+		return SLURM_SUCCESS;	/* written before jobinfo had data */
+	}
+	safe_unpack16(&format, buffer);
+	safe_unpackmem_xmalloc(&blob, &len, buffer);
+	if (format == 1 && len && blob[len - 1] == '\0') {
+		ji->placement = blob;
+		blob = NULL;
+	} else if (format != 1) {
+		debug("%s: %s: skipping jobinfo format %hu (%u bytes)",
+		      plugin_type, __func__, format, len);
+	}
+	xfree(blob);
 	return SLURM_SUCCESS;
+
+unpack_error:
+	error("%s: %s: error unpacking job info", plugin_type, __func__);
+	xfree(blob);
+	select_p_select_jobinfo_free(ji);
+	*jobinfo = NULL;
+	return SLURM_ERROR;
+}
+
+static const char *_jobinfo_text(select_jobinfo_t *jobinfo, int mode)
+{
+	switch (mode) {
+	case SELECT_PRINT_HEAD:
+		return "PLACEMENT";
+	case SELECT_PRINT_DATA:
+	case SELECT_PRINT_MIXED:
+	case SELECT_PRINT_MIXED_SHORT:
+		if (jobinfo && jobinfo->magic == JOBINFO_MAGIC &&
+		    jobinfo->placement)
+			return jobinfo->placement;
+		return "";
+	default:
+		return "";
+	}
 }
 
 extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
 					    char *buf, size_t size, int mode)
 {
 	if (buf && size) {
-		buf[0] = '\0';
+		snprintf(buf, size, "%s", _jobinfo_text(jobinfo, mode));
 		return buf;
 	}
 	return NULL;
@@ -218,5 +314,7 @@ extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
 extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
 					     int mode)
 {
-	return NULL;
+	const char *t = _jobinfo_text(jobinfo, mode);
+
+	return *t ? xstrdup(t) : NULL;
 }
