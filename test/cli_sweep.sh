@@ -73,6 +73,19 @@ printf 'trace = %s/none.swf\nallocator = mc1x1\n' "$tmp" >"$tmp/fail.grid"
 "$sweep" --no-progress --out "$tmp/f.csv" "$tmp/fail.grid" >/dev/null 2>"$tmp/err"
 check "a failing point is reported, recorded as failed, and the sweep exits 1" '[ $? -eq 1 ] && grep -q "failed (exit 1): meshsim: .*none.swf: cannot open" "$tmp/err" && grep -q ",failed," "$tmp/f.csv"'
 
+# --points / --point N / --aggregate (what contrib/slurm-array uses):
+# one point per run gives meshsweep's rows; a missing point is named.
+check "--points counts the grid" '[ "$("$sweep" --points "$tmp/g.grid")" = 27 ]'
+for i in 4 13; do "$sweep" --no-progress --point $i --out "$tmp/p$i.csv" "$tmp/g.grid" 2>>"$tmp/err"; done
+check "--point N writes exactly point N's row, equal to the full sweep's" '[ "$(wc -l <"$tmp/p4.csv")" -eq 2 ] && [ ! -e "$tmp/p4-agg.csv" ] && tail -1 "$tmp/p4.csv" | grep -qF "allocator=plas;load=0.8;seed=2" && grep -qxF "$(tail -1 "$tmp/p13.csv")" "$tmp/t.csv"'
+"$sweep" --point 27 --out "$tmp/p.csv" "$tmp/g.grid" >/dev/null 2>"$tmp/err"
+check "--point past the end is refused" '[ $? -eq 2 ] && grep -q "has 27 points (0 to 26)" "$tmp/err"'
+"$sweep" --aggregate --out "$tmp/t.csv" --agg "$tmp/a2.csv" "$tmp/g.grid" >/dev/null 2>"$tmp/err"
+check "--aggregate of a complete sweep runs nothing and rewrites the same aggregate" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ] && cmp -s "$tmp/a2.csv" "$tmp/t-agg.csv"'
+(head -1 "$tmp/p4.csv"; tail -n +2 "$tmp/p4.csv"; tail -n +2 "$tmp/p13.csv") >"$tmp/two.csv"
+"$sweep" --aggregate --out "$tmp/two.csv" "$tmp/g.grid" >/dev/null 2>"$tmp/err"
+check "--aggregate of an incomplete sweep exits 1 and names the missing points" '[ $? -eq 1 ] && grep -q "point 0 (workload=.*seed=1) has no ok row" "$tmp/err" && grep -q "INCOMPLETE: 25 of 27 points missing or failed" "$tmp/err" && [ "$(wc -l <"$tmp/two.csv")" -eq 3 ]'
+
 # Pictures: the three kinds, PNG and SVG.
 valid_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && [ "$(stat -c %s "$1")" -gt 5000 ]; }
 "$plot" curve "$tmp/t-agg.csv" --y avg_balance_factor --out "$tmp/curve.png" --title "balance" 2>"$tmp/err"

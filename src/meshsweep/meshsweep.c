@@ -37,6 +37,12 @@ static void usage(FILE *f)
 	    "                        (default: the --out name with -agg.csv)\n"
 	    "  -j, --jobs N          parallel runs (default: the number of cores)\n"
 	    "  --progress / --no-progress  progress bar (default: if a terminal)\n"
+	    "  --points              print the number of points and exit\n"
+	    "  --point N             run only point N (0-based, as a job array\n"
+	    "                        task does); no aggregated CSV\n"
+	    "  --aggregate           run nothing: name the points with no ok row\n"
+	    "                        in --out, write the aggregated CSV; exit 1\n"
+	    "                        if any point is missing or failed\n"
 	    "  --help, --version\n"
 	    "meshsim and meshsim-gen are found next to meshsweep, on PATH, or in\n"
 	    "$MESHSIM and $MESHGEN.\n");
@@ -58,13 +64,16 @@ static int parse_args(int argc, char **argv, struct sweep *s)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "progress", no_argument, NULL, 'p' },
 		{ "no-progress", no_argument, NULL, 'P' },
+		{ "points", no_argument, NULL, 'n' },
+		{ "point", required_argument, NULL, 'N' },
+		{ "aggregate", no_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char *end;
 	long v;
-	int c;
+	int c, count = 0;
 
 	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
 		switch (c) {
@@ -82,6 +91,20 @@ static int parse_args(int argc, char **argv, struct sweep *s)
 					   "expected 1 to 256 parallel runs");
 			s->jobs = (int) v;
 			break;
+		case 'N':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (!*optarg || *end || errno || v < 0)
+				return bad("--point", optarg,
+					   "expected a point number from 0");
+			s->point = v;
+			break;
+		case 'A':
+			s->aggregate = 1;
+			break;
+		case 'n':
+			count = 1;
+			break;
 		case 'p':
 		case 'P':
 			s->progress = c == 'p';
@@ -97,14 +120,19 @@ static int parse_args(int argc, char **argv, struct sweep *s)
 			return 2;
 		}
 	}
-	if (optind != argc - 1 || !s->out) {
+	if (optind != argc - 1 || (!s->out && !count)) {
 		fprintf(stderr, "meshsweep: %s\nTry 'meshsweep --help'.\n",
-			!s->out ? "--out FILE is required"
-				: "expected exactly one grid file");
+			optind == argc - 1 ? "--out FILE is required"
+					   : "expected exactly one grid file");
+		return 2;
+	}
+	if (s->point >= 0 && s->aggregate) {
+		fprintf(stderr, "meshsweep: --point and --aggregate exclude "
+				"each other\nTry 'meshsweep --help'.\n");
 		return 2;
 	}
 	s->grid_path = argv[optind];
-	return -1;
+	return count ? -2 : -1;
 }
 
 int main(int argc, char **argv)
@@ -114,6 +142,7 @@ int main(int argc, char **argv)
 
 	memset(&s, 0, sizeof(s));
 	s.progress = -1;
+	s.point = -1;
 	s.jobs = (int) sysconf(_SC_NPROCESSORS_ONLN);
 	if (s.jobs < 1)
 		s.jobs = 1;
@@ -122,6 +151,11 @@ int main(int argc, char **argv)
 		return rc;
 	if (grid_load(s.grid_path, &s.grid))
 		return 2;
+	if (rc == -2) { /* --points */
+		printf("%zu\n", grid_points(&s.grid));
+		grid_free(&s.grid);
+		return 0;
+	}
 	rc = sweep_run(&s, argv[0]);
 	grid_free(&s.grid);
 	return rc;

@@ -287,6 +287,13 @@ static int make_workloads(struct runner *r)
 			opt_names names;
 			int n, rc;
 
+			if (r->s->point >= 0 &&
+			    (w != grid_index(g, (size_t) r->s->point,
+					     (size_t) dw) ||
+			     (ds >= 0 &&
+			      sd != grid_index(g, (size_t) r->s->point,
+					       (size_t) ds))))
+				continue; /* --point: only its workload */
 			gen_paths(r, w, sd, swf, attrs);
 			snprintf(err, sizeof(err), "%s/gen.err", r->tmpdir);
 			n = gen_args(r, g->dim[dw].values[w],
@@ -538,6 +545,32 @@ static void remove_tmpdir(const char *dir)
 		fprintf(stderr, "meshsweep: could not remove %s\n", dir);
 }
 
+/* --aggregate: every point must have an ok row; the missing and failed
+ * ones are named (the first few) and counted. */
+static size_t report_missing(const struct runner *r)
+{
+	const struct grid *g = &r->s->grid;
+	size_t np = grid_points(g), p, missing = 0;
+	char key[2048];
+
+	for (p = 0; p < np; p++) {
+		if (r->done[p])
+			continue;
+		if (++missing <= 10) {
+			point_key(g, p, key, sizeof(key));
+			fprintf(stderr,
+				"meshsweep: %s: point %zu (%s) has no ok row\n",
+				r->s->out, p, key);
+		}
+	}
+	if (missing)
+		fprintf(stderr,
+			"meshsweep: %s: INCOMPLETE: %zu of %zu points missing "
+			"or failed\n",
+			r->s->out, missing, np);
+	return missing;
+}
+
 int sweep_run(struct sweep *s, const char *argv0)
 {
 	struct runner r;
@@ -555,19 +588,37 @@ int sweep_run(struct sweep *s, const char *argv0)
 	snprintf(r.tmpdir, sizeof(r.tmpdir), "/tmp/meshsweep.XXXXXX");
 	if (!mkdtemp(r.tmpdir) || open_tidy(&r))
 		goto out;
+	if (s->point >= 0 && (size_t) s->point >= np) {
+		fprintf(stderr,
+			"meshsweep: --point %ld: %s has %zu points "
+			"(0 to %zu)\n",
+			s->point, s->grid_path, np, np ? np - 1 : 0);
+		rc = 2;
+		goto out;
+	}
 	for (p = 0; p < np; p++)
-		r.todo += !r.done[p];
-	if (np > r.todo)
+		r.todo += !r.done[p] && !s->aggregate &&
+			  (s->point < 0 || p == (size_t) s->point);
+	if (s->aggregate && report_missing(&r))
+		r.failed = 1;
+	for (p = 0; p < np && (s->aggregate || s->point >= 0); p++)
+		if (p != (size_t) s->point)
+			r.done[p] = 1; /* run nothing else */
+	if (np > r.todo && s->point < 0 && !s->aggregate)
 		fprintf(stderr, "meshsweep: %zu of %zu points already in %s\n",
 			np - r.todo, np, s->out);
-	if (make_workloads(&r) || run_points(&r))
+	if (!s->aggregate && (make_workloads(&r) || run_points(&r)))
 		goto out;
 	fclose(r.out);
 	r.out = NULL;
+	if (s->point >= 0) { /* one point of many: nothing to aggregate */
+		rc = r.failed != 0;
+		goto out;
+	}
 	agg = s->agg ? NULL : default_agg(s->out);
 	rc = (!s->agg && !agg) ||
 	     sweep_aggregate(s->out, s->agg ? s->agg : agg) || r.failed;
-	if (r.failed)
+	if (r.failed && !s->aggregate)
 		fprintf(stderr, "meshsweep: %zu of %zu points failed\n",
 			r.failed, r.todo);
 	free(agg);

@@ -13,12 +13,17 @@ struct sweep {
 	const char *agg; /* aggregated CSV, or NULL for the default */
 	int jobs;        /* parallel runs */
 	int progress;    /* -1 auto, 0 off, 1 on */
+	long point;      /* --point: run only this point, or -1 for all */
+	int aggregate;   /* --aggregate: run nothing, check and aggregate */
 };
 
 /* The summary metrics copied from meshsim's JSON, in column order. */
 extern const char *const sweep_metrics[];
 
-/* Run the grid; 0 if every point succeeded, 1 otherwise. */
+/* Run the grid (or only s->point, then without aggregating); 0 if every
+ * point run succeeded, 1 otherwise.  With s->aggregate, run nothing:
+ * report the points with no ok row in the tidy CSV, write the aggregated
+ * CSV, and return 1 if any point is missing or failed. */
 int sweep_run(struct sweep *s, const char *argv0);
 
 /* Write the aggregated CSV of the tidy CSV at tidy: rows grouped by every
