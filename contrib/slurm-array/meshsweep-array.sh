@@ -23,8 +23,8 @@ merge the rows into TIDY.csv and TIDY-agg.csv in a dependent job.
                  (repeatable), e.g. --sbatch=--partition=short
   --wait         wait for the merge job; exit with its status
   --merge        (what the merge job runs) merge FILE.parts/ now
-meshsweep is found in \$MESHSWEEP, next to this script's build tree, or on
-PATH; meshsim and meshsim-gen as meshsweep finds them (\$MESHSIM, \$MESHGEN).
+meshsweep is found in \$MESHSWEEP, in this script's build tree, next to it,
+or on PATH; meshsim and meshsim-gen as meshsweep finds them (\$MESHSIM, \$MESHGEN).
 USAGE
 }
 
@@ -54,7 +54,9 @@ self=$here/$(basename "${BASH_SOURCE[0]}")
 sweep=${MESHSWEEP:-}
 if [ -z "$sweep" ]; then
     if [ -x "$here/../../src/meshsweep/meshsweep" ]; then
-        sweep=$here/../../src/meshsweep/meshsweep
+        sweep=$here/../../src/meshsweep/meshsweep     # build tree
+    elif [ -x "$here/meshsweep" ]; then
+        sweep=$here/meshsweep                         # installed together
     else
         sweep=$(command -v meshsweep) || die "meshsweep not found; set MESHSWEEP"
     fi
