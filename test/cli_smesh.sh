@@ -16,7 +16,7 @@ check "no arguments: usage, exit 2" '[ $? -eq 2 ] && grep -q "Usage: smesh" "$tm
 check "unknown verb: usage, exit 2" '[ $? -eq 2 ] && grep -q "Usage: smesh" "$tmp/err"'
 "$smesh" show job -- -3 >/dev/null 2>"$tmp/err"
 check "job id \"-3\" (after --) refused, exit 2" '[ $? -eq 2 ] && grep -q "invalid job id \"-3\"" "$tmp/err"'
-for id in abc 0 99999999999 12x; do
+for id in abc 0 99999999999 12x 52_ 52+ 52_1_2 52+x _1 52_-1 0_1; do
 	"$smesh" show job "$id" >/dev/null 2>"$tmp/err"
 	check "job id \"$id\" refused, exit 2" '[ $? -eq 2 ] && grep -q "invalid job id \"$id\"" "$tmp/err"'
 done

@@ -1,6 +1,6 @@
 /* smesh.c - show where Slurm jobs sit on the mesh.
  *
- *   smesh [--mesh-conf FILE] show job <jobid>
+ *   smesh [--mesh-conf FILE] show job <jobid>[_<task>|+<component>]
  *   smesh [--mesh-conf FILE] show mesh [--svg FILE]
  *
  * Uses only the public libslurm API (job and node records) plus mesh.conf
@@ -32,7 +32,7 @@ static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "Usage: smesh [--mesh-conf FILE] show job JOBID\n"
+	    "Usage: smesh [--mesh-conf FILE] show job JOBID[_TASK|+COMPONENT]\n"
 	    "       smesh [--mesh-conf FILE] show mesh [--svg FILE]\n"
 	    "Show job placements on the mesh described by mesh.conf.\n\n"
 	    "  --mesh-conf FILE  mesh description (default: mesh.conf next to\n"
@@ -153,47 +153,92 @@ static void print_coord(const struct mesh_topo *t, uint32_t idx)
 	putchar(')');
 }
 
-/* A job id is a positive decimal integer that fits 32 bits; 0 if not. */
-static uint32_t parse_job_id(const char *arg)
-{
-	unsigned long v;
-	char *end;
+/* A job as Slurm spells it: "52", "52_3" (array task) or "53+1"
+ * (hetjob component). */
+struct job_ref {
+	uint32_t id;
+	uint32_t task; /* NO_VAL: every task */
+	uint32_t comp; /* NO_VAL: every component */
+};
 
+/* A positive decimal integer that fits 32 bits at s, up to *end; 0 if
+ * not (zero itself is allowed when zero_ok). */
+static int parse_u32(const char *s, char **end, int zero_ok, uint32_t *v)
+{
+	unsigned long x;
+
+	if (*s < '0' || *s > '9')
+		return -1;
 	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (!*arg || *arg == '-' || *end || errno || v == 0 || v > UINT32_MAX)
-		return 0;
-	return (uint32_t) v;
+	x = strtoul(s, end, 10);
+	if (errno || x > UINT32_MAX - 2 || (!zero_ok && x == 0))
+		return -1;
+	*v = (uint32_t) x;
+	return 0;
 }
 
-static int show_job(const struct mesh_conf *c, const char *arg, uint32_t id)
+static int parse_job_ref(const char *arg, struct job_ref *r)
 {
-	job_info_msg_t *msg = NULL;
-	slurm_job_info_t *j;
+	char *end;
+
+	r->task = r->comp = NO_VAL;
+	if (parse_u32(arg, &end, 0, &r->id))
+		return -1;
+	if (*end == '_' && !parse_u32(end + 1, &end, 1, &r->task) && !*end)
+		return 0;
+	if (*end == '+' && !parse_u32(end + 1, &end, 1, &r->comp) && !*end)
+		return 0;
+	return *end ? -1 : 0;
+}
+
+/* "52_3", "52_[4-9]" (pending tasks), "53+1" or "52". */
+static const char *job_label(const slurm_job_info_t *j, char *buf, size_t len)
+{
+	if (j->array_task_str && *j->array_task_str)
+		snprintf(buf, len, "%u_[%s]", j->array_job_id,
+			 j->array_task_str);
+	else if (j->array_task_id != NO_VAL && j->array_job_id)
+		snprintf(buf, len, "%u_%u", j->array_job_id, j->array_task_id);
+	else if (j->het_job_id && j->het_job_id != NO_VAL)
+		snprintf(buf, len, "%u+%u", j->het_job_id, j->het_job_offset);
+	else
+		snprintf(buf, len, "%u", j->job_id);
+	return buf;
+}
+
+/* Is record j the job r names (or one of its tasks or components)? */
+static int job_matches(const slurm_job_info_t *j, const struct job_ref *r)
+{
+	if (r->task != NO_VAL)
+		return j->array_job_id == r->id && j->array_task_id == r->task;
+	if (r->comp != NO_VAL)
+		return j->het_job_id == r->id && j->het_job_offset == r->comp;
+	return j->job_id == r->id || j->array_job_id == r->id ||
+	       (j->het_job_id && j->het_job_id == r->id);
+}
+
+static int show_one(const struct mesh_conf *c, const slurm_job_info_t *j)
+{
 	struct mesh_metrics m;
 	uint32_t *idx = NULL;
-	char mesh[64];
+	char mesh[64], label[128];
 	long n, i;
 	int rc = EXIT_FAILURE;
 
-	if (slurm_load_job(&msg, id, SHOW_ALL) != SLURM_SUCCESS) {
-		slurm_fail(arg);
-		return EXIT_FAILURE;
-	}
-	j = &msg->job_array[0];
-	printf("JobId=%u JobState=%s NumNodes=%u NodeList=%s\n", j->job_id,
-	       state_name(j->job_state), j->num_nodes,
-	       j->nodes ? j->nodes : "(none)");
+	printf("JobId=%s JobState=%s NumNodes=%u NodeList=%s\n",
+	       job_label(j, label, sizeof(label)), state_name(j->job_state),
+	       j->num_nodes, j->nodes ? j->nodes : "(none)");
 	printf("Mesh=%s Allocator=%s\n",
 	       mesh_topo_format(c->topo, mesh, sizeof(mesh)), c->allocator);
 	if (!j->nodes || !*j->nodes) {
 		printf("(no nodes allocated)\n");
-		rc = EXIT_SUCCESS;
-		goto out;
+		return EXIT_SUCCESS;
 	}
 	n = hosts_to_mesh(c, j->nodes, &idx);
-	if (n <= 0)
-		goto out;
+	if (n <= 0) {
+		free(idx);
+		return EXIT_FAILURE;
+	}
 	printf("Coords=");
 	for (i = 0; i < n; i++)
 		print_coord(c->topo, idx[i]);
@@ -207,8 +252,35 @@ static int show_job(const struct mesh_conf *c, const char *arg, uint32_t id)
 	}
 	if (j->system_comment)
 		printf("SystemComment=%s\n", j->system_comment);
-out:
 	free(idx);
+	return rc;
+}
+
+/* Every record of the job: each array task, each hetjob component. */
+static int show_job(const struct mesh_conf *c, const char *arg,
+		    const struct job_ref *r)
+{
+	job_info_msg_t *msg = NULL;
+	uint32_t i, shown = 0;
+	int rc = EXIT_SUCCESS;
+
+	if (slurm_load_job(&msg, r->id, SHOW_ALL) != SLURM_SUCCESS) {
+		slurm_fail(arg);
+		return EXIT_FAILURE;
+	}
+	for (i = 0; i < msg->record_count; i++) {
+		if (!job_matches(&msg->job_array[i], r))
+			continue;
+		if (shown++)
+			putchar('\n');
+		if (show_one(c, &msg->job_array[i]))
+			rc = EXIT_FAILURE;
+	}
+	if (!shown) {
+		fprintf(stderr, "smesh: %s: no such %s\n", arg,
+			r->task != NO_VAL ? "array task" : "hetjob component");
+		rc = EXIT_FAILURE;
+	}
 	slurm_free_job_info_msg(msg);
 	return rc;
 }
@@ -244,6 +316,7 @@ static void mark_jobs(const struct mesh_conf *c, job_info_msg_t *jobs,
 {
 	size_t k = 0, ci;
 	uint32_t i, *idx;
+	char label[128];
 	long n, x;
 
 	for (i = 0; i < jobs->record_count; i++) {
@@ -262,9 +335,10 @@ static void mark_jobs(const struct mesh_conf *c, job_info_msg_t *jobs,
 			map[idx[x]] = job_chars[ci];
 		if (csv)
 			csv_job(csv, c, j->job_id, idx, n);
-		printf("  %c  job %-8u %-10s %3ld nodes  %s%s%s\n",
-		       job_chars[ci], j->job_id, state_name(j->job_state), n,
-		       j->nodes, j->system_comment ? "  " : "",
+		printf("  %c  job %-8s %-10s %3ld nodes  %s%s%s\n",
+		       job_chars[ci], job_label(j, label, sizeof(label)),
+		       state_name(j->job_state), n, j->nodes,
+		       j->system_comment ? "  " : "",
 		       j->system_comment ? j->system_comment : "");
 		free(idx);
 	}
@@ -452,7 +526,7 @@ int main(int argc, char **argv)
 	struct mesh_conf *c = NULL;
 	const char *conf_path = NULL, *argv0 = argv[0];
 	char *svg = NULL;
-	uint32_t job_id = 0;
+	struct job_ref job = { 0, NO_VAL, NO_VAL };
 	int o, rc;
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -483,7 +557,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "job") && !(job_id = parse_job_id(argv[2]))) {
+	if (!strcmp(argv[1], "job") && parse_job_ref(argv[2], &job)) {
 		fprintf(stderr, "smesh: invalid job id \"%s\"\n", argv[2]);
 		return EXIT_USAGE;
 	}
@@ -497,7 +571,7 @@ int main(int argc, char **argv)
 		slurm_fini();
 		return EXIT_FAILURE;
 	}
-	rc = job_id ? show_job(c, argv[2], job_id) : show_mesh(c, svg, argv0);
+	rc = job.id ? show_job(c, argv[2], &job) : show_mesh(c, svg, argv0);
 	mesh_conf_destroy(c);
 	slurm_fini();
 	return rc;
