@@ -182,7 +182,7 @@ do_compare() {
     [ -r "$b" ] || die "cannot read $b"
     [ -z "$allow" ] || [ -r "$allow" ] || die "cannot read allow-list $allow"
     awk -F'\t' -v allow="${allow:-/dev/null}" -v an="${args[0]}" -v bn="${args[1]}" '
-        FILENAME == allow { sub(/#.*/, ""); if (NF) ok[$1] = 1; next }
+        FILENAME == allow { sub(/#.*/, ""); if (split($0, w, " ")) ok[w[1]] = 1; next }
         FILENAME == ARGV[2] { sa[$1] = $2; next }
         { sb[$1] = $2 }
         END {
