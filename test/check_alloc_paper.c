@@ -4,6 +4,7 @@
  * the simple ones (paging, random, contiguous, sl:). */
 #include <stdio.h>
 
+#include "alloc_internal.h"
 #include "testutil.h"
 
 static struct mesh_allocator *mk(const struct mesh_topo *t, const char *name,
@@ -406,6 +407,138 @@ START_TEST(test_mbs_fig10_hierarchy)
 	ck_assert_int_eq(place(a, t, f, 6, out), 0);
 	ck_block(t, out, 4, 2, 2);
 	mesh_bitmap_destroy(f);
+	mesh_alloc_destroy(a);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* The top-level blocks (no parent) of an mbs* allocator, as lo x,y and
+ * extents w,h (2D meshes), in the order the hierarchy lists them. */
+static int top_blocks(const struct mesh_allocator *a, int (*out)[4], int max)
+{
+	const struct mesh__mbs_block *b;
+	uint32_t nb, i;
+	int base, levels, n = 0;
+
+	ck_assert_int_eq(mesh__mbs_hierarchy(a, &b, &nb, &base, &levels), 0);
+	for (i = 0; i < nb; i++) {
+		if (b[i].parent >= 0)
+			continue;
+		ck_assert_int_lt(n, max);
+		out[n][0] = b[i].lo[0];
+		out[n][1] = b[i].lo[1];
+		out[n][2] = b[i].ext[0];
+		out[n][3] = b[i].ext[1];
+		n++;
+	}
+	return n;
+}
+
+static int has_top(int (*tb)[4], int n, int x, int y, int w, int h)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (tb[i][0] == x && tb[i][1] == y && tb[i][2] == w &&
+		    tb[i][3] == h)
+			return 1;
+	return 0;
+}
+
+START_TEST(test_mbs_octet_2d_unit_blocks_column_order)
+{
+	/* Walker et al. Sec. III-B: on 2D meshes Octet MBS has only 1x1x1
+	 * blocks; their free list runs in nested-loop order x, y, z (z,
+	 * then y fastest), so on a non-square 8x4 mesh a job takes whole
+	 * columns of the short side, as on a square one. */
+	static const char *const meshes[] = { "8x4", "4x4", "16x5" };
+	const struct mesh__mbs_block *b;
+	uint32_t out[80], nb, i;
+	int base, levels, m, h;
+
+	for (m = 0; m < 3; m++) {
+		struct mesh_topo *t = tu_topo(meshes[m]);
+		struct mesh_allocator *a = mk(t, "mbs-octet", NULL);
+		struct mesh_bitmap *f = tu_all_free(t);
+
+		h = t->dim[1];
+		ck_assert_int_eq(
+		    mesh__mbs_hierarchy(a, &b, &nb, &base, &levels), 0);
+		ck_assert_uint_eq(nb, t->nodes);
+		ck_assert_int_eq(levels, 1);
+		ck_assert_int_eq(place(a, t, f, (uint32_t) h, out), 0);
+		ck_block(t, out, (uint32_t) h, 1, h);
+		for (i = 0; i < (uint32_t) h; i++)
+			ck_assert_uint_eq(out[i], tu_node(t, 0, (int) i, 0));
+		/* one column and two more nodes: the next column from y=0 */
+		ck_assert_int_eq(place(a, t, f, (uint32_t) h + 2, out), 0);
+		for (i = 0; i < (uint32_t) h + 2; i++)
+			ck_assert_uint_eq(out[i], tu_node(t, (int) i / h,
+							  (int) i % h, 0));
+		/* busy first column: the free list starts at column 1 */
+		for (i = 0; i < (uint32_t) h; i++)
+			mesh_bitmap_clear(f, tu_node(t, 0, (int) i, 0));
+		ck_assert_int_eq(place(a, t, f, 1, out), 0);
+		ck_assert_uint_eq(out[0], tu_node(t, 1, 0, 0));
+		mesh_bitmap_destroy(f);
+		mesh_alloc_destroy(a);
+		mesh_topo_destroy(t);
+	}
+}
+END_TEST
+
+START_TEST(test_mbs_octet_3d_cubes_then_unit_slab)
+{
+	/* 5x4x4: one 4x4x4 cube, the x=4 slab in 1x1x1 blocks. */
+	struct mesh_topo *t = tu_topo("5x4x4");
+	struct mesh_allocator *a = mk(t, "mbs-octet", NULL);
+	struct mesh_bitmap *f = tu_all_free(t);
+	struct mesh_metrics mm;
+	uint32_t out[80];
+
+	ck_assert_int_eq(place(a, t, f, 64, out), 0);
+	ck_assert_int_eq(mesh_metrics_compute(t, out, 64, &mm), 0);
+	ck_assert(mm.bbox[0] == 4 && mm.bbox[1] == 4 && mm.bbox[2] == 4);
+	ck_assert_int_eq(place(a, t, f, 8, out), 0);
+	ck_assert_int_eq(mesh_metrics_compute(t, out, 8, &mm), 0);
+	ck_assert(mm.bbox[0] == 2 && mm.bbox[1] == 2 && mm.bbox[2] == 2);
+	mesh_bitmap_destroy(f);
+	mesh_alloc_destroy(a);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+START_TEST(test_mbs_granular_leftover_edges)
+{
+	/* Fig. 11 rule (all blocks seek a buddy in every phase, pairs formed
+	 * from the low end): on 5x4 the 4x4 block and the 1x4 last column;
+	 * on 16x15 (Walker's HPC2N shape) full-width strips 16x8, 16x4,
+	 * 16x2, 16x1 -- not the 8x8 top block the paper's text names, which
+	 * is what mbs and mbs-layered build there (doc/allocators.md). */
+	int tb[64][4], n;
+	struct mesh_topo *t = tu_topo("5x4");
+	struct mesh_allocator *a = mk(t, "mbs-granular", NULL);
+
+	n = top_blocks(a, tb, 64);
+	ck_assert_int_eq(n, 2);
+	ck_assert(has_top(tb, n, 0, 0, 4, 4) && has_top(tb, n, 4, 0, 1, 4));
+	mesh_alloc_destroy(a);
+	mesh_topo_destroy(t);
+
+	t = tu_topo("16x15");
+	a = mk(t, "mbs-granular", NULL);
+	n = top_blocks(a, tb, 64);
+	ck_assert_int_eq(n, 4);
+	ck_assert(has_top(tb, n, 0, 0, 16, 8) && has_top(tb, n, 0, 8, 16, 4) &&
+		  has_top(tb, n, 0, 12, 16, 2) && has_top(tb, n, 0, 14, 16, 1));
+	mesh_alloc_destroy(a);
+	a = mk(t, "mbs", NULL);
+	n = top_blocks(a, tb, 64);
+	/* 2 of 8x8, 4 of 4x4 (y 8..11), 8 of 2x2 (y 12..13), 16 of 1x1 */
+	ck_assert_int_eq(n, 30);
+	ck_assert(has_top(tb, n, 0, 0, 8, 8) && has_top(tb, n, 8, 0, 8, 8) &&
+		  has_top(tb, n, 12, 8, 4, 4) && has_top(tb, n, 14, 12, 2, 2) &&
+		  has_top(tb, n, 15, 14, 1, 1));
 	mesh_alloc_destroy(a);
 	mesh_topo_destroy(t);
 }
@@ -1088,6 +1221,9 @@ static Suite *paper_suite(void)
 	tcase_add_test(tc, test_mbs_granular_fig11_every_power_of_two);
 	tcase_add_test(tc, test_mbs_fig10_hierarchy);
 	tcase_add_test(tc, test_mbs_3d_refused_others_work);
+	tcase_add_test(tc, test_mbs_octet_2d_unit_blocks_column_order);
+	tcase_add_test(tc, test_mbs_octet_3d_cubes_then_unit_slab);
+	tcase_add_test(tc, test_mbs_granular_leftover_edges);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("l1_centres");
 	tcase_add_loop_test(tc, test_genalg_mm_match_definition, 0, N(l1_meshes));

@@ -118,7 +118,7 @@ struct ref_mbs {
 
 static uint32_t ref_key(const struct ref_mbs *r, uint32_t id)
 {
-	return mesh_topo_index(r->t, r->b[id].lo);
+	return r->b[id].order;
 }
 
 static int ref_cmp_u64(const void *a, const void *b)

@@ -59,6 +59,7 @@ struct mesh__mbs_block {
 	int32_t sib;    /* next sibling, -1 for the last */
 	int32_t parent; /* -1 for a top-level block */
 	uint8_t level;  /* log_base of the volume */
+	uint32_t order; /* free-list order: lower first (see alloc_mbs.c) */
 };
 
 /* The blocks of an mbs* allocator (owned by it), the base (4, 8 or 2)

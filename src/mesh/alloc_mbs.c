@@ -35,9 +35,24 @@
  *  - non-power-of-2 meshes (mbs, layered, octet): the region is tiled
  *    with the largest power-of-2 blocks that fit, then the leftover slabs
  *    (x, then y, then z) are tiled recursively; this reproduces Fig. 10;
+ *    octet cubes have the side of the largest power of 2 that fits the
+ *    shortest axis, so a 2D mesh has only 1x1x1 blocks (Sec. III-B);
+ *  - "first block" of a free list: the lowest low corner in node index
+ *    order (x fastest) for mbs, layered and granular; for octet the
+ *    order of nested loops over x, then y, then z (z fastest, so on a 2D
+ *    mesh the unit blocks run down the columns).  Row order on a
+ *    non-square 2D mesh walks the long side and gave octet a strongly
+ *    worse dispersal than the reference behaviour; on square meshes the
+ *    two orders are mirror images and give the same figures;
  *  - Granular pairing: along the phase's axis, blocks are scanned by
  *    increasing position and each unpaired block pairs with the adjacent
- *    unpaired block of identical extents that starts where it ends;
+ *    unpaired block of identical extents that starts where it ends
+ *    (greedy from the low end, the buddy-system alignment on power-of-2
+ *    runs); the leftover edge of an odd run stays at the high end.  On
+ *    16x15 this builds full-width strips 16x8, 16x4, 16x2, 16x1; Walker's
+ *    text says an 8x8 top block (27%) there, which its own phase rule
+ *    does not give (it is what mbs and layered build); we follow the
+ *    rule;
  *  - tori: blocks never wrap (the mesh hierarchy is used);
  *  - mbs is the original 2D strategy and refuses 3D meshes at create
  *    (MESH_EINVAL); use mbs-layered, mbs-octet or mbs-granular there.
@@ -80,6 +95,19 @@ struct mbs_priv {
 static uint32_t blk_key(const struct mesh_topo *t, const struct blk *b)
 {
 	return mesh_topo_index(t, b->lo);
+}
+
+/* Free-list order of a block's low corner: node index order (x fastest)
+ * for mbs, layered and granular; for octet the order of nested loops
+ * over x, then y, then z (z fastest, so y before x on a 2D mesh). */
+static uint32_t order_key(const struct mesh_topo *t, enum mbs_kind kind,
+			  const int lo[3])
+{
+	if (kind != MBS_OCTET)
+		return mesh_topo_index(t, lo);
+	return ((uint32_t) lo[0] * (uint32_t) t->dim[1] + (uint32_t) lo[1]) *
+		   (uint32_t) t->dim[2] +
+	       (uint32_t) lo[2];
 }
 
 static void set_blk(struct mbs_priv *p, int32_t id, const int lo[3],
@@ -330,7 +358,8 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* Each level's blocks by low-corner index (unique within a level). */
-static int sort_by_position(struct mbs_priv *p, const struct mesh_topo *t)
+static int sort_by_position(struct mbs_priv *p, const struct mesh_topo *t,
+			    enum mbs_kind kind)
 {
 	uint64_t *k = malloc(p->nb * sizeof(*k));
 	uint32_t i, id;
@@ -339,7 +368,9 @@ static int sort_by_position(struct mbs_priv *p, const struct mesh_topo *t)
 	if (!k)
 		return MESH_ENOMEM;
 	for (i = 0; i < p->nb; i++)
-		k[i] = (uint64_t) blk_key(t, &p->b[i]) << 32 | i;
+		p->b[i].order = order_key(t, kind, p->b[i].lo);
+	for (i = 0; i < p->nb; i++)
+		k[i] = (uint64_t) p->b[i].order << 32 | i;
 	qsort(k, p->nb, sizeof(*k), cmp_u64);
 	for (l = 0; l < p->levels; l++)
 		p->lvl_len[l] = 0;
@@ -384,7 +415,7 @@ static int mbs_create(struct mesh_allocator *a, const char *params,
 	if (!rc)
 		rc = set_levels(p);
 	if (!rc)
-		rc = sort_by_position(p, t);
+		rc = sort_by_position(p, t, kind);
 	if (rc) {
 		mbs_destroy(a);
 		a->priv = NULL;
@@ -492,7 +523,7 @@ static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
 		c = p->ins[l][p->ins_head[l]];
 	if (a < 0 || c < 0)
 		return a < 0 ? c : a;
-	return blk_key(v->topo, &p->b[a]) < blk_key(v->topo, &p->b[c]) ? a : c;
+	return p->b[a].order < p->b[c].order ? a : c;
 }
 
 /* Remove the head id (as list_peek returned it) from level l's list. */
@@ -507,13 +538,12 @@ static void list_pop(struct mbs_priv *p, int l, int64_t id)
 }
 
 /* Insert a split block's child into its level's list, by position. */
-static void list_insert(struct mbs_priv *p, const struct mesh_topo *t,
-			uint32_t id)
+static void list_insert(struct mbs_priv *p, uint32_t id)
 {
 	int l = p->b[id].level;
-	uint32_t *L = p->ins[l], i = p->ins_len[l], key = blk_key(t, &p->b[id]);
+	uint32_t *L = p->ins[l], i = p->ins_len[l], key = p->b[id].order;
 
-	while (i > p->ins_head[l] && blk_key(t, &p->b[L[i - 1]]) > key) {
+	while (i > p->ins_head[l] && p->b[L[i - 1]].order > key) {
 		L[i] = L[i - 1];
 		i--;
 	}
@@ -573,7 +603,7 @@ static int mbs_place(struct mesh_allocator *a, const struct mesh_view *v,
 
 				list_pop(p, j, id);
 				for (; c >= 0; c = p->b[c].sib)
-					list_insert(p, v->topo, (uint32_t) c);
+					list_insert(p, (uint32_t) c);
 				continue;
 			}
 			if (i == 0)
