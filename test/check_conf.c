@@ -446,6 +446,54 @@ START_TEST(test_conf_validate_nodes)
 }
 END_TEST
 
+/* Curve= and the per-job hint defaults: parsed with file:line:key. */
+START_TEST(test_conf_curve_and_hint_defaults)
+{
+	const char *ok = "Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\n"
+			 "Curve=snake\nDefaultMeshShape=4x2\n"
+			 "DefaultIOIntensity=0.25\nDefaultComm=nearest\n";
+	const char *plain = "Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\n";
+	static const struct {
+		const char *line, *key;
+	} bad[] = {
+	    {"Curve=peano", "Curve"},
+	    {"DefaultMeshShape=4y2", "DefaultMeshShape"},
+	    {"DefaultIOIntensity=1.5", "DefaultIOIntensity"},
+	    {"DefaultComm=ring", "DefaultComm"},
+	};
+	struct mesh_conf *c = NULL;
+	struct mesh_diag d;
+	char text[256];
+	size_t i;
+
+	ck_assert_int_eq(mesh_conf_parse(ok, strlen(ok), "t.conf", &c, &d), 0);
+	ck_assert_int_eq(c->curve, MESH_CURVE_SNAKE);
+	ck_assert_int_eq(c->hint_defaults.shape[0], 4);
+	ck_assert_int_eq(c->hint_defaults.shape[1], 2);
+	ck_assert(c->hint_defaults.io_intensity == 0.25);
+	ck_assert_int_eq(c->hint_defaults.comm, MESH_COMM_NEAREST);
+	mesh_conf_destroy(c);
+	ck_assert_int_eq(
+	    mesh_conf_parse(plain, strlen(plain), "t.conf", &c, &d), 0);
+	ck_assert_int_eq(c->curve, MESH_CURVE_HILBERT);
+	ck_assert_int_eq(c->hint_defaults.shape[0], 0);
+	ck_assert(c->hint_defaults.io_intensity < 0);
+	ck_assert_int_eq(c->hint_defaults.comm, MESH_COMM_UNKNOWN);
+	mesh_conf_destroy(c);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s\n", plain, bad[i].line);
+		c = NULL;
+		mesh_diag_clear(&d);
+		ck_assert_int_ne(
+		    mesh_conf_parse(text, strlen(text), "t.conf", &c, &d), 0);
+		ck_assert_ptr_null(c);
+		ck_assert_str_eq(d.file, "t.conf");
+		ck_assert_int_eq(d.line, 4);
+		ck_assert_str_eq(d.field, bad[i].key);
+	}
+}
+END_TEST
+
 START_TEST(test_conf_path_near)
 {
 	char buf[64];
@@ -580,6 +628,7 @@ static Suite *conf_suite(void)
 
 	tc = tcase_create("mesh_conf_path_near");
 	tcase_add_test(tc, test_conf_path_near);
+	tcase_add_test(tc, test_conf_curve_and_hint_defaults);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -37,7 +37,8 @@ struct conf_def {
 
 struct conf_raw {
 	const char *file;
-	struct conf_kv dims, nodes, order, io, alloc, params;
+	struct conf_kv dims, nodes, order, io, alloc, params, curve, dshape,
+	    dio, dcomm;
 	struct conf_def *defs;
 	size_t ndefs, cap;
 	long last_line;
@@ -82,6 +83,10 @@ static void raw_free(struct conf_raw *r)
 	free(r->io.val);
 	free(r->alloc.val);
 	free(r->params.val);
+	free(r->curve.val);
+	free(r->dshape.val);
+	free(r->dio.val);
+	free(r->dcomm.val);
 	for (i = 0; i < r->ndefs; i++)
 		free(r->defs[i].name);
 	free(r->defs);
@@ -147,6 +152,14 @@ static struct conf_kv *single_key(struct conf_raw *r, const char *key)
 		return &r->alloc;
 	if (!strcasecmp(key, "AllocatorParameters"))
 		return &r->params;
+	if (!strcasecmp(key, "Curve"))
+		return &r->curve;
+	if (!strcasecmp(key, "DefaultMeshShape"))
+		return &r->dshape;
+	if (!strcasecmp(key, "DefaultIOIntensity"))
+		return &r->dio;
+	if (!strcasecmp(key, "DefaultComm"))
+		return &r->dcomm;
 	return NULL;
 }
 
@@ -530,6 +543,61 @@ static int check_allocator(struct mesh_conf *c, const struct conf_raw *r,
 	return 0;
 }
 
+/* Curve=: a known curve that can order this mesh. */
+static int check_curve(struct mesh_conf *c, const struct conf_raw *r,
+		       struct mesh_diag *d)
+{
+	uint32_t *order;
+	int rc;
+
+	c->curve = MESH_CURVE_HILBERT;
+	if (r->curve.val && mesh_curve_parse(r->curve.val, &c->curve))
+		return conf_err(d, MESH_EINVAL, r, r->curve.line, "Curve",
+				"unknown curve \"%.64s\": expected rowmajor, "
+				"snake, colsnake or hilbert",
+				r->curve.val);
+	order = malloc(c->topo->nodes * sizeof(*order));
+	if (!order)
+		return MESH_ENOMEM;
+	rc = mesh_curve_order(c->topo, c->curve, order);
+	free(order);
+	if (rc == MESH_EINVAL)
+		return conf_err(d, rc, r, r->curve.line, "Curve",
+				"curve %s cannot order a %s mesh",
+				mesh_curve_name(c->curve), r->dims.val);
+	return rc;
+}
+
+/* DefaultMeshShape=, DefaultIOIntensity=, DefaultComm= with the hint
+ * parsers the SPANK options use. */
+static int check_hint_defaults(struct mesh_conf *c, const struct conf_raw *r,
+			       struct mesh_diag *d)
+{
+	struct mesh_job_hints *h = &c->hint_defaults;
+	int rc;
+
+	mesh_hints_init(h);
+	if (r->dshape.val) {
+		rc = mesh_shape_parse(r->dshape.val, h->shape, d);
+		if (rc)
+			return conf_relocate(d, rc, r, r->dshape.line,
+					     "DefaultMeshShape");
+	}
+	if (r->dio.val) {
+		rc = mesh_io_intensity_parse(r->dio.val, &h->io_intensity, d);
+		if (rc)
+			return conf_relocate(d, rc, r, r->dio.line,
+					     "DefaultIOIntensity");
+	}
+	if (r->dcomm.val) {
+		rc = mesh_comm_parse_checked(r->dcomm.val, &h->comm, d);
+		if (rc)
+			return conf_relocate(d, rc, r, r->dcomm.line,
+					     "DefaultComm");
+	}
+	return 0;
+}
+
 static int build_topo(struct mesh_conf *c, const struct conf_raw *r,
 		      struct mesh_diag *d)
 {
@@ -568,6 +636,10 @@ static int build(struct mesh_conf *c, const struct conf_raw *r,
 		rc = build_index(c, r, d);
 	if (!rc)
 		rc = apply_io(c, r, d);
+	if (!rc)
+		rc = check_curve(c, r, d);
+	if (!rc)
+		rc = check_hint_defaults(c, r, d);
 	if (!rc)
 		rc = check_allocator(c, r, d);
 	c->nodes_line =

@@ -11,6 +11,10 @@
  *   IONodes=0,0;3,3           # coordinates, or a hostlist of node names
  *   Allocator=mc1x1
  *   AllocatorParameters=k=v,k=v
+ *   Curve=hilbert             # node ranking of topology/mesh
+ *   DefaultMeshShape=4x2      # per-job hint defaults (hints.h)
+ *   DefaultIOIntensity=0.2
+ *   DefaultComm=nearest
  *
  * Every problem is reported through struct mesh_diag with the file, the
  * line and the key; nothing is guessed or silently repaired.
@@ -21,7 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "curve.h"
 #include "diag.h"
+#include "hints.h"
 #include "topo.h"
 
 struct mesh_conf_entry {
@@ -41,7 +47,11 @@ struct mesh_conf {
 	struct mesh_conf_entry *by_name; /* sorted by name, n_named long */
 	char *allocator;                 /* registry name, validated */
 	char *alloc_params;              /* "k=v,k=v" or NULL */
-	long nodes_line; /* line of the first Nodes=/NodeName= key */
+	long nodes_line;       /* line of the first Nodes=/NodeName= key */
+	enum mesh_curve curve; /* Curve=, MESH_CURVE_HILBERT if not given */
+	/* DefaultMeshShape=, DefaultIOIntensity=, DefaultComm=: what a job
+	 * that gives no hint of its own is taken to say (unset = none). */
+	struct mesh_job_hints hint_defaults;
 };
 
 /** \brief Read and validate a mesh.conf file.
