@@ -496,6 +496,45 @@ static int _free_map(bitstr_t *avail, const uint16_t *busy,
 }
 
 /*
+ * Per-job hints (shape, I/O intensity, communication pattern) from the
+ * job's SPANK environment (spank_mesh.so, validated at submission), and
+ * for what the job does not say, the defaults of mesh.conf.
+ * NOTE: caller holds mesh_mutex.
+ */
+static void _job_hints_locked(job_record_t *job_ptr, struct mesh_request *r)
+{
+	const struct mesh_job_hints *def = &mconf->hint_defaults;
+	struct mesh_job_hints h;
+	struct mesh_diag d;
+	char buf[512];
+	int i;
+
+	mesh_hints_init(&h);
+	mesh_diag_clear(&d);
+	if (job_ptr->spank_job_env_size &&
+	    mesh_hints_from_env((const char *const *) job_ptr->spank_job_env,
+				job_ptr->spank_job_env_size, &h, &d)) {
+		mesh_diag_format(&d, buf, sizeof(buf));
+		error("%s: %pJ: ignoring a bad hint: %s", plugin_type,
+		      job_ptr, buf);
+	}
+	if (!h.shape[0])
+		memcpy(h.shape, def->shape, sizeof(h.shape));
+	if (h.io_intensity < 0)
+		h.io_intensity = def->io_intensity;
+	if (h.comm == MESH_COMM_UNKNOWN)
+		h.comm = def->comm;
+	for (i = 0; i < MESH_MAX_DIMS; i++)
+		r->shape[i] = h.shape[i];
+	r->io_intensity = h.io_intensity;
+	r->comm = h.comm;
+	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
+		info("%s: %pJ hints shape=%dx%dx%d io-intensity=%.2f comm=%s",
+		     plugin_type, job_ptr, r->shape[0], r->shape[1],
+		     r->shape[2], r->io_intensity, mesh_comm_name(r->comm));
+}
+
+/*
  * Ask the allocator for k nodes of t->avail that are free under t->busy.
  * RET 0 with out[] filled, or a MESH_E* code.
  */
@@ -515,6 +554,7 @@ static int _place_k(struct mesh_try *t, uint32_t k, const uint32_t *req,
 	memset(&r, 0, sizeof(r));
 	r.nodes = k;
 	r.io_intensity = -1.0;
+	_job_hints_locked(job_ptr, &r);
 	r.seed = job_ptr->job_id;
 	r.required = req;
 	r.n_required = (size_t) n_req;
