@@ -220,6 +220,66 @@ START_TEST(test_alloc_errors)
 }
 END_TEST
 
+/* Place k nodes with allocator name on t (all free), io as the job's
+ * I/O intensity; the node set sorted into out. */
+static void place_sorted(const struct mesh_topo *t, const char *name,
+			 double io, uint32_t k, uint32_t *out)
+{
+	struct mesh_allocator *a = NULL;
+	struct mesh_bitmap *fm = tu_all_free(t);
+	struct mesh_view v = { t, fm, NULL, 0 };
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t i, j, x;
+
+	ck_assert_int_eq(mesh_alloc_create(t, name, NULL, &a, &d), 0);
+	memset(&req, 0, sizeof(req));
+	req.nodes = k;
+	req.io_intensity = io;
+	ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
+	for (i = 1; i < k; i++)
+		for (j = i; j > 0 && out[j - 1] > out[j]; j--) {
+			x = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = x;
+		}
+	mesh_alloc_destroy(a);
+	mesh_bitmap_destroy(fm);
+}
+
+/* Per-job policy (auto): an I/O-heavy job is placed as plas places it,
+ * a compute job as mc1x1 does, and on a mesh with I/O nodes the two
+ * placements differ. */
+START_TEST(test_alloc_auto_policy)
+{
+	struct mesh_topo *t = tu_topo("8x8");
+	uint32_t io[8], ioh[8], comp[8], nohint[8], plas[8], mc[8], i;
+	struct mesh_allocator *a = NULL;
+	struct mesh_diag d;
+	int differ = 0;
+
+	for (i = 0; i < 8; i++)
+		io[i] = i * 8; /* column x = 0 */
+	ck_assert_int_eq(mesh_topo_set_io_nodes(t, io, 8), 0);
+	place_sorted(t, "auto", 0.9, 8, ioh);
+	place_sorted(t, "auto", 0.1, 8, comp);
+	place_sorted(t, "auto", -1, 8, nohint);
+	place_sorted(t, "plas", 0.9, 8, plas);
+	place_sorted(t, "mc1x1", 0.1, 8, mc);
+	ck_assert_mem_eq(ioh, plas, sizeof(ioh));
+	ck_assert_mem_eq(comp, mc, sizeof(comp));
+	ck_assert_mem_eq(nohint, mc, sizeof(nohint));
+	for (i = 0; i < 8; i++)
+		differ |= ioh[i] != comp[i];
+	ck_assert(differ);
+	ck_assert_int_eq(mesh_alloc_create(t, "auto", "io=101", &a, &d),
+			 MESH_EINVAL);
+	ck_assert_int_eq(mesh_alloc_create(t, "auto", "foo=1", &a, &d),
+			 MESH_EINVAL);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 START_TEST(test_alloc_required_nodes)
 {
 	struct fixture f;
@@ -278,6 +338,7 @@ int main(void)
 			    sizeof(mc_meshes) / sizeof(mc_meshes[0]));
 	tcase_add_test(tc, test_alloc_errors);
 	tcase_add_test(tc, test_alloc_required_nodes);
+	tcase_add_test(tc, test_alloc_auto_policy);
 	tcase_add_test(tc, test_alloc_registry_names);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

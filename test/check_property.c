@@ -117,7 +117,9 @@ static void check_case(struct mesh_allocator *a, const struct world *w,
 	k = 1 + (uint32_t) (tu_rand(seed) % (tu_rand(seed) % 2 ? n : (n + 3) / 4));
 	req.nodes = k;
 	req.end_time = 50 + (double) (tu_rand(seed) % 1000);
-	req.io_intensity = -1;
+	/* no hint, compute-like, I/O-heavy (the auto policy takes both
+	 * branches); derived from k so the random sequence is unchanged */
+	req.io_intensity = k % 3 == 0 ? -1 : (k % 3 == 1 ? 0.1 : 0.9);
 	req.seed = tu_rand(seed);
 	/* sometimes a required node, as Slurm's --nodelist gives */
 	req_node = (uint32_t) (tu_rand(seed) % n);

@@ -138,6 +138,11 @@ static const struct mesh_alloc_entry registry[] = {
 	    MESH_ALLOC_USES_IO },
 	  &mesh__mce_ops,
 	  0 },
+	{ { "auto",
+	    "per-job policy: I/O intensity >= io=<percent>/100 (default 50) -> plas, else mc1x1 (Mache Ch. VIII)",
+	    MESH_ALLOC_USES_IO },
+	  &mesh__auto_ops,
+	  0 },
 	/* One entry serves every sl:<base>; it is listed as sl:mc1x1. */
 	{ { "sl:mc1x1",
 	    "sl:<base> = walltime-aware tie-break among <base>'s equally good placements; bases: curve fits, mc1x1, mc, genalg, mm, mm-inc (Tang et al. Sec. IV-A, Alg. 1)",

@@ -80,5 +80,6 @@ extern const struct mesh_alloc_ops mesh__mbs_ops;
 extern const struct mesh_alloc_ops mesh__plas_ops;
 extern const struct mesh_alloc_ops mesh__mce_ops;
 extern const struct mesh_alloc_ops mesh__sl_ops;
+extern const struct mesh_alloc_ops mesh__auto_ops;
 
 #endif
