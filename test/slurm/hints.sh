@@ -50,5 +50,32 @@ else
     fi
     grep -q 'hints shape=4x1x1' "$d/log/slurmctld.log" &&
         pass "slurmctld logged the hint" || fail "no hint line in slurmctld.log"
+    "$CLUSTER" stop --dir "$d" >/dev/null 2>&1
+fi
+
+# Allocator=auto (per-job policy) on a 4x4 with the I/O column x=0: an
+# I/O-heavy job (plas) and a compute job (mc1x1) on the same empty mesh
+# get different node sets; the compute job a compact 2x2 block.
+printf 'Dimensions=4x4\nNodes=n[0-15]\nIONodes=n[0,4,8,12]\nAllocator=auto\n' \
+    >"$work/mesh-auto.conf"
+d="$work/auto"
+if ! cluster_start "$d" --select select/mesh --mesh-conf "$work/mesh-auto.conf" \
+    --extra-slurm-conf "PlugStackConfig=$work/plugstack.conf"; then
+    fail "auto: cluster start"
+else
+    j=$(submit -N4 -t 5 --io-intensity=0.9 --wrap 'sleep 30')
+    wait_state "$j" RUNNING 30; io_nl=$(job_field "$j" NodeList)
+    sl scancel "$j"; sleep 2
+    j=$(submit -N4 -t 5 --io-intensity=0.1 --comm=all-to-all --wrap 'sleep 30')
+    wait_state "$j" RUNNING 30; cp_nl=$(job_field "$j" NodeList)
+    sl scancel "$j"
+    xs=$(hosts "$cp_nl" | sed 's/^n//' | awk '{print $1 % 4}' | sort -u | wc -l)
+    ys=$(hosts "$cp_nl" | sed 's/^n//' | awk '{print int($1 / 4)}' | sort -u | wc -l)
+    if [ -n "$io_nl" ] && [ -n "$cp_nl" ] && [ "$io_nl" != "$cp_nl" ] &&
+        [ "$xs" -eq 2 ] && [ "$ys" -eq 2 ]; then
+        pass "auto: I/O-heavy job got $io_nl, compute job the 2x2 $cp_nl"
+    else
+        fail "auto: I/O-heavy job got '$io_nl', compute job '$cp_nl'"
+    fi
 fi
 mesh_finish
