@@ -98,6 +98,14 @@ static bool state_valid;	/* tracked/busy match job_list */
 static uint32_t contig_job_id;	/* last RUN_NOW placed by mcontig */
 /* A reconfigure left no mesh.conf that matches the node table. */
 static bool conf_broken;
+/*
+ * Per-decision buffers, kept across calls and sized by the mesh when the
+ * maps are built.  Only positions of named nodes are ever written, so
+ * resetting them costs O(named nodes), not O(mesh positions).
+ */
+static struct mesh_bitmap *buf_free;	/* free map handed to the allocator */
+static double *buf_end;		/* end time per mesh position */
+static uint32_t *buf_out;	/* allocator output, map_node_cnt + 1 */
 
 /* One placement attempt. */
 struct mesh_try {
@@ -144,6 +152,10 @@ static void _free_maps(void)
 	xfree(node2mesh);
 	xfree(mesh2node);
 	xfree(busy);
+	mesh_bitmap_destroy(buf_free);
+	buf_free = NULL;
+	xfree(buf_end);
+	xfree(buf_out);
 	map_node_cnt = 0;
 }
 
@@ -205,6 +217,10 @@ static void _build_maps_locked(struct mesh_conf *c)
 	}
 	busy = xcalloc(node_record_count + 1, sizeof(*busy));
 	map_node_cnt = node_record_count;
+	if (mesh_bitmap_create(c->topo->nodes, &buf_free))
+		fatal("%s: no memory for a %u-position free map", plugin_type,
+		      c->topo->nodes);
+	buf_out = xcalloc(map_node_cnt + 1, sizeof(*buf_out));
 }
 
 /*
@@ -285,6 +301,9 @@ static void _load_conf_locked(void)
 	conf_broken = false;
 	_create_contig_helper_locked();
 	_build_maps_locked(c);
+	if (c->topo->nodes / 64 > c->n_named)
+		info("%s: WARNING: %s: the mesh has %u positions but only %u named nodes; allocators that scan the mesh spend their time on positions that can never be used, shrink Dimensions",
+		     plugin_type, path, c->topo->nodes, c->n_named);
 	info("%s: %s: %u nodes in a %dx%dx%d mesh, allocator %s%s%s",
 	     plugin_type, path, c->n_named, c->topo->dim[0], c->topo->dim[1],
 	     c->topo->dim[2], c->allocator, c->alloc_params ? " " : "",
@@ -428,16 +447,28 @@ static const char *_mode_str(uint16_t mode)
 	return "WILL_RUN";
 }
 
-/* End time of every busy mesh position (for walltime-aware allocators). */
+/*
+ * End time of every busy mesh position (for walltime-aware allocators),
+ * in the shared buffer: O(named nodes + nodes of tracked jobs).
+ */
 static double *_end_times(const uint16_t *use)
 {
-	double *end = xcalloc(mconf->topo->nodes, sizeof(*end));
-	ListIterator it = list_iterator_create(tracked);
+	ListIterator it;
 	struct mesh_job *mj;
-	int i;
+	double *end;
+	int i, last;
 
+	if (!buf_end)
+		buf_end = xcalloc(mconf->topo->nodes, sizeof(*buf_end));
+	end = buf_end;
+	for (i = 0; i < map_node_cnt; i++)
+		end[node2mesh[i]] = 0.0;
+	it = list_iterator_create(tracked);
 	while ((mj = list_next(it))) {
-		for (i = 0; i < map_node_cnt; i++) {
+		if ((i = bit_ffs(mj->nodes)) < 0)
+			continue;
+		last = MIN(bit_fls(mj->nodes), map_node_cnt - 1);
+		for (; i <= last; i++) {
 			if (bit_test(mj->nodes, i) && use[i] &&
 			    (double) mj->end_time > end[node2mesh[i]])
 				end[node2mesh[i]] = (double) mj->end_time;
@@ -472,25 +503,38 @@ static int _required(job_record_t *job_ptr, bitstr_t *avail,
 }
 
 /*
- * Mesh free map of the Slurm nodes set in avail and not held per busy[]
- * (busy may be NULL: every node in avail is free).
+ * Set in free_map the positions of the Slurm nodes set in avail and not
+ * held per busy[] (busy may be NULL: every node in avail is free); clear
+ * the other named positions.  Positions without a node are never set.
+ * O(named nodes), whatever the size of the mesh.
+ */
+static void _fill_free_map(bitstr_t *avail, const uint16_t *busy,
+			   struct mesh_bitmap *free_map)
+{
+	int s, n = MIN(map_node_cnt, bit_size(avail));
+
+	for (s = 0; s < map_node_cnt; s++) {
+		if (s < n && bit_test(avail, s) && (!busy || !busy[s]))
+			mesh_bitmap_set(free_map, node2mesh[s]);
+		else
+			mesh_bitmap_clear(free_map, node2mesh[s]);
+	}
+}
+
+/*
+ * New mesh free map of the Slurm nodes set in avail and not held per
+ * busy[] (busy may be NULL).
  * RET 0, or MESH_ENOMEM with *out untouched.
  */
 static int _free_map(bitstr_t *avail, const uint16_t *busy,
 		     struct mesh_bitmap **out)
 {
 	struct mesh_bitmap *free_map = NULL;
-	uint32_t idx;
-	int rc, s;
+	int rc;
 
 	if ((rc = mesh_bitmap_create(mconf->topo->nodes, &free_map)))
 		return rc;
-	for (idx = 0; idx < mconf->topo->nodes; idx++) {
-		s = mesh2node[idx];
-		if (s >= 0 && s < bit_size(avail) && bit_test(avail, s) &&
-		    (!busy || !busy[s]))
-			mesh_bitmap_set(free_map, idx);
-	}
+	_fill_free_map(avail, busy, free_map);
 	*out = free_map;
 	return 0;
 }
@@ -541,7 +585,7 @@ static void _job_hints_locked(job_record_t *job_ptr, struct mesh_request *r)
 static int _place_k(struct mesh_try *t, uint32_t k, const uint32_t *req,
 		    int n_req, uint32_t *out)
 {
-	struct mesh_bitmap *free_map = NULL;
+	struct mesh_bitmap *free_map = buf_free;
 	struct mesh_request r;
 	struct mesh_view v;
 	struct mesh_metrics m;
@@ -549,8 +593,7 @@ static int _place_k(struct mesh_try *t, uint32_t k, const uint32_t *req,
 	double *end = NULL;
 	int rc;
 
-	if ((rc = _free_map(t->avail, t->busy, &free_map)))
-		return rc;
+	_fill_free_map(t->avail, t->busy, free_map);
 	memset(&r, 0, sizeof(r));
 	r.nodes = k;
 	r.io_intensity = -1.0;
@@ -580,8 +623,6 @@ static int _place_k(struct mesh_try *t, uint32_t k, const uint32_t *req,
 		rc = mesh_alloc_place(mcontig, &v, &r, out);
 		t->used_contig = !rc;
 	}
-	mesh_bitmap_destroy(free_map);
-	xfree(end);
 	return rc;
 }
 
@@ -614,17 +655,18 @@ static uint32_t _max_node_cpus(void)
  */
 static int _try_place(struct mesh_try *t)
 {
-	uint32_t *req = NULL, *out, k = 0, cand[2], avail_cnt, min_cpus;
+	uint32_t *req = NULL, *out = buf_out, k = 0, cand[2], avail_cnt;
+	uint32_t min_cpus;
 	int n_req, c, rc = MESH_ENOSPC;
 
-	avail_cnt = bit_set_count(t->avail);
+	/* out[] holds map_node_cnt entries: every node is named in the mesh */
+	avail_cnt = MIN(bit_set_count(t->avail), map_node_cnt);
 	n_req = _required(t->job_ptr, t->avail, &req);
 	if (n_req < 0 || avail_cnt == 0)
 		return SLURM_ERROR;
 	cand[0] = MAX(MAX(t->req_nodes, t->min_nodes), (uint32_t) n_req);
 	cand[1] = MAX(MAX(t->min_nodes, 1), (uint32_t) n_req);
 	min_cpus = t->job_ptr->details->min_cpus;
-	out = xcalloc(mconf->topo->nodes, sizeof(*out));
 	for (c = 0; c < 2 && rc; c++) {
 		k = MIN(MIN(cand[c], t->max_nodes), avail_cnt);
 		if (k < cand[1] || k == 0 || (c == 1 && cand[1] == cand[0]))
@@ -646,7 +688,6 @@ static int _try_place(struct mesh_try *t)
 		for (c = 0; (uint32_t) c < k; c++)
 			bit_set(t->avail, mesh2node[out[c]]);
 	}
-	xfree(out);
 	xfree(req);
 	return rc ? SLURM_ERROR : SLURM_SUCCESS;
 }
@@ -702,19 +743,35 @@ static int _cmp_end(void *x, void *y)
 	return (a->end_time > b->end_time) - (a->end_time < b->end_time);
 }
 
-static bool _in_list(List l, uint32_t job_id)
+static int _cmp_u32(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
+
+	return (a > b) - (a < b);
+}
+
+/* Sorted job ids of the list (NULL and 0 when empty); xfree the result. */
+static uint32_t *_sorted_ids(List l, int *n)
 {
 	ListIterator it;
 	job_record_t *j;
-	bool found = false;
+	uint32_t *ids;
 
-	if (!l)
-		return false;
+	*n = 0;
+	if (!l || !list_count(l))
+		return NULL;
+	ids = xcalloc(list_count(l), sizeof(*ids));
 	it = list_iterator_create(l);
-	while (!found && (j = list_next(it)))
-		found = j->job_id == job_id;
+	while ((j = list_next(it)))
+		ids[(*n)++] = j->job_id;
 	list_iterator_destroy(it);
-	return found;
+	qsort(ids, *n, sizeof(*ids), _cmp_u32);
+	return ids;
+}
+
+static bool _in_ids(const uint32_t *ids, int n, uint32_t job_id)
+{
+	return n && bsearch(&job_id, ids, n, sizeof(*ids), _cmp_u32);
 }
 
 /* Jobs among the candidates whose nodes the chosen set overlaps. */
@@ -735,21 +792,33 @@ static void _preemptees(List candidates, bitstr_t *chosen, List *out)
 	list_iterator_destroy(it);
 }
 
-/* Copy of the usage without the jobs in candidates. */
+/*
+ * Copy of the usage without the jobs in candidates: the global usage
+ * minus the candidates' nodes, O(nodes + candidates' nodes).
+ */
 static uint16_t *_busy_without(List candidates)
 {
 	uint16_t *use = xcalloc(map_node_cnt + 1, sizeof(*use));
-	ListIterator it = list_iterator_create(tracked);
+	ListIterator it;
 	struct mesh_job *mj;
-	int i;
+	uint32_t *ids;
+	int i, last, n_ids;
 
+	memcpy(use, busy, map_node_cnt * sizeof(*use));
+	if (!(ids = _sorted_ids(candidates, &n_ids)))
+		return use;
+	it = list_iterator_create(tracked);
 	while ((mj = list_next(it))) {
-		if (_in_list(candidates, mj->job_id))
+		if (!_in_ids(ids, n_ids, mj->job_id) ||
+		    (i = bit_ffs(mj->nodes)) < 0)
 			continue;
-		for (i = 0; i < map_node_cnt; i++)
-			use[i] += bit_test(mj->nodes, i) ? 1 : 0;
+		last = MIN(bit_fls(mj->nodes), map_node_cnt - 1);
+		for (; i <= last; i++)
+			if (bit_test(mj->nodes, i) && use[i])
+				use[i]--;
 	}
 	list_iterator_destroy(it);
+	xfree(ids);
 	return use;
 }
 
@@ -767,27 +836,33 @@ static int _will_run(struct mesh_try *t, List candidates, List *preemptees)
 	ListIterator it;
 	struct mesh_job *mj;
 	job_record_t *j;
-	int rc;
+	uint32_t *ids;
+	int rc, n_ids;
 
 	t->busy = use;
 	rc = _try_place(t);
 	if (rc == SLURM_SUCCESS)
 		t->job_ptr->start_time = now;
+	ids = _sorted_ids(candidates, &n_ids);
 	it = list_iterator_create(tracked);
 	while ((mj = list_next(it))) {
-		if (_in_list(candidates, mj->job_id))
+		if (_in_ids(ids, n_ids, mj->job_id))
 			continue;
 		if ((j = find_job_record(mj->job_id)))
 			mj->end_time = j->end_time;
 		list_append(order, mj);
 	}
 	list_iterator_destroy(it);
+	xfree(ids);
 	list_sort(order, _cmp_end);
 	it = list_iterator_create(order);
 	while (rc != SLURM_SUCCESS &&
 	       !(t->job_ptr->bit_flags & TEST_NOW_ONLY) &&
 	       (mj = list_next(it))) {
-		for (int i = 0; i < map_node_cnt; i++)
+		int i = bit_ffs(mj->nodes);
+		int last = MIN(bit_fls(mj->nodes), map_node_cnt - 1);
+
+		for (; i >= 0 && i <= last; i++)
 			if (bit_test(mj->nodes, i) && use[i])
 				use[i]--;
 		bit_copybits(t->avail, orig);

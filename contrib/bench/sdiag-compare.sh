@@ -8,6 +8,10 @@
 #
 # Usage: sdiag-compare.sh [--jobs N] [--allocator NAME] [--seed S]
 #                         [--plugin PATH/select_mesh.so] [--keep]
+#                         [--mesh WxH[xD]] [--mesh-conf FILE]
+# --mesh sets the cluster (default 4x4); --mesh-conf gives select/mesh its
+# own mesh.conf (e.g. Dimensions=2048x2048 over the same 32 nodes).
+# "submit" is the mean sbatch wall time in milliseconds.
 # Needs a built plugin (make) and Slurm installed (contrib/setup-debian.sh).
 set -euo pipefail
 
@@ -18,6 +22,8 @@ jobs=200
 allocator=mc1x1
 seed=42
 keep=0
+mesh=4x4
+mesh_conf=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --jobs) jobs=$2; shift ;;
@@ -25,7 +31,9 @@ while [ $# -gt 0 ]; do
         --seed) seed=$2; shift ;;
         --plugin) plugin=$2; shift ;;
         --keep) keep=1 ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --mesh) mesh=$2; shift ;;
+        --mesh-conf) mesh_conf=$(cd "$(dirname "$2")" && pwd -P)/$(basename "$2"); shift ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "sdiag-compare: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
@@ -53,19 +61,24 @@ sdiag_field() {
 }
 
 run_one() {   # select-type label
-    local sel=$1 label=$2 d="$work/$2" i n s t left end t0
+    local sel=$1 label=$2 d="$work/$2" i n s t left end t0 ts sub
+    local extra=()
     dirs+=("$d")
-    "$CLUSTER" start --dir "$d" --mesh 4x4 --select "$sel" --allocator "$allocator" \
-        --plugin-dir "$work/plugins" --timeout 60 >/dev/null 2>&1 \
+    [ -z "$mesh_conf" ] || [ "$sel" != select/mesh ] || extra=(--mesh-conf "$mesh_conf")
+    "$CLUSTER" start --dir "$d" --mesh "$mesh" --select "$sel" --allocator "$allocator" \
+        --plugin-dir "$work/plugins" --timeout 60 "${extra[@]}" >/dev/null 2>&1 \
         || { echo "cluster start failed for $sel" >&2; return 1; }
     export SLURM_CONF=$d/etc/slurm.conf
     sdiag --reset >/dev/null
     RANDOM=$seed
     t0=$SECONDS
+    ts=$(date +%s%N)
     for ((i = 0; i < jobs; i++)); do
         n=$((1 + RANDOM % 8)); s=$((RANDOM % 3)); t=$((1 + RANDOM % 3))
         (cd "$work/jobs" && sbatch -Q -o /dev/null -N "$n" -t "$t" --wrap "sleep $s")
     done
+    sub=$(( ($(date +%s%N) - ts) / jobs / 1000 ))
+    sub=$((sub / 1000)).$(printf '%03d' $((sub % 1000)))
     end=$((SECONDS + 900))
     while :; do
         left=$(squeue -h | grep -c . || true)
@@ -74,7 +87,7 @@ run_one() {   # select-type label
         sleep 2
     done
     sdiag >"$work/$label.sdiag"
-    printf '%-14s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %5ss\n' "$label" \
+    printf '%-14s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %5ss %8s\n' "$label" \
         "$(sdiag_field 'Main schedule statistics' 'Total cycles' "$work/$label.sdiag")" \
         "$(sdiag_field 'Main schedule statistics' 'Last cycle' "$work/$label.sdiag")" \
         "$(sdiag_field 'Main schedule statistics' 'Max cycle' "$work/$label.sdiag")" \
@@ -85,12 +98,12 @@ run_one() {   # select-type label
         "$(sdiag_field 'Backfilling stats' 'Mean cycle' "$work/$label.sdiag")" \
         "$(sdiag_field 'Backfilling stats' 'Total cycles' "$work/$label.sdiag")" \
         "$(sdiag_field 'Backfilling stats' 'Total backfilled jobs (since last slurm start)' "$work/$label.sdiag")" \
-        "$((SECONDS - t0))"
+        "$((SECONDS - t0))" "$sub"
     "$CLUSTER" stop --dir "$d" >/dev/null 2>&1 || true
 }
 
-echo "$jobs jobs (1-8 nodes, sleep 0-2 s) on a 4x4 cluster, seed $seed; times in microseconds"
-printf '%-14s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %6s\n' "select" \
-    "main#" "last" "max" "mean" "depth" "bf-last" "bf-max" "bf-mean" "bf#" "bf-job" "wall"
+echo "$jobs jobs (1-8 nodes, sleep 0-2 s) on a $mesh cluster${mesh_conf:+ (select/mesh: $mesh_conf)}, seed $seed; cycle times in microseconds, submit in ms"
+printf '%-14s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %6s %8s\n' "select" \
+    "main#" "last" "max" "mean" "depth" "bf-last" "bf-max" "bf-mean" "bf#" "bf-job" "wall" "submit"
 run_one select/mesh "mesh-$allocator"
 run_one select/linear linear
