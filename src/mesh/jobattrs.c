@@ -213,7 +213,8 @@ static int finish(struct reader *r)
 	struct mesh_job_attrs *s = r->s;
 	size_t i;
 
-	qsort(s->a, s->n, sizeof(*s->a), by_id);
+	if (s->n > 1) /* qsort(NULL, 0, ...) is undefined */
+		qsort(s->a, s->n, sizeof(*s->a), by_id);
 	for (i = 1; i < s->n; i++)
 		if (s->a[i].id == s->a[i - 1].id) {
 			long l1 = s->a[i - 1].line, l2 = s->a[i].line;
