@@ -317,6 +317,7 @@ START_TEST(test_sim_contention_row_vs_block)
 	ck_assert_double_eq_tol(r->jobs[0].run, 200, 1e-9);
 	ck_assert_double_eq(r->jobs[0].trace_run, 100);
 	ck_assert_double_eq_tol(r->summary.mean_stretch, 2, 1e-12);
+	ck_assert_double_eq_tol(r->summary.mean_service_time, 200, 1e-9);
 	mesh_sim_result_free(r);
 	r = simulate("4x4", "mc1x1", js, 1, &o);
 	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);

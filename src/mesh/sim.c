@@ -935,7 +935,7 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 {
 	struct mesh_sim_summary *sum = &r->summary;
 	double first = INFINITY, last = 0, work = 0, wait = 0, bsld = 0;
-	double pair = 0, avg_multi = 0, stretch = 0, io = 0;
+	double pair = 0, avg_multi = 0, stretch = 0, io = 0, service = 0;
 	size_t i, multi = 0;
 
 	sum->jobs = r->n;
@@ -951,6 +951,7 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 		pair += (double) j->sum_pairwise;
 		stretch += j->trace_run > 0 ? j->run / j->trace_run : 1;
 		io += j->io_time;
+		service += j->run;
 		if (j->size >= 2) {
 			avg_multi += j->avg_pairwise;
 			multi++;
@@ -966,6 +967,7 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 	sum->mean_sum_pairwise = pair / (double) r->n;
 	sum->mean_avg_pairwise_multi = multi ? avg_multi / (double) multi : 0;
 	sum->mean_stretch = stretch / (double) r->n;
+	sum->mean_service_time = service / (double) r->n;
 	sum->total_io_time = io;
 	summarise_classes(r);
 }

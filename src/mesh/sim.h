@@ -173,7 +173,8 @@ struct mesh_sim_summary {
 	double mean_sum_pairwise;       /* over all jobs, 1-node jobs = 0 */
 	double mean_avg_pairwise_multi; /* over jobs of >= 2 nodes */
 	/* Contention model (0 under the trace model): */
-	double mean_stretch; /* mean of run / trace_run (1: trace model) */
+	double mean_stretch;      /* mean of run / trace_run (1: trace model) */
+	double mean_service_time; /* Mache's service time: start to end */
 	/* Tang et al. eq. (1): idle node-seconds while a queued job would
 	 * fit in the idle node count, over nodes * (last - first event). */
 	double loss_of_capacity;

@@ -168,12 +168,13 @@ static void write_summary_models(FILE *f, const struct options *o,
 	fprintf(f,
 		"  \"runtime_model\": \"%s\",\n  \"comm\": \"%s\",\n"
 		"  \"comm_share\": %.17g,\n  \"io_share\": %.17g,\n"
-		"  \"mean_stretch\": %.17g,\n  \"total_io_time\": %.17g,\n",
+		"  \"mean_stretch\": %.17g,\n  \"mean_service_time\": %.17g,\n"
+		"  \"total_io_time\": %.17g,\n",
 		meshsim_runtime_names[o->sim.runtime_model],
 		mesh_comm_name(o->sim.comm == MESH_COMM_UNKNOWN ? MESH_COMM_NONE
 								: o->sim.comm),
 		o->sim.comm_share, o->sim.io_share, s->mean_stretch,
-		s->total_io_time);
+		s->mean_service_time, s->total_io_time);
 	fprintf(f,
 		"  \"pfs_bandwidth\": %.17g,\n  \"node_bandwidth\": %.17g,\n",
 		o->sim.pfs_bandwidth, o->sim.node_bandwidth);
@@ -256,6 +257,7 @@ void meshsim_print_table(FILE *f, const struct options *o,
 	fprintf(f, "mean avg pairwise (>=2)  %.4f\n",
 		s->mean_avg_pairwise_multi);
 	fprintf(f, "loss of capacity         %.4f\n", s->loss_of_capacity);
+	fprintf(f, "mean service time (s)    %.2f\n", s->mean_service_time);
 	if (o->sim.runtime_model != MESH_RUNTIME_TRACE)
 		fprintf(
 		    f, "mean stretch (%s)%*s%.4f\n",

@@ -29,6 +29,7 @@ const char *const sweep_metrics[] = { "jobs",
 				      "mean_avg_pairwise_multi",
 				      "loss_of_capacity",
 				      "mean_stretch",
+				      "mean_service_time",
 				      "total_io_time",
 				      "avg_balance_factor",
 				      "avg_max_contention",
@@ -176,7 +177,7 @@ static int open_tidy(struct runner *r)
 		n = csv_split(line, f, 64);
 		if (first) {
 			first = 0;
-			if (n != (int) g->ndims + 3 + 14 ||
+			if (n != (int) g->ndims + 3 + 15 ||
 			    strcmp(f[0], "point")) {
 				fprintf(
 				    stderr,
