@@ -77,52 +77,118 @@ static void drop(struct instance *in)
 	mesh_topo_destroy(in->t);
 }
 
+/* A placement as select/mesh makes it: the requested count (req->nodes
+ * + extra), else the fewest (req->nodes); calls counted. */
+struct two_counts {
+	struct mesh_allocator *a;
+	uint32_t extra;
+	int calls;
+	uint32_t placed; /* nodes of the last placement */
+};
+
+static int place_two_counts(void *arg, const struct mesh_view *v,
+			    const struct mesh_request *req, uint32_t *out)
+{
+	struct two_counts *tc = arg;
+	struct mesh_request r = *req;
+	int rc;
+
+	tc->calls++;
+	r.nodes = req->nodes + tc->extra;
+	tc->placed = r.nodes;
+	if (r.nodes <= v->topo->nodes &&
+	    (rc = mesh_alloc_place(tc->a, v, &r, out)) != MESH_ENOSPC)
+		return rc;
+	tc->placed = req->nodes;
+	return mesh_alloc_place(tc->a, v, req, out);
+}
+
+/* One random instance, fast search against the definition, with or
+ * without the two-count hook.  Returns 1 if both placed, 0 if neither
+ * (or the allocator does not take the mesh). */
+static int compare_once(int ai, uint64_t *s, int hook, int in_order)
+{
+	struct instance in;
+	struct mesh_planner *p = NULL;
+	struct two_counts tc = { NULL, 0, 0, 0 };
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t o1[512], o2[512], k1;
+	double t1 = -1, t2 = -1;
+	int r1, r2;
+
+	make(&in, s);
+	if (mesh_alloc_create(in.t, allocs[ai], NULL, &tc.a, &d)) {
+		drop(&in); /* e.g. mbs on a 3D mesh */
+		return 0;
+	}
+	ck_assert_int_eq(mesh_planner_create(in.t, &p), 0);
+	memset(&req, 0, sizeof(req));
+	req.nodes = 1 + (uint32_t) (tu_rand(s) % (in.t->nodes / 2));
+	req.end_time = -1;
+	req.io_intensity = -1;
+	req.seed = 7;
+	if (hook) {
+		tc.extra = 1 + (uint32_t) (tu_rand(s) % 8);
+		in.q.place = place_two_counts;
+		in.q.place_arg = &tc;
+		in.q.in_order = in_order;
+	}
+	r1 = mesh_plan_earliest(p, tc.a, &in.q, &req, &t1, o1);
+	k1 = hook ? tc.placed : req.nodes;
+	r2 = mesh_plan_earliest_naive(p, tc.a, &in.q, &req, &t2, o2);
+	ck_assert_int_eq(r1, r2);
+	if (hook)
+		ck_assert_int_gt(tc.calls, 0);
+	if (!r1) {
+		ck_assert_msg(t1 == t2, "%s: start %g, definition %g",
+			      allocs[ai], t1, t2);
+		ck_assert_uint_eq(k1, hook ? tc.placed : req.nodes);
+		ck_assert_mem_eq(o1, o2, k1 * sizeof(*o1));
+	} else {
+		ck_assert_int_eq(r1, MESH_ENOSPC);
+	}
+	mesh_planner_destroy(p);
+	mesh_alloc_destroy(tc.a);
+	drop(&in);
+	return !r1;
+}
+
 START_TEST(test_plan_equals_definition)
 {
 	uint64_t s = 1000 + (uint64_t) _i;
-	int trial, agree = 0, never = 0;
+	int trial, agree = 0;
 
-	for (trial = 0; trial < 60; trial++) {
-		struct instance in;
-		struct mesh_planner *p = NULL;
-		struct mesh_allocator *a = NULL;
-		struct mesh_request req;
-		struct mesh_diag d;
-		uint32_t o1[512], o2[512];
-		double t1 = -1, t2 = -1;
-		int r1, r2;
-
-		make(&in, &s);
-		if (mesh_alloc_create(in.t, allocs[_i], NULL, &a, &d)) {
-			drop(&in); /* e.g. mbs on a 3D mesh */
-			continue;
-		}
-		ck_assert_int_eq(mesh_planner_create(in.t, &p), 0);
-		memset(&req, 0, sizeof(req));
-		req.nodes = 1 + (uint32_t) (tu_rand(&s) % (in.t->nodes / 2));
-		req.end_time = -1;
-		req.io_intensity = -1;
-		req.seed = 7;
-		r1 = mesh_plan_earliest(p, a, &in.q, &req, &t1, o1);
-		r2 = mesh_plan_earliest_naive(p, a, &in.q, &req, &t2, o2);
-		ck_assert_int_eq(r1, r2);
-		if (!r1) {
-			ck_assert_msg(t1 == t2, "%s: start %g, definition %g",
-				      allocs[_i], t1, t2);
-			ck_assert_mem_eq(o1, o2, req.nodes * sizeof(*o1));
-			agree++;
-		} else {
-			ck_assert_int_eq(r1, MESH_ENOSPC);
-			never++;
-		}
-		mesh_planner_destroy(p);
-		mesh_alloc_destroy(a);
-		drop(&in);
-	}
+	for (trial = 0; trial < 60; trial++)
+		agree += compare_once(_i, &s, 0, 0);
 	ck_assert_int_gt(agree, 0);
-	(void) never;
 }
 END_TEST
+
+/* With a placement hook, the fast search still gives the definition's
+ * answer (both use the hook), for every kind of allocator. */
+START_TEST(test_plan_hook_equals_definition)
+{
+	uint64_t s = 5000 + (uint64_t) _i;
+	int trial, agree = 0;
+
+	for (trial = 0; trial < 40; trial++)
+		agree += compare_once(_i, &s, 1, trial % 4 == 3);
+	ck_assert_int_gt(agree, 0);
+}
+END_TEST
+
+/* A query at now = 0 with running jobs only. */
+static void query_at_0(struct mesh_plan_query *q, const struct mesh_bitmap *f,
+		       const struct mesh_plan_hold *run, size_t n_run,
+		       double duration)
+{
+	memset(q, 0, sizeof(*q));
+	q->free_now = f;
+	q->running = run;
+	q->n_running = n_run;
+	q->duration = duration;
+}
 
 /* 8x1 line, contig-ff: nodes 0-1 and 4-5 free now; job A holds 2-3 until
  * 50, job B 6-7 until 20.  A 4-node block is first possible at 50
@@ -150,12 +216,7 @@ START_TEST(test_plan_hand_worked)
 	mesh_bitmap_clear(f, 3);
 	mesh_bitmap_clear(f, 6);
 	mesh_bitmap_clear(f, 7);
-	memset(&q, 0, sizeof(q));
-	q.free_now = f;
-	q.now = 0;
-	q.running = run;
-	q.n_running = 2;
-	q.duration = 30;
+	query_at_0(&q, f, run, 2, 30);
 	memset(&req, 0, sizeof(req));
 	req.nodes = 4;
 	ck_assert_int_eq(mesh_alloc_create(t, "contig-ff", NULL, &a, &d), 0);
@@ -178,6 +239,94 @@ START_TEST(test_plan_hand_worked)
 }
 END_TEST
 
+/* Needs two nodes more than req->nodes says. */
+static int place_plus2(void *arg, const struct mesh_view *v,
+		       const struct mesh_request *req, uint32_t *out)
+{
+	struct two_counts *tc = arg;
+	struct mesh_request r = *req;
+
+	tc->calls++;
+	r.nodes = req->nodes + 2;
+	return mesh_alloc_place(tc->a, v, &r, out);
+}
+
+/* Places only at time 20: not monotone in the free set. */
+static int place_at_20(void *arg, const struct mesh_view *v,
+		       const struct mesh_request *req, uint32_t *out)
+{
+	if (v->now != 20)
+		return MESH_ENOSPC;
+	return mesh_alloc_place(arg, v, req, out);
+}
+
+/* 8x1 line, contig-ff, nothing free now; jobs end at 20, 50 and 80.
+ * A hook that needs all 4 nodes (req->nodes 2 is only the fewest) makes
+ * the count path fall back to the scan: 4 nodes first at 50.  A hook
+ * that places only at 20 is found by in_order; the bisection, which
+ * assumes monotonicity, cannot see it. */
+START_TEST(test_plan_hook_hand_worked)
+{
+	struct mesh_topo *t = tu_topo("8x1");
+	struct mesh_bitmap *f = tu_all_free(t);
+	static const uint32_t a_nodes[] = { 0, 1, 2 }, b_nodes[] = { 3, 4 };
+	static const uint32_t c_nodes[] = { 5, 6, 7 };
+	struct mesh_plan_hold run[3] = { { 0, 80, a_nodes, 3 },
+					 { 0, 20, b_nodes, 2 },
+					 { 0, 50, c_nodes, 3 } };
+	struct mesh_plan_query q;
+	struct mesh_planner *p = NULL;
+	struct two_counts tc = { NULL, 2, 0, 0 };
+	struct mesh_allocator *ff = NULL;
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t out[8], i;
+	double start = -1;
+
+	mesh_bitmap_fill(f, false);
+	query_at_0(&q, f, run, 3, 10);
+	memset(&req, 0, sizeof(req));
+	req.nodes = 2;
+	req.flags = MESH_REQ_CONTIGUOUS;
+	ck_assert_int_eq(mesh_alloc_create(t, "hilbert-bf", NULL, &tc.a, &d),
+			 0);
+	ck_assert_int_eq(mesh_alloc_create(t, "contig-ff", NULL, &ff, &d), 0);
+	ck_assert_int_eq(mesh_planner_create(t, &p), 0);
+	/* without the hook: 2 nodes at 20 */
+	ck_assert_int_eq(mesh_plan_earliest(p, tc.a, &q, &req, &start, out), 0);
+	ck_assert_double_eq(start, 20);
+	/* the hook wants 4 if it can, else 2: at 20, 2 nodes (3, 4) */
+	q.place = place_two_counts;
+	q.place_arg = &tc;
+	ck_assert_int_eq(mesh_plan_earliest(p, tc.a, &q, &req, &start, out), 0);
+	ck_assert_double_eq(start, 20);
+	ck_assert_uint_eq(out[0] + out[1], 7);
+	/* fewest 2, but the hook only ever places 4: 3..7 at 50 */
+	q.place = place_plus2;
+	ck_assert_int_eq(mesh_plan_earliest(p, tc.a, &q, &req, &start, out), 0);
+	ck_assert_double_eq(start, 50);
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_ge(out[i], 3);
+	/* non-monotone hook on a contiguous-only allocator */
+	req.nodes = 2;
+	q.place = place_at_20;
+	q.place_arg = ff;
+	ck_assert_int_eq(mesh_plan_earliest(p, ff, &q, &req, &start, out),
+			 MESH_ENOSPC); /* the bisection assumes monotone */
+	q.in_order = 1;
+	ck_assert_int_eq(mesh_plan_earliest(p, ff, &q, &req, &start, out), 0);
+	ck_assert_double_eq(start, 20);
+	ck_assert_int_eq(mesh_plan_earliest_naive(p, ff, &q, &req, &start, out),
+			 0);
+	ck_assert_double_eq(start, 20);
+	mesh_planner_destroy(p);
+	mesh_alloc_destroy(ff);
+	mesh_alloc_destroy(tc.a);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("plan");
@@ -189,6 +338,9 @@ int main(void)
 	tcase_add_loop_test(tc, test_plan_equals_definition, 0,
 			    (int) (sizeof(allocs) / sizeof(allocs[0])));
 	tcase_add_test(tc, test_plan_hand_worked);
+	tcase_add_loop_test(tc, test_plan_hook_equals_definition, 0,
+			    (int) (sizeof(allocs) / sizeof(allocs[0])));
+	tcase_add_test(tc, test_plan_hook_hand_worked);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -17,7 +17,15 @@
  *     claimed, so every candidate with k free nodes is tried in order.
  * With reservations the set can shrink as t grows (a reservation
  * starts), so the candidates are scanned in order, skipping those with
- * fewer than k free nodes without calling the allocator.
+ * fewer than k free nodes without calling the allocator.  So is a query
+ * with in_order set.
+ *
+ * A query may bring its own placement (q->place), e.g. select/mesh's
+ * "requested count, else the minimum, more nodes for a CPU minimum,
+ * contiguous-only fallback".  It replaces the allocator call at each
+ * candidate; the search above is unchanged, and the count path's
+ * fallback to the scan on a refusal keeps it exact for a hook that
+ * needs more than req->nodes free.
  * mesh_plan_earliest_naive() is the definition (every candidate, set
  * rebuilt, one placement each); tests check both agree.
  */
@@ -150,7 +158,8 @@ static int try_at(struct mesh_planner *p, struct mesh_allocator *a,
 		  const struct mesh_request *req, double t, uint32_t *out)
 {
 	struct mesh_view v = { p->topo, p->cur, q->end_time, t };
-	int rc = mesh_alloc_place(a, &v, req, out);
+	int rc = q->place ? q->place(q->place_arg, &v, req, out)
+			  : mesh_alloc_place(a, &v, req, out);
 
 	if (rc == MESH_ENOSPC)
 		return 0;
@@ -319,7 +328,7 @@ int mesh_plan_earliest(struct mesh_planner *p, struct mesh_allocator *a,
 		p->order[i].job = i;
 	}
 	qsort(p->order, q->n_running, sizeof(*p->order), by_end_then_job);
-	if (q->n_reserved || (flags & MESH_ALLOC_MAY_REFUSE))
+	if (q->n_reserved || q->in_order || (flags & MESH_ALLOC_MAY_REFUSE))
 		return scan(p, a, q, req, nt, start, out);
 	if (flags & MESH_ALLOC_CONTIGUOUS_ONLY)
 		return bisect(p, a, q, req, nt, start, out);

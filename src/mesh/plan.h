@@ -34,6 +34,21 @@ struct mesh_plan_query {
 	size_t n_reserved;
 	double duration;        /* the job's estimated runtime, >= 0 */
 	const double *end_time; /* per-node ends for sl:*, or NULL */
+	/* Optional: how to place at one candidate time, instead of
+	 * mesh_alloc_place(a, v, req, out), for a caller whose placement is
+	 * more than one allocator call (select/mesh tries two node counts,
+	 * adds nodes for a CPU minimum, falls back to a contiguous-only
+	 * allocator).  Same returns as mesh_alloc_place; req is passed
+	 * through and req->nodes must be the fewest nodes it can place
+	 * (times with fewer free are skipped); out must hold what it
+	 * writes.  Its answer may depend only on v.  The search still
+	 * follows a's flags: the hook must be monotone where a is (see
+	 * plan.c), or set in_order. */
+	int (*place)(void *arg, const struct mesh_view *v,
+		     const struct mesh_request *req, uint32_t *out);
+	void *place_arg;
+	int in_order; /* nonzero: try every candidate in order, no
+		       * shortcut from a's flags */
 };
 
 struct mesh_planner;
