@@ -106,6 +106,7 @@ static bool conf_broken;
 static struct mesh_bitmap *buf_free;	/* free map handed to the allocator */
 static double *buf_end;		/* end time per mesh position */
 static uint32_t *buf_out;	/* allocator output, map_node_cnt + 1 */
+static struct mesh_planner *mplanner;	/* WILL_RUN's earliest-start search */
 
 /* One placement attempt. */
 struct mesh_try {
@@ -115,6 +116,12 @@ struct mesh_try {
 	uint32_t min_nodes, max_nodes, req_nodes;
 	uint32_t total_cpus;	/* OUT */
 	bool used_contig;	/* OUT: placed by mcontig */
+	/* Set by _try_begin() for one decision, whatever the free set: */
+	struct mesh_request r;	/* hints, seed, required nodes, flags */
+	uint32_t *req;		/* required nodes (mesh indices) or NULL */
+	uint32_t avail_cnt;	/* usable nodes, named in the mesh */
+	uint32_t cand[2];	/* node counts to try: requested, minimum */
+	uint32_t k;		/* OUT: nodes in the last placement */
 };
 
 /*
@@ -156,6 +163,8 @@ static void _free_maps(void)
 	buf_free = NULL;
 	xfree(buf_end);
 	xfree(buf_out);
+	mesh_planner_destroy(mplanner);
+	mplanner = NULL;
 	map_node_cnt = 0;
 }
 
@@ -221,6 +230,9 @@ static void _build_maps_locked(struct mesh_conf *c)
 		fatal("%s: no memory for a %u-position free map", plugin_type,
 		      c->topo->nodes);
 	buf_out = xcalloc(map_node_cnt + 1, sizeof(*buf_out));
+	if (mesh_planner_create(c->topo, &mplanner))
+		fatal("%s: no memory for the earliest-start planner",
+		      plugin_type);
 }
 
 /*
@@ -579,39 +591,21 @@ static void _job_hints_locked(job_record_t *job_ptr, struct mesh_request *r)
 }
 
 /*
- * Ask the allocator for k nodes of t->avail that are free under t->busy.
+ * Ask the allocator for k nodes free in v (at time v->now).
  * RET 0 with out[] filled, or a MESH_E* code.
  */
-static int _place_k(struct mesh_try *t, uint32_t k, const uint32_t *req,
-		    int n_req, uint32_t *out)
+static int _place_k(struct mesh_try *t, const struct mesh_view *v,
+		    uint32_t k, uint32_t *out)
 {
-	struct mesh_bitmap *free_map = buf_free;
-	struct mesh_request r;
-	struct mesh_view v;
+	struct mesh_request r = t->r;
 	struct mesh_metrics m;
 	job_record_t *job_ptr = t->job_ptr;
-	double *end = NULL;
 	int rc;
 
-	_fill_free_map(t->avail, t->busy, free_map);
-	memset(&r, 0, sizeof(r));
 	r.nodes = k;
-	r.io_intensity = -1.0;
-	_job_hints_locked(job_ptr, &r);
-	r.seed = job_ptr->job_id;
-	r.required = req;
-	r.n_required = (size_t) n_req;
 	if (job_ptr->time_limit != NO_VAL && job_ptr->time_limit != INFINITE)
-		r.end_time = (double) time(NULL) + job_ptr->time_limit * 60.0;
-	if (job_ptr->details->contiguous)
-		r.flags |= MESH_REQ_CONTIGUOUS;
-	if (t->busy && (mesh_alloc_flags(mallocator) & MESH_ALLOC_USES_WALLTIME))
-		end = _end_times(t->busy);
-	v.topo = mconf->topo;
-	v.free = free_map;
-	v.end_time = end;
-	v.now = (double) time(NULL);
-	rc = mesh_alloc_place(mallocator, &v, &r, out);
+		r.end_time = v->now + job_ptr->time_limit * 60.0;
+	rc = mesh_alloc_place(mallocator, v, &r, out);
 	/* --contiguous means a full sub-mesh, whatever the allocator does */
 	if (!rc && job_ptr->details->contiguous &&
 	    !(mesh_alloc_flags(mallocator) & MESH_ALLOC_CONTIGUOUS_ONLY) &&
@@ -620,7 +614,7 @@ static int _place_k(struct mesh_try *t, uint32_t k, const uint32_t *req,
 		rc = MESH_ENOSPC;
 	t->used_contig = false;
 	if (rc == MESH_ENOSPC && job_ptr->details->contiguous && mcontig) {
-		rc = mesh_alloc_place(mcontig, &v, &r, out);
+		rc = mesh_alloc_place(mcontig, v, &r, out);
 		t->used_contig = !rc;
 	}
 	return rc;
@@ -636,59 +630,134 @@ static uint32_t _sum_cpus(const uint32_t *out, uint32_t k)
 	return cpus;
 }
 
-static uint32_t _max_node_cpus(void)
+/* Fewest and most CPUs of a node. */
+static void _node_cpus_range(uint32_t *min, uint32_t *max)
 {
 	node_record_t *node_ptr;
-	uint32_t max = 1;
 	int i;
 
-	for (i = 0; (node_ptr = next_node(&i)); i++)
-		max = MAX(max, node_ptr->config_ptr->cpus);
+	*min = UINT32_MAX;
+	*max = 1;
+	for (i = 0; (node_ptr = next_node(&i)); i++) {
+		*min = MIN(*min, node_ptr->config_ptr->cpus);
+		*max = MAX(*max, node_ptr->config_ptr->cpus);
+	}
+	if (*min > *max)
+		*min = *max;
+}
+
+static uint32_t _max_node_cpus(void)
+{
+	uint32_t min, max;
+
+	_node_cpus_range(&min, &max);
 	return max;
 }
 
 /*
- * Choose nodes for the job: first the requested count, then the minimum;
- * grow while the job's CPU minimum is not met.
- * RET SLURM_SUCCESS with t->avail trimmed to the choice, or SLURM_ERROR
- * with t->avail untouched.
+ * What a decision for t needs whatever the free set: the request (hints
+ * read once), the required nodes, the node counts to try.
+ * RET 0, or -1 if the job cannot be placed on t->avail at any time (a
+ * required node is not usable, or too few usable nodes).  Call _try_end()
+ * after either.
  */
-static int _try_place(struct mesh_try *t)
+static int _try_begin(struct mesh_try *t)
 {
-	uint32_t *req = NULL, *out = buf_out, k = 0, cand[2], avail_cnt;
-	uint32_t min_cpus;
-	int n_req, c, rc = MESH_ENOSPC;
+	job_record_t *job_ptr = t->job_ptr;
+	int n_req;
 
+	t->req = NULL;
+	t->k = 0;
 	/* out[] holds map_node_cnt entries: every node is named in the mesh */
-	avail_cnt = MIN(bit_set_count(t->avail), map_node_cnt);
-	n_req = _required(t->job_ptr, t->avail, &req);
-	if (n_req < 0 || avail_cnt == 0)
-		return SLURM_ERROR;
-	cand[0] = MAX(MAX(t->req_nodes, t->min_nodes), (uint32_t) n_req);
-	cand[1] = MAX(MAX(t->min_nodes, 1), (uint32_t) n_req);
-	min_cpus = t->job_ptr->details->min_cpus;
+	t->avail_cnt = MIN(bit_set_count(t->avail), map_node_cnt);
+	n_req = _required(job_ptr, t->avail, &t->req);
+	if (n_req < 0 || t->avail_cnt == 0)
+		return -1;
+	memset(&t->r, 0, sizeof(t->r));
+	t->r.io_intensity = -1.0;
+	_job_hints_locked(job_ptr, &t->r);
+	t->r.seed = job_ptr->job_id;
+	t->r.required = t->req;
+	t->r.n_required = (size_t) n_req;
+	if (job_ptr->details->contiguous)
+		t->r.flags |= MESH_REQ_CONTIGUOUS;
+	t->cand[0] = MAX(MAX(t->req_nodes, t->min_nodes), (uint32_t) n_req);
+	t->cand[1] = MAX(MAX(t->min_nodes, 1), (uint32_t) n_req);
+	/* every count tried is at least cand[1], at most this */
+	if (t->cand[1] > MIN(t->max_nodes, t->avail_cnt))
+		return -1;
+	return 0;
+}
+
+static void _try_end(struct mesh_try *t)
+{
+	xfree(t->req);
+}
+
+/*
+ * Choose nodes free in v: first the requested count, then the minimum;
+ * grow while the job's CPU minimum is not met.  Needs _try_begin().
+ * RET 0 with out[0 .. t->k - 1] and t->total_cpus set, or a MESH_E* code.
+ */
+static int _choose(struct mesh_try *t, const struct mesh_view *v,
+		   uint32_t *out)
+{
+	uint32_t k = 0, min_cpus = t->job_ptr->details->min_cpus;
+	int c, rc = MESH_ENOSPC;
+
 	for (c = 0; c < 2 && rc; c++) {
-		k = MIN(MIN(cand[c], t->max_nodes), avail_cnt);
-		if (k < cand[1] || k == 0 || (c == 1 && cand[1] == cand[0]))
+		k = MIN(MIN(t->cand[c], t->max_nodes), t->avail_cnt);
+		if (k < t->cand[1] || k == 0 ||
+		    (c == 1 && t->cand[1] == t->cand[0]))
 			continue;
-		while (!(rc = _place_k(t, k, req, n_req, out)) &&
+		while (!(rc = _place_k(t, v, k, out)) &&
 		       (t->total_cpus = _sum_cpus(out, k)) < min_cpus) {
 			uint32_t more = (min_cpus - t->total_cpus +
 					 _max_node_cpus() - 1) /
 					_max_node_cpus();
 
 			rc = MESH_ENOSPC;
-			if (k + more > MIN(t->max_nodes, avail_cnt))
+			if (k + more > MIN(t->max_nodes, t->avail_cnt))
 				break;
 			k += more;
 		}
 	}
-	if (!rc) {
-		bit_clear_all(t->avail);
-		for (c = 0; (uint32_t) c < k; c++)
-			bit_set(t->avail, mesh2node[out[c]]);
+	t->k = rc ? 0 : k;
+	return rc;
+}
+
+/* Trim t->avail to the k Slurm nodes of the mesh indices out[]. */
+static void _set_chosen(struct mesh_try *t, const uint32_t *out, uint32_t k)
+{
+	uint32_t i;
+
+	bit_clear_all(t->avail);
+	for (i = 0; i < k; i++)
+		bit_set(t->avail, mesh2node[out[i]]);
+}
+
+/*
+ * Choose nodes for the job among t->avail, free under t->busy, now.
+ * RET SLURM_SUCCESS with t->avail trimmed to the choice, or SLURM_ERROR
+ * with t->avail untouched.
+ */
+static int _try_place(struct mesh_try *t)
+{
+	struct mesh_view v;
+	int rc = MESH_ENOSPC;
+
+	if (!_try_begin(t)) {
+		_fill_free_map(t->avail, t->busy, buf_free);
+		v.topo = mconf->topo;
+		v.free = buf_free;
+		v.end_time = t->busy && (mesh_alloc_flags(mallocator) &
+					 MESH_ALLOC_USES_WALLTIME) ?
+			_end_times(t->busy) : NULL;
+		v.now = (double) time(NULL);
+		if (!(rc = _choose(t, &v, buf_out)))
+			_set_chosen(t, buf_out, t->k);
 	}
-	xfree(req);
+	_try_end(t);
 	return rc ? SLURM_ERROR : SLURM_SUCCESS;
 }
 
@@ -733,14 +802,6 @@ static void _build_resources(job_record_t *job_ptr, bitstr_t *bitmap)
 			      plugin_type, __func__);
 		j++;
 	}
-}
-
-static int _cmp_end(void *x, void *y)
-{
-	const struct mesh_job *a = *(struct mesh_job **) x;
-	const struct mesh_job *b = *(struct mesh_job **) y;
-
-	return (a->end_time > b->end_time) - (a->end_time < b->end_time);
 }
 
 static int _cmp_u32(const void *x, const void *y)
@@ -823,26 +884,29 @@ static uint16_t *_busy_without(List candidates)
 }
 
 /*
- * WILL_RUN: when and where could the job start?  Completions are
- * simulated in end-time order on a private copy of the usage; nothing
- * persistent changes and no job_resrcs are built.
+ * The running jobs (tracked, not preemption candidates) as planner holds:
+ * the nodes of avail that use[] holds, each released by the last-ending
+ * job holding it (OverSubscribe: a shared node is free once all its jobs
+ * ended), so the holds are disjoint.  An end time already past counts as
+ * now + 1: the job is overdue and may end any moment, but not now.
+ * O(named nodes + nodes of tracked jobs).
+ * RET the number of holds; xfree *holds and *nodes.
  */
-static int _will_run(struct mesh_try *t, List candidates, List *preemptees)
+static int _running_holds(List candidates, bitstr_t *avail,
+			  const uint16_t *use, time_t now,
+			  struct mesh_plan_hold **holds, uint32_t **nodes)
 {
-	bitstr_t *orig = bit_copy(t->avail);
-	uint16_t *use = _busy_without(candidates);
-	time_t now = time(NULL);
-	List order = list_create(NULL);
+	struct mesh_job **jobs = xcalloc(list_count(tracked) + 1,
+					 sizeof(*jobs));
+	int *owner = xcalloc(map_node_cnt + 1, sizeof(*owner));
+	uint32_t *cnt, *fill, *ids, total = 0;
 	ListIterator it;
 	struct mesh_job *mj;
 	job_record_t *j;
-	uint32_t *ids;
-	int rc, n_ids;
+	int i, last, n = 0, n_ids;
 
-	t->busy = use;
-	rc = _try_place(t);
-	if (rc == SLURM_SUCCESS)
-		t->job_ptr->start_time = now;
+	for (i = 0; i < map_node_cnt; i++)
+		owner[i] = -1;
 	ids = _sorted_ids(candidates, &n_ids);
 	it = list_iterator_create(tracked);
 	while ((mj = list_next(it))) {
@@ -850,35 +914,113 @@ static int _will_run(struct mesh_try *t, List candidates, List *preemptees)
 			continue;
 		if ((j = find_job_record(mj->job_id)))
 			mj->end_time = j->end_time;
-		list_append(order, mj);
+		jobs[n] = mj;
+		i = bit_ffs(mj->nodes);
+		last = MIN(bit_fls(mj->nodes), map_node_cnt - 1);
+		for (; i >= 0 && i <= last; i++) {
+			if (!bit_test(mj->nodes, i) || !use[i] ||
+			    i >= bit_size(avail) || !bit_test(avail, i))
+				continue;
+			if (owner[i] < 0 ||
+			    jobs[owner[i]]->end_time < mj->end_time)
+				owner[i] = n;
+		}
+		n++;
 	}
 	list_iterator_destroy(it);
 	xfree(ids);
-	list_sort(order, _cmp_end);
-	it = list_iterator_create(order);
-	while (rc != SLURM_SUCCESS &&
-	       !(t->job_ptr->bit_flags & TEST_NOW_ONLY) &&
-	       (mj = list_next(it))) {
-		int i = bit_ffs(mj->nodes);
-		int last = MIN(bit_fls(mj->nodes), map_node_cnt - 1);
-
-		for (; i >= 0 && i <= last; i++)
-			if (bit_test(mj->nodes, i) && use[i])
-				use[i]--;
-		bit_copybits(t->avail, orig);
-		if ((rc = _try_place(t)) == SLURM_SUCCESS)
-			t->job_ptr->start_time = mj->end_time <= now ?
-				now + 1 : mj->end_time;
+	cnt = xcalloc(n + 1, sizeof(*cnt));
+	for (i = 0; i < map_node_cnt; i++)
+		if (owner[i] >= 0) {
+			cnt[owner[i]]++;
+			total++;
+		}
+	*holds = xcalloc(n + 1, sizeof(**holds));
+	*nodes = xcalloc(total + 1, sizeof(**nodes));
+	fill = xcalloc(n + 1, sizeof(*fill));
+	for (i = 0, total = 0; i < n; i++) {
+		(*holds)[i].start = (double) now;
+		(*holds)[i].end = (double) MAX(jobs[i]->end_time, now + 1);
+		(*holds)[i].nodes = *nodes + total;
+		fill[i] = total;
+		total += cnt[i];
 	}
-	list_iterator_destroy(it);
-	FREE_NULL_LIST(order);
-	if (rc == SLURM_SUCCESS)
+	for (i = 0; i < map_node_cnt; i++)
+		if (owner[i] >= 0) {
+			(*nodes)[fill[owner[i]]++] = node2mesh[i];
+			(*holds)[owner[i]].n++;
+		}
+	xfree(fill);
+	xfree(cnt);
+	xfree(owner);
+	xfree(jobs);
+	return n;
+}
+
+/* mesh_plan_query.place: the decision RUN_NOW would make on v. */
+static int _plan_place(void *arg, const struct mesh_view *v,
+		       const struct mesh_request *req, uint32_t *out)
+{
+	(void) req;
+	return _choose(arg, v, out);
+}
+
+/*
+ * WILL_RUN: when and where could the job start?  mesh_plan_earliest(),
+ * the search of meshsim's conservative backfilling, over now and the
+ * running jobs' ends; at each candidate time _choose() decides as
+ * RUN_NOW would then (node counts, CPU minimum, contiguous fallback).
+ * Preemption candidates count as gone now.  Nothing persistent changes
+ * and no job_resrcs are built.
+ */
+static int _will_run(struct mesh_try *t, List candidates, List *preemptees)
+{
+	uint16_t *use = _busy_without(candidates);
+	time_t now = time(NULL);
+	struct mesh_plan_hold *holds = NULL;
+	uint32_t *hold_nodes = NULL, cpus_min, cpus_max;
+	struct mesh_plan_query q;
+	struct mesh_request fewest;
+	double start = 0.0;
+	int rc = MESH_ENOSPC, n = 0;
+
+	t->busy = use;
+	if (!_try_begin(t)) {
+		_fill_free_map(t->avail, use, buf_free);
+		if (!(t->job_ptr->bit_flags & TEST_NOW_ONLY))
+			n = _running_holds(candidates, t->avail, use, now,
+					   &holds, &hold_nodes);
+		_node_cpus_range(&cpus_min, &cpus_max);
+		memset(&q, 0, sizeof(q));
+		q.free_now = buf_free;
+		q.now = (double) now;
+		q.running = holds;
+		q.n_running = n;
+		if (mesh_alloc_flags(mallocator) & MESH_ALLOC_USES_WALLTIME)
+			q.end_time = _end_times(use);
+		q.place = _plan_place;
+		q.place_arg = t;
+		/* nodes added for a CPU minimum on mixed nodes: a larger
+		 * free set may need more of them, so no shortcut */
+		q.in_order = cpus_min != cpus_max;
+		fewest = t->r;
+		fewest.nodes = t->cand[1];
+		rc = mesh_plan_earliest(mplanner, mallocator, &q, &fewest,
+					&start, buf_out);
+		if (rc && rc != MESH_ENOSPC)
+			error("%s: %pJ: WILL_RUN: %s", plugin_type, t->job_ptr,
+			      mesh_strerror(rc));
+	}
+	if (!rc) {
+		_set_chosen(t, buf_out, t->k);
+		t->job_ptr->start_time = (time_t) start;
 		_preemptees(candidates, t->avail, preemptees);
-	else
-		bit_copybits(t->avail, orig);
-	FREE_NULL_BITMAP(orig);
+	}
+	_try_end(t);
+	xfree(holds);
+	xfree(hold_nodes);
 	xfree(use);
-	return rc;
+	return rc ? SLURM_ERROR : SLURM_SUCCESS;
 }
 
 /*
