@@ -314,7 +314,7 @@ static void _load_conf_locked(void)
 	_create_contig_helper_locked();
 	_build_maps_locked(c);
 	if (c->topo->nodes / 64 > c->n_named)
-		info("%s: WARNING: %s: the mesh has %u positions but only %u named nodes; allocators that scan the mesh spend their time on positions that can never be used, shrink Dimensions",
+		info("%s: WARNING: %s: the mesh has %u positions but only %u named nodes; most allocators work on the box of the free nodes, but mbs, mbs-layered, mbs-octet, mbs-granular, paging and mc-elongated scan every position per decision: shrink Dimensions for them",
 		     plugin_type, path, c->topo->nodes, c->n_named);
 	info("%s: %s: %u nodes in a %dx%dx%d mesh, allocator %s%s%s",
 	     plugin_type, path, c->n_named, c->topo->dim[0], c->topo->dim[1],

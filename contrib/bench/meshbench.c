@@ -28,6 +28,7 @@ struct bench_opts {
 	const char *trace;
 	int trace_runs;
 	const char *target_mesh; /* NULL: no target table */
+	int sparse;              /* --sparse: only the sparse-mesh table */
 };
 
 static double now_s(void)
@@ -659,6 +660,118 @@ static void bench_will_run(const struct bench_opts *o)
 	mesh_topo_destroy(t);
 }
 
+/* Sparse meshes (issue 12.4): 32 named positions in 2048x2048, where
+ * mesh.conf's Nodes=n[0-31] puts them (x = 0..31, y = 0), half of them
+ * busy at random.  Each allocator decides on the same maps with the
+ * sparse paths off (the whole mesh, as before) and on (the default). */
+static double sparse_time(struct mesh_allocator *a, struct mesh_topo *t,
+			  struct mesh_bitmap **maps, int nmaps, uint32_t k,
+			  double budget, uint32_t *out, uint32_t *answers,
+			  int *done)
+{
+	double *samples = malloc((size_t) nmaps * sizeof(double)), med;
+	int n = time_library(a, t, maps, nmaps, k, budget, samples, out);
+	struct mesh_request req;
+	int m;
+
+	memset(&req, 0, sizeof(req));
+	req.nodes = k;
+	req.io_intensity = -1;
+	for (m = 0; m < n; m++) { /* the answers, untimed */
+		struct mesh_view v = { t, maps[m], NULL, 0 };
+
+		req.seed = (uint64_t) m;
+		if (mesh_alloc_place(a, &v, &req, answers + (size_t) m * k))
+			memset(answers + (size_t) m * k, 0xff,
+			       k * sizeof(*out));
+	}
+	med = n ? median(samples, n) : -1;
+	free(samples);
+	*done = n;
+	return med;
+}
+
+static void bench_sparse(const struct bench_opts *o)
+{
+	static const uint32_t ks[] = { 1, 4, 8 };
+	struct mesh_topo *t = NULL;
+	struct mesh_bitmap **maps;
+	struct mesh_diag d;
+	uint32_t *out, *want, *got, i;
+	uint64_t seed = 12;
+	int m, c[3] = { 0, 0, 0 };
+	size_t a, k;
+
+	if (mesh_topo_parse("2048x2048", &t, &d))
+		return;
+	add_io_nodes(t);
+	maps = calloc((size_t) o->maps, sizeof(*maps));
+	for (m = 0; m < o->maps; m++) {
+		mesh_bitmap_create(t->nodes, &maps[m]);
+		for (i = 0; i < 32; i++) {
+			c[0] = (int) i;
+			if (rnd(&seed) % 2)
+				mesh_bitmap_set(maps[m], mesh_topo_index(t, c));
+		}
+		c[0] = (int) (rnd(&seed) % 32); /* at least 8 free */
+		for (i = 0; mesh_bitmap_count(maps[m]) < 8; i++) {
+			c[0] = (c[0] + 1) % 32;
+			mesh_bitmap_set(maps[m], mesh_topo_index(t, c));
+		}
+	}
+	out = malloc(64 * sizeof(*out));
+	want = malloc((size_t) o->maps * 8 * sizeof(*want));
+	got = malloc((size_t) o->maps * 8 * sizeof(*got));
+	printf("\n== sparse mesh (issue 12.4): 2048x2048, 32 named nodes at "
+	       "x = 0..31, y = 0, about half busy; median us per decision, "
+	       "k = 1/4/8; whole = sparse paths off, now = default ==\n");
+	printf("%-18s %-26s %-26s %s\n", "allocator", "whole mesh", "now",
+	       "answer");
+	for (a = 0; a < mesh_alloc_count(); a++) {
+		const char *name = mesh_alloc_describe(a)->name;
+		struct mesh_allocator *whole = NULL, *now = NULL;
+		char col[2][96] = { "", "" }, buf[32];
+		int same = 1, q;
+
+		if (!selected(o, name) ||
+		    mesh_alloc_create(t, name, NULL, &whole, &d) ||
+		    mesh_alloc_create(t, name, NULL, &now, &d)) {
+			mesh_alloc_destroy(whole);
+			continue;
+		}
+		mesh_alloc_set_sparse(whole, MESH_SPARSE_OFF);
+		for (k = 0; k < 3; k++) {
+			int n[2];
+
+			for (q = 0; q < 2; q++) {
+				double us = sparse_time(
+				    q ? now : whole, t, maps, o->maps, ks[k],
+				    o->budget, out, q ? got : want, &n[q]);
+
+				snprintf(buf, sizeof(buf), "%s%.1f%s",
+					 k ? " / " : "", us,
+					 n[q] < o->maps ? "*" : "");
+				strcat(col[q], buf);
+			}
+			n[0] = n[0] < n[1] ? n[0] : n[1];
+			same &= !memcmp(want, got,
+					(size_t) n[0] * ks[k] * sizeof(*got));
+		}
+		printf("%-18s %-26s %-26s %s\n", name, col[0], col[1],
+		       same ? "same" : "DIFFERENT");
+		fflush(stdout);
+		mesh_alloc_destroy(whole);
+		mesh_alloc_destroy(now);
+	}
+	for (m = 0; m < o->maps; m++)
+		mesh_bitmap_destroy(maps[m]);
+	free(maps);
+	free(out);
+	free(want);
+	free(got);
+	mesh_topo_destroy(t);
+}
+
 static void bench_trace(const struct bench_opts *o)
 {
 	struct mesh_swf_trace *tr = NULL;
@@ -757,12 +870,18 @@ int main(int argc, char **argv)
 			o.trace = argv[++i];
 		} else if (!strcmp(argv[i], "--no-trace")) {
 			o.trace_runs = 0;
+		} else if (!strcmp(argv[i], "--sparse")) {
+			o.sparse = 1;
 		} else {
 			fprintf(
 			    stderr,
-			    "usage: meshbench [--quick] [--meshes A,B] [--allocators A,B] [--maps N] [--trace FILE | --no-trace] [--target-mesh M | --no-targets]\n");
+			    "usage: meshbench [--quick] [--meshes A,B] [--allocators A,B] [--maps N] [--trace FILE | --no-trace] [--target-mesh M | --no-targets] [--sparse]\n");
 			return 2;
 		}
+	}
+	if (o.sparse) { /* only the sparse-mesh table */
+		bench_sparse(&o);
+		return 0;
 	}
 	if (o.target_mesh && o.nsizes == 3) {
 		bench_targets(&o);

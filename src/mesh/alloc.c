@@ -15,7 +15,8 @@
 
 #define CURVE_FIT(curve, fit, ci, fi, text)                                    \
 	{                                                                      \
-		{ curve "-" fit, text, 0 }, &mesh__curve_ops, (ci) *4 + (fi)   \
+		{ curve "-" fit, text, 0 }, &mesh__curve_ops, (ci) *4 + (fi),  \
+		    MESH__CROP_NEVER                                           \
 	}
 
 /* Curve variants encode curve * 4 + fit; see alloc_curve.c. */
@@ -63,92 +64,110 @@ static const struct mesh_alloc_entry registry[] = {
 	    "MC with a 1x1 shell 0: L-inf shells around every free centre, least shell sum; the outermost shell filled greedily, nearest to those chosen (Walker et al. Sec. I, IV, Fig. 1)",
 	    0 },
 	  &mesh__mc_ops,
-	  1 },
+	  1,
+	  MESH__CROP_FREE },
 	{ { "mc1x1-ordered",
 	    "MC1x1 with Mache's fixed in-shell order (shorter sides, longer sides, corners) in the outermost shell (Mache Ch. V)",
 	    0 },
 	  &mesh__mc_ops,
-	  2 },
+	  2,
+	  MESH__CROP_FREE },
 	{ { "mc",
 	    "shell 0 of the requested shape, L-inf rings, least total shell number (Mache Ch. V, Fig. 31)",
 	    MESH_ALLOC_USES_SHAPE },
 	  &mesh__mc_ops,
-	  0 },
+	  0,
+	  MESH__CROP_FREE },
 	{ { "genalg",
 	    "k free nodes nearest each free centre by L1, least pairwise sum (Krumke et al.; Walker et al. Sec. V)",
 	    0 },
 	  &mesh__genalg_ops,
-	  0 },
+	  0,
+	  MESH__CROP_FREE },
 	{ { "mm",
 	    "Manhattan median: centres from free coordinates, k nearest by L1, least pairwise sum (Bender et al.)",
 	    0 },
 	  &mesh__mm_ops,
-	  0 },
+	  0,
+	  MESH__CROP_FREE },
 	{ { "mm-inc",
 	    "MM then best improving swaps of the pairwise sum (Bender et al.)",
 	    0 },
 	  &mesh__mm_ops,
-	  1 },
+	  1,
+	  MESH__CROP_FREE },
 	{ { "paging",
 	    "square pages in row-major order, free pages first; page=N (Lo et al. 1997; Mache Ch. II)",
 	    0 },
 	  &mesh__paging_ops,
-	  0 },
+	  0,
+	  MESH__CROP_NEVER },
 	{ { "random",
 	    "k free nodes uniformly at random from req->seed (Lo et al. 1997)",
 	    0 },
 	  &mesh__random_ops,
-	  0 },
+	  0,
+	  MESH__CROP_FREE },
 	{ { "contig-ff",
 	    "contiguous sub-mesh, first fit, wraps on tori (Tang et al. Sec. VI)",
 	    MESH_ALLOC_CONTIGUOUS_ONLY | MESH_ALLOC_USES_SHAPE },
 	  &mesh__contig_ops,
-	  0 },
+	  0,
+	  MESH__CROP_FREE },
 	{ { "contig-bf",
 	    "contiguous sub-mesh, best fit by least fragmentation, wraps on tori (Tang et al. Sec. VI)",
 	    MESH_ALLOC_CONTIGUOUS_ONLY | MESH_ALLOC_USES_SHAPE },
 	  &mesh__contig_ops,
-	  1 },
+	  1,
+	  MESH__CROP_FREE },
 	{ { "mbs",
 	    "Multiple Buddy Strategy, 2D power-of-2 squares; 2D meshes only (Lo et al. 1997; Walker et al. Fig. 10)",
 	    0 },
 	  &mesh__mbs_ops,
-	  0 },
+	  0,
+	  MESH__CROP_NEVER },
 	{ { "mbs-layered",
 	    "MBS with the 2D square hierarchy on every layer (Walker et al. Sec. III-A)",
 	    0 },
 	  &mesh__mbs_ops,
-	  1 },
+	  1,
+	  MESH__CROP_NEVER },
 	{ { "mbs-octet", "MBS with power-of-2 cubes (Walker et al. Sec. III-A)",
 	    0 },
 	  &mesh__mbs_ops,
-	  2 },
+	  2,
+	  MESH__CROP_NEVER },
 	{ { "mbs-granular",
 	    "MBS over x/y/z buddy phases, blocks of every power-of-2 size (Walker et al. Sec. III-A, Fig. 11)",
 	    0 },
 	  &mesh__mbs_ops,
-	  3 },
+	  3,
+	  MESH__CROP_NEVER },
 	{ { "plas",
 	    "column-parallel middle-out scan from the I/O nodes (Mache Ch. VII, Figs. 51-52)",
 	    MESH_ALLOC_USES_IO },
 	  &mesh__plas_ops,
-	  0 },
+	  0,
+	  MESH__CROP_NEVER },
 	{ { "mc-elongated",
 	    "MC with shell 0 of floor(k/h) whole columns, middle-out (Mache Ch. VII, Fig. 59)",
 	    MESH_ALLOC_USES_IO },
 	  &mesh__mce_ops,
-	  0 },
+	  0,
+	  MESH__CROP_NEVER },
 	{ { "auto",
 	    "per-job policy: I/O intensity >= io=<percent>/100 (default 50) -> plas, else mc1x1 (Mache Ch. VIII)",
 	    MESH_ALLOC_USES_IO },
 	  &mesh__auto_ops,
-	  0 },
+	  0,
+	  MESH__CROP_NEVER },
 	/* One entry serves every sl:<base>; it is listed as sl:mc1x1. */
 	{ { "sl:mc1x1",
 	    "sl:<base> = walltime-aware tie-break among <base>'s equally good placements; bases: curve fits, mc1x1, mc, genalg, mm, mm-inc (Tang et al. Sec. IV-A, Alg. 1)",
 	    MESH_ALLOC_USES_WALLTIME },
 	  &mesh__sl_ops,
-	  0 },
+	  0,
+	  MESH__CROP_NEVER },
 };
 
 static const size_t registry_len = sizeof(registry) / sizeof(registry[0]);
@@ -177,6 +196,14 @@ int mesh_alloc_create(const struct mesh_topo *t, const char *name,
 		      const char *params, struct mesh_allocator **out,
 		      struct mesh_diag *d)
 {
+	return mesh__alloc_create_geom(t, name, params, t ? t->dim : NULL, out,
+				       d);
+}
+
+int mesh__alloc_create_geom(const struct mesh_topo *t, const char *name,
+			    const char *params, const int *gdim,
+			    struct mesh_allocator **out, struct mesh_diag *d)
+{
 	const struct mesh_alloc_entry *e;
 	struct mesh_allocator *a;
 	int rc;
@@ -194,11 +221,16 @@ int mesh_alloc_create(const struct mesh_topo *t, const char *name,
 		return MESH_ENOMEM;
 	a->topo = t;
 	a->entry = e;
+	memcpy(a->gdim, gdim, sizeof(a->gdim));
 	a->name = malloc(strlen(name) + 1);
-	rc = a->name ? mesh_bitmap_create(t->nodes, &a->scratch_free)
-		     : MESH_ENOMEM;
+	a->params = params ? malloc(strlen(params) + 1) : NULL;
+	rc = a->name && (!params || a->params)
+		 ? mesh_bitmap_create(t->nodes, &a->scratch_free)
+		 : MESH_ENOMEM;
 	if (!rc) {
 		strcpy(a->name, name);
+		if (params)
+			strcpy(a->params, params);
 		rc = e->ops->create ? e->ops->create(a, params, d)
 				    : mesh__param_check(params, NULL, name, d);
 	}
@@ -218,7 +250,9 @@ void mesh_alloc_destroy(struct mesh_allocator *a)
 	if (a->entry && a->entry->ops->destroy)
 		a->entry->ops->destroy(a);
 	mesh_alloc_destroy(a->base);
+	mesh__crop_destroy(a->crop);
 	mesh_bitmap_destroy(a->scratch_free);
+	free(a->params);
 	free(a->name);
 	free(a);
 }
@@ -260,17 +294,42 @@ unsigned mesh_alloc_flags(const struct mesh_allocator *a)
 	return a->entry->info.flags;
 }
 
+void mesh_alloc_set_sparse(struct mesh_allocator *a, enum mesh_sparse_mode m)
+{
+	for (; a; a = a->base)
+		a->sparse = m;
+}
+
+unsigned long mesh_alloc_sparse_count(const struct mesh_allocator *a)
+{
+	unsigned long n = 0;
+
+	for (; a; a = a->base)
+		n += a->sparse_used;
+	return n;
+}
+
+/* The allocator's own placement, on a crop when that applies. */
+static int run_place(struct mesh_allocator *a, const struct mesh_view *v,
+		     const struct mesh_request *req, uint32_t *out)
+{
+	int rc;
+
+	if (mesh__crop_place(a, v, req, out, &rc))
+		return rc;
+	return a->entry->ops->place(a, v, req, out);
+}
+
 /* Every node in out[0..k) is free and appears once.  Uses (and restores)
  * the scratch bitmap. */
 static int verify_placement(struct mesh_allocator *a,
 			    const struct mesh_bitmap *free_map,
 			    const uint32_t *out, uint32_t k)
 {
-	struct mesh_bitmap *seen = a->scratch_free;
+	struct mesh_bitmap *seen = a->scratch_free; /* all clear */
 	int rc = 0;
-	uint32_t i;
+	uint32_t i, j;
 
-	mesh_bitmap_fill(seen, false);
 	for (i = 0; i < k; i++) {
 		if (out[i] >= a->topo->nodes ||
 		    !mesh_bitmap_test(free_map, out[i]) ||
@@ -280,6 +339,8 @@ static int verify_placement(struct mesh_allocator *a,
 		}
 		mesh_bitmap_set(seen, out[i]);
 	}
+	for (j = 0; j < i; j++) /* O(k), not O(positions) */
+		mesh_bitmap_clear(seen, out[j]);
 	return rc;
 }
 
@@ -316,8 +377,7 @@ static int place_with_required(struct mesh_allocator *a,
 	rest.n_required = 0;
 	vrest.free = free_rest;
 	if (rest.nodes)
-		rc = a->entry->ops->place(a, &vrest, &rest,
-					  out + req->n_required);
+		rc = run_place(a, &vrest, &rest, out + req->n_required);
 out:
 	mesh_bitmap_destroy(free_rest);
 	return rc;
@@ -338,7 +398,7 @@ int mesh_alloc_place(struct mesh_allocator *a, const struct mesh_view *v,
 	if (req->n_required)
 		rc = place_with_required(a, v, req, out);
 	else
-		rc = a->entry->ops->place(a, v, req, out);
+		rc = run_place(a, v, req, out);
 	if (rc)
 		return rc;
 	return verify_placement(a, v->free, out, req->nodes);

@@ -114,6 +114,25 @@ const char *mesh_alloc_name(const struct mesh_allocator *a);
 /** \brief Flags (enum mesh_alloc_flags) of the allocator. */
 unsigned mesh_alloc_flags(const struct mesh_allocator *a);
 
+/* Sparse meshes: positions far outnumber the nodes that can be free
+ * (a mesh.conf naming 32 nodes in Dimensions=2048x2048).  Allocators
+ * whose answer depends only on the free nodes' geometry then run on the
+ * bounding box of the free nodes, and the curve fits build their run
+ * list from the free nodes; the answers are the same as on the whole
+ * mesh (doc/design.md, "Sparse meshes"). */
+enum mesh_sparse_mode {
+	MESH_SPARSE_AUTO = 0, /* when it pays (the default) */
+	MESH_SPARSE_OFF,      /* always the whole mesh */
+	MESH_SPARSE_ALWAYS,   /* whenever possible (tests) */
+};
+
+/** \brief Set the sparse mode (also of a wrapped base allocator). */
+void mesh_alloc_set_sparse(struct mesh_allocator *a, enum mesh_sparse_mode m);
+
+/** \brief Decisions so far that took a sparse path (a crop or the curve
+ *  fits' free-node run list), including a wrapped base's. */
+unsigned long mesh_alloc_sparse_count(const struct mesh_allocator *a);
+
 /** \brief Choose req->nodes distinct free nodes.
  *  \param[out] out array of at least req->nodes entries; receives node
  *  indices (all in v->free, all distinct, required nodes included).

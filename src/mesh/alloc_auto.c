@@ -45,9 +45,10 @@ static int auto_create(struct mesh_allocator *a, const char *params,
 		return MESH_ENOMEM;
 	a->priv = p;
 	p->threshold = (double) pct / 100.0;
-	rc = mesh_alloc_create(a->topo, "plas", NULL, &p->io, d);
+	rc = mesh__alloc_create_geom(a->topo, "plas", NULL, a->gdim, &p->io, d);
 	if (!rc)
-		rc = mesh_alloc_create(a->topo, "mc1x1", NULL, &p->comm, d);
+		rc = mesh__alloc_create_geom(a->topo, "mc1x1", NULL, a->gdim,
+					     &p->comm, d);
 	if (rc) {
 		auto_destroy(a);
 		a->priv = NULL;
@@ -63,8 +64,19 @@ static int auto_place(struct mesh_allocator *a, const struct mesh_view *v,
 	    req->io_intensity >= 0 && req->io_intensity >= p->threshold
 		? p->io
 		: p->comm;
+	int rc;
 
-	return b->entry->ops->place(b, v, req, out);
+	/* mc1x1 looks at free nodes only, so it may crop (crop.c); plas
+	 * takes its sparse path itself */
+	b->sparse = a->sparse;
+	if (mesh__crop_place(b, v, req, out, &rc)) {
+		a->sparse_used++;
+		return rc;
+	}
+	rc = b->entry->ops->place(b, v, req, out);
+	a->sparse_used += b->sparse_used;
+	b->sparse_used = 0;
+	return rc;
 }
 
 const struct mesh_alloc_ops mesh__auto_ops = {

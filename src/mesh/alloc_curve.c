@@ -47,6 +47,8 @@ struct curve_priv {
 	uint32_t *run_before; /* free ranks before each run */
 	uint32_t *free_rank;  /* scratch: ranks of free nodes, n + 4 */
 	uint32_t *hist;       /* scratch: N(h) for sos, h = 0..nodes */
+	uint32_t *rank;       /* node -> rank */
+	int sparse_now;       /* this decision's runs came from free nodes */
 };
 
 static int curve_alloc(struct curve_priv *p, uint32_t n)
@@ -60,8 +62,9 @@ static int curve_alloc(struct curve_priv *p, uint32_t n)
 	p->run_before = malloc(runs * sizeof(*p->run_before));
 	p->free_rank = malloc(((size_t) n + 4) * sizeof(*p->free_rank));
 	p->hist = calloc((size_t) n + 1, sizeof(*p->hist));
+	p->rank = malloc(n * sizeof(*p->rank));
 	return p->order && p->rank_free && p->run_start && p->run_len &&
-		       p->run_before && p->free_rank && p->hist
+		       p->run_before && p->free_rank && p->hist && p->rank
 		   ? 0
 		   : MESH_ENOMEM;
 }
@@ -77,6 +80,7 @@ static void curve_destroy(struct mesh_allocator *a)
 	free(p->run_before);
 	free(p->free_rank);
 	free(p->hist);
+	free(p->rank);
 	free(p);
 }
 
@@ -84,6 +88,7 @@ static int curve_create(struct mesh_allocator *a, const char *params,
 			struct mesh_diag *d)
 {
 	struct curve_priv *p;
+	uint32_t r;
 	int rc;
 
 	rc = mesh__param_check(params, NULL, a->name, d);
@@ -100,6 +105,8 @@ static int curve_create(struct mesh_allocator *a, const char *params,
 		rc = mesh_curve_order(a->topo,
 				      (enum mesh_curve)(a->entry->variant / 4),
 				      p->order);
+	for (r = 0; !rc && r < p->nodes; r++)
+		p->rank[p->order[r]] = r;
 	if (rc) {
 		curve_destroy(a);
 		a->priv = NULL;
@@ -186,6 +193,29 @@ static uint32_t list_free_ranks(struct curve_priv *p, uint32_t n)
 
 	for (w = 0; w < (n + 63) / 64; w++)
 		m = bits_to_list(p->rank_free[w], w, p->free_rank, m);
+	return m;
+}
+
+/* Sparse meshes (doc/design.md, "Sparse meshes"): with few free nodes,
+ * gathering the whole mesh into rank order costs far more than the
+ * decision.  Instead the free nodes' ranks are looked up and sorted
+ * (mesh__free_sorted), and the same run list (and free_rank) is read off
+ * them. */
+static uint32_t sparse_runs(struct curve_priv *p, const struct mesh_view *v,
+			    uint32_t *nruns)
+{
+	uint32_t m = mesh__free_sorted(v->free, p->rank, p->free_rank), i,
+		 ns = 0;
+
+	for (i = 0; i < m; i++) {
+		if (!i || p->free_rank[i] != p->free_rank[i - 1] + 1) {
+			p->run_start[ns] = p->free_rank[i];
+			p->run_len[ns] = 0;
+			p->run_before[ns++] = i;
+		}
+		p->run_len[ns - 1]++;
+	}
+	*nruns = ns;
 	return m;
 }
 
@@ -321,24 +351,37 @@ static int curve_place(struct mesh_allocator *a, const struct mesh_view *v,
 	uint32_t k = req->nodes, m, i, nr, at;
 	int64_t run, key;
 
-	if (p->fit == FIT_FREELIST) {
-		if (collect_first(p, v, k) < k)
+	p->sparse_now = mesh__sparse_wanted(a, v);
+	if (p->sparse_now) {
+		m = sparse_runs(p, v, &nr);
+		if (m < k)
 			return MESH_ENOSPC;
-		for (i = 0; i < k; i++)
-			out[i] = p->order[p->free_rank[i]];
-		return 0;
+		if (p->fit == FIT_FREELIST) {
+			for (i = 0; i < k; i++)
+				out[i] = p->order[p->free_rank[i]];
+			return 0;
+		}
+	} else {
+		if (p->fit == FIT_FREELIST) {
+			if (collect_first(p, v, k) < k)
+				return MESH_ENOSPC;
+			for (i = 0; i < k; i++)
+				out[i] = p->order[p->free_rank[i]];
+			return 0;
+		}
+		gather_ranks(p, v);
+		if (k >= 64 && !long_run_exists(p, k))
+			return place_window(p, k, out);
+		m = find_runs(p, v->topo->nodes, &nr);
+		if (m < k)
+			return MESH_ENOSPC;
 	}
-	gather_ranks(p, v);
-	if (k >= 64 && !long_run_exists(p, k))
-		return place_window(p, k, out);
-	m = find_runs(p, v->topo->nodes, &nr);
-	if (m < k)
-		return MESH_ENOSPC;
 	run = pick_run(p, nr, k, &key);
 	if (run >= 0)
 		at = (uint32_t) run;
 	else {
-		list_free_ranks(p, p->nodes);
+		if (!p->sparse_now)
+			list_free_ranks(p, p->nodes);
 		pick_window(p, nr, m, k, &at);
 	}
 	emit_from(p, at, k, out);
@@ -355,7 +398,8 @@ static void window_candidates(struct curve_priv *p, uint32_t nr, uint32_t m,
 	const uint32_t *fr = p->free_rank;
 	uint32_t i, j, at, best;
 
-	list_free_ranks(p, p->nodes);
+	if (!p->sparse_now)
+		list_free_ranks(p, p->nodes);
 	best = pick_window(p, nr, m, k, &at);
 	for (i = p->run_before[at]; i + k <= m; i++) {
 		if (fr[i + k - 1] - fr[i] != best)
@@ -384,8 +428,13 @@ static int curve_candidates(struct mesh_allocator *a, const struct mesh_view *v,
 	if (p->fit == FIT_FREELIST)
 		return curve_place(a, v, req, buf) ? MESH_ENOSPC
 						   : (cb(ctx, buf), 0);
-	gather_ranks(p, v);
-	m = find_runs(p, v->topo->nodes, &nr);
+	p->sparse_now = mesh__sparse_wanted(a, v);
+	if (p->sparse_now) {
+		m = sparse_runs(p, v, &nr);
+	} else {
+		gather_ranks(p, v);
+		m = find_runs(p, v->topo->nodes, &nr);
+	}
 	if (m < k)
 		return MESH_ENOSPC;
 	run = pick_run(p, nr, k, &key);

@@ -25,11 +25,23 @@ struct mesh_alloc_ops {
 			  void *ctx);
 };
 
+/* May the dispatcher run the allocator on a cropped sub-mesh (crop.c)?
+ * Only if its answer depends on nothing but the free nodes, their L1
+ * geometry, node index order and a->gdim; see doc/design.md, "Sparse
+ * meshes". */
+enum mesh__crop_policy {
+	MESH__CROP_NEVER = 0,
+	MESH__CROP_FREE, /* the bounding box of the free nodes */
+};
+
 struct mesh_alloc_entry {
 	struct mesh_alloc_info info;
 	const struct mesh_alloc_ops *ops;
 	int variant; /* allocator-specific selector */
+	enum mesh__crop_policy crop;
 };
+
+struct mesh__crop; /* crop.c: the cached sub-mesh and its allocator */
 
 struct mesh_allocator {
 	const struct mesh_topo *topo;
@@ -40,7 +52,38 @@ struct mesh_allocator {
 	struct mesh_bitmap *scratch_free;
 	/* For wrappers (sl:<base>): the wrapped allocator. */
 	struct mesh_allocator *base;
+	char *params; /* as given to create, or NULL */
+	/* The dimensions the allocator decides for: topo->dim, except in
+	 * an allocator created for a crop, where they are the whole mesh's.
+	 * Whatever depends on the mesh's extent (which shapes fit, how far
+	 * a shell reaches) reads these, not topo->dim. */
+	int gdim[MESH_MAX_DIMS];
+	enum mesh_sparse_mode sparse;
+	unsigned long sparse_used; /* decisions that took a sparse path */
+	struct mesh__crop *crop;
 };
+
+/* mesh_alloc_create() deciding for a mesh of dimensions gdim (a crop's
+ * allocator: gdim are the whole mesh's; see struct mesh_allocator). */
+int mesh__alloc_create_geom(const struct mesh_topo *t, const char *name,
+			    const char *params, const int *gdim,
+			    struct mesh_allocator **out, struct mesh_diag *d);
+
+/* Run a->entry->ops->place on the bounding box of the free nodes when
+ * the allocator allows it and it pays (crop.c).  Returns 1 with *rc set
+ * and out[] in whole-mesh indices if it did, 0 if the caller must place
+ * on the whole mesh. */
+int mesh__crop_place(struct mesh_allocator *a, const struct mesh_view *v,
+		     const struct mesh_request *req, uint32_t *out, int *rc);
+void mesh__crop_destroy(struct mesh__crop *c);
+
+/* Order-based allocators (curves, plas) on sparse meshes: 1, counted in
+ * a->sparse_used, if this decision should read the free nodes instead of
+ * scanning the order (at most 1/64 of the nodes free, per a->sparse). */
+int mesh__sparse_wanted(struct mesh_allocator *a, const struct mesh_view *v);
+/* pos[node] of every free node into buf, ascending; returns how many. */
+uint32_t mesh__free_sorted(const struct mesh_bitmap *f, const uint32_t *pos,
+			   uint32_t *buf);
 
 /* Parameter helpers: look up "key" in "k=v,k=v"; 1 if found. */
 int mesh__param_get(const char *params, const char *key, char *val, size_t len);

@@ -538,6 +538,7 @@ struct mc_priv {
 	int one_by_one; /* mc1x1: shell 0 is always the single centre */
 	int greedy;     /* mc1x1: the outermost shell filled greedily */
 	struct mesh__greedy greedy_fill;
+	int gdim[3]; /* a->gdim: the whole mesh's extent, also on a crop */
 };
 
 static uint64_t mc_key(const void *ctx, const struct mesh_topo *t,
@@ -577,7 +578,7 @@ static void mc_nodes(struct mc_priv *p, const struct mesh_bitmap *free_map,
 		     uint32_t *out)
 {
 	uint32_t cnt =
-	    mesh__mc_gather(&p->mc, free_map, best, k, mc_key, NULL, out);
+	    mesh__mc_gather(&p->mc, free_map, best, k, mc_key, p, out);
 
 	if (p->greedy)
 		fill_outer_greedy(p, cnt, k, out);
@@ -598,6 +599,7 @@ static int mc_create(struct mesh_allocator *a, const char *params,
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return MESH_ENOMEM;
+	memcpy(p->gdim, a->gdim, sizeof(p->gdim));
 	p->one_by_one = a->entry->variant >= 1;
 	p->greedy = a->entry->variant == 1;
 	if (p->greedy && mesh__greedy_init(&p->greedy_fill, a->topo)) {
@@ -631,9 +633,9 @@ static void mc_destroy(struct mesh_allocator *a)
 	free(p);
 }
 
-static int fits(const struct mesh_topo *t, const int e[3])
+static int fits(const int dim[3], const int e[3])
 {
-	return e[0] <= t->dim[0] && e[1] <= t->dim[1] && e[2] <= t->dim[2];
+	return e[0] <= dim[0] && e[1] <= dim[1] && e[2] <= dim[2];
 }
 
 static uint64_t volume(const int e[3])
@@ -641,22 +643,22 @@ static uint64_t volume(const int e[3])
 	return (uint64_t) e[0] * (uint64_t) e[1] * (uint64_t) e[2];
 }
 
-/* Most cube-like exact factorisation of k fitting t, or 1x1x1. */
-static void default_shape(const struct mesh_topo *t, uint32_t k, int e[3])
+/* Most cube-like exact factorisation of k fitting dim, or 1x1x1. */
+static void default_shape(const int dim[3], uint32_t k, int e[3])
 {
 	int best = -1, a, b, lo, hi;
 	uint32_t c;
 
 	e[0] = e[1] = e[2] = 1;
-	for (a = 1; a <= t->dim[0] && (uint32_t) a <= k; a++) {
+	for (a = 1; a <= dim[0] && (uint32_t) a <= k; a++) {
 		if (k % (uint32_t) a)
 			continue;
-		for (b = 1; b <= t->dim[1] && (uint32_t) b <= k / (uint32_t) a;
+		for (b = 1; b <= dim[1] && (uint32_t) b <= k / (uint32_t) a;
 		     b++) {
 			if ((k / (uint32_t) a) % (uint32_t) b)
 				continue;
 			c = k / (uint32_t) a / (uint32_t) b;
-			if (c > (uint32_t) t->dim[2] ||
+			if (c > (uint32_t) dim[2] ||
 			    (best >= 0 && a + b + (int) c >= best))
 				continue;
 			best = a + b + (int) c;
@@ -665,7 +667,7 @@ static void default_shape(const struct mesh_topo *t, uint32_t k, int e[3])
 	}
 	lo = hi = 0;
 	for (a = 0; a < 3; a++) {
-		if (t->dim[a] == 1)
+		if (dim[a] == 1)
 			continue;
 		if (!lo || e[a] < lo)
 			lo = e[a];
@@ -676,9 +678,10 @@ static void default_shape(const struct mesh_topo *t, uint32_t k, int e[3])
 		e[0] = e[1] = e[2] = 1;
 }
 
-/* Distinct fitting orientations of the request's shape; returns count. */
-static int orientations(const struct mc_priv *p, const struct mesh_topo *t,
-			const struct mesh_request *req, int o[6][3])
+/* Distinct orientations of the request's shape that fit the mesh (its
+ * whole extent, gdim, also on a crop); returns count. */
+static int orientations(const struct mc_priv *p, const struct mesh_request *req,
+			int o[6][3])
 {
 	static const int perm[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 },
 					{ 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
@@ -693,14 +696,14 @@ static int orientations(const struct mc_priv *p, const struct mesh_topo *t,
 	if (req->shape[0] <= 0 || volume(e) != req->nodes) {
 		memcpy(e, p->shape, sizeof(e));
 		if (!e[0] || volume(e) != req->nodes)
-			default_shape(t, req->nodes, e);
+			default_shape(p->gdim, req->nodes, e);
 	}
 	for (i = 0; i < 6; i++) {
 		int x[3] = { e[perm[i][0]], e[perm[i][1]], e[perm[i][2]] };
 
 		for (j = 0, dup = 0; j < n; j++)
 			dup |= !memcmp(o[j], x, sizeof(x));
-		if (!dup && fits(t, x))
+		if (!dup && fits(p->gdim, x))
 			memcpy(o[n++], x, sizeof(x));
 	}
 	if (!n)
@@ -713,10 +716,11 @@ static uint64_t mc_key(const void *ctx, const struct mesh_topo *t,
 		       const int q[3], const int c[3], int s, const int lo[3],
 		       const int hi[3])
 {
+	/* a face's area is clipped by the whole mesh, also on a crop */
+	const int *dim = ((const struct mc_priv *) ctx)->gdim;
 	int d, e, axis = -1, nout = 0, rank = 0, l1 = 0;
 	uint64_t area[3];
 
-	(void) ctx;
 	for (d = 0; d < 3; d++) {
 		l1 += mesh_topo_axis_distance(t, d, q[d], c[d]);
 		if (s && mesh__interval_distance(t, d, q[d], lo[d], hi[d]) == s)
@@ -729,9 +733,9 @@ static uint64_t mc_key(const void *ctx, const struct mesh_topo *t,
 				int len = hi[e] - lo[e] + 1 + 2 * s;
 
 				if (e != d)
-					area[d] *= (uint64_t) (len < t->dim[e]
-								   ? len
-								   : t->dim[e]);
+					area[d] *=
+					    (uint64_t) (len < dim[e] ? len
+								     : dim[e]);
 			}
 		}
 		for (d = 0; d < 3; d++)
@@ -749,7 +753,7 @@ static void mc_find(struct mc_priv *p, const struct mesh_view *v,
 {
 	int i;
 
-	*n = orientations(p, v->topo, req, o);
+	*n = orientations(p, req, o);
 	mesh__mc_prepare(&p->mc, v->free);
 	best->cost = UINT64_MAX;
 	for (i = 0; i < *n; i++)

@@ -95,10 +95,27 @@ static int plas_order(const struct mesh_topo *t, uint32_t *order)
 	return rc;
 }
 
+struct plas_priv {
+	uint32_t *order; /* position -> node */
+	uint32_t *pos;   /* node -> position */
+	uint32_t *free_pos;
+};
+
+static void plas_destroy(struct mesh_allocator *a)
+{
+	struct plas_priv *p = a->priv;
+
+	free(p->order);
+	free(p->pos);
+	free(p->free_pos);
+	free(p);
+}
+
 static int plas_create(struct mesh_allocator *a, const char *params,
 		       struct mesh_diag *d)
 {
-	uint32_t *order;
+	struct plas_priv *p;
+	uint32_t i, n = a->topo->nodes;
 	int rc = mesh__param_check(params, NULL, a->name, d);
 
 	if (rc)
@@ -106,32 +123,46 @@ static int plas_create(struct mesh_allocator *a, const char *params,
 	rc = mesh__io_required(a, d);
 	if (rc)
 		return rc;
-	order = malloc(a->topo->nodes * sizeof(*order));
-	if (!order)
+	p = calloc(1, sizeof(*p));
+	if (!p)
 		return MESH_ENOMEM;
-	rc = plas_order(a->topo, order);
+	a->priv = p;
+	p->order = malloc(n * sizeof(*p->order));
+	p->pos = malloc(n * sizeof(*p->pos));
+	p->free_pos = malloc(n * sizeof(*p->free_pos));
+	rc = p->order && p->pos && p->free_pos ? plas_order(a->topo, p->order)
+					       : MESH_ENOMEM;
+	for (i = 0; !rc && i < n; i++)
+		p->pos[p->order[i]] = i;
 	if (rc) {
-		free(order);
-		return rc;
+		plas_destroy(a);
+		a->priv = NULL;
 	}
-	a->priv = order;
-	return 0;
+	return rc;
 }
 
-static void plas_destroy(struct mesh_allocator *a)
-{
-	free(a->priv);
-}
-
+/* The first k free nodes in PLAS order.  The order covers the whole mesh
+ * (I/O nodes anywhere), so a sparse mesh is not cropped; with at most
+ * 1/64 of the nodes free, the free nodes' positions in the order are
+ * looked up and sorted instead of scanning the order (doc/design.md,
+ * "Sparse meshes"). */
 static int plas_place(struct mesh_allocator *a, const struct mesh_view *v,
 		      const struct mesh_request *req, uint32_t *out)
 {
-	const uint32_t *order = a->priv;
+	struct plas_priv *p = a->priv;
 	uint32_t i, m = 0;
 
+	if (mesh__sparse_wanted(a, v)) {
+		m = mesh__free_sorted(v->free, p->pos, p->free_pos);
+		if (m < req->nodes)
+			return MESH_ENOSPC;
+		for (i = 0; i < req->nodes; i++)
+			out[i] = p->order[p->free_pos[i]];
+		return 0;
+	}
 	for (i = 0; i < v->topo->nodes && m < req->nodes; i++)
-		if (mesh_bitmap_test(v->free, order[i]))
-			out[m++] = order[i];
+		if (mesh_bitmap_test(v->free, p->order[i]))
+			out[m++] = p->order[i];
 	return m == req->nodes ? 0 : MESH_ENOSPC;
 }
 

@@ -70,7 +70,8 @@ static int sl_create(struct mesh_allocator *a, const char *params,
 		return mesh_diag_set(
 		    d, MESH_EINVAL, NULL, 0, "allocator",
 		    "sl: takes the name of another allocator, e.g. sl:mc1x1");
-	rc = mesh_alloc_create(a->topo, base, params, &a->base, d);
+	rc = mesh__alloc_create_geom(a->topo, base, params, a->gdim, &a->base,
+				     d);
 	if (rc)
 		return rc;
 	if (!a->base->entry->ops->candidates)
