@@ -50,6 +50,14 @@ START_TEST(test_jobattrs_parse)
 	/* any column order, any subset with job_id */
 	ck_assert_int_eq(read_text("shape,job_id\n2x2x2,9\n", &s, &d), 0);
 	ck_assert_int_eq(mesh_job_attrs_find(s, 9)->hints.shape[2], 2);
+	ck_assert(mesh_job_attrs_find(s, 9)->comm_share < 0);
+	mesh_job_attrs_free(s);
+	ck_assert_int_eq(read_text("job_id,io_intensity,comm_share\n"
+				   "4,0.4,0.6\n5,,1\n",
+				   &s, &d),
+			 0);
+	ck_assert_double_eq(mesh_job_attrs_find(s, 4)->comm_share, 0.6);
+	ck_assert_double_eq(mesh_job_attrs_find(s, 5)->comm_share, 1);
 	mesh_job_attrs_free(s);
 }
 END_TEST
@@ -66,6 +74,10 @@ static const struct {
 	{ "job_id,shape\n1,4×2\n", "a.csv:2:shape", "WxH" },
 	{ "job_id,io_volume\n1,-3\n", "a.csv:2:io_volume", ">= 0" },
 	{ "job_id,compute_phase\n1,0\n", "a.csv:2:compute_phase", "> 0" },
+	{ "job_id,comm_share\n1,1.5\n", "a.csv:2:comm_share", "0 to 1" },
+	{ "job_id,comm_share\n1,x\n", "a.csv:2:comm_share", "\"x\"" },
+	{ "job_id,comm_share,io_intensity\n1,0.6,0.5\n", "a.csv:2:comm_share",
+	  "0.5 + 0.6 exceeds 1" },
 	{ "job_id\nx7\n", "a.csv:2:job_id", "job number" },
 	{ "job_id,comm\n1\n", "a.csv:2:line", "2 comma-separated" },
 	{ "job_id\n5\n6\n5\n", "a.csv:4:job_id", "lines 2 and 4" },

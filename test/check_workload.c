@@ -141,6 +141,42 @@ START_TEST(test_workload_reads_back)
 }
 END_TEST
 
+/* Mache's Table 9 traffic ratio: every I/O-bound job does a share R of
+ * I/O and 1 - R of all-to-all communication; it reaches the sidecar. */
+START_TEST(test_workload_mache_io_ratio)
+{
+	struct mesh_workload_opts o;
+	struct mesh_gen_job j[50];
+	struct mesh_job_attrs *at = NULL;
+	const struct mesh_job_attr *a;
+	struct mesh_diag d;
+	FILE *swf = tmpfile(), *csv = tmpfile();
+	size_t i;
+
+	mesh_workload_defaults(MESH_WL_MACHE, &o);
+	o.jobs = 50;
+	o.io_ratio = 0.4;
+	ck_assert_int_eq(mesh_workload_generate(&o, j), 0);
+	for (i = 0; i < 50; i++) {
+		ck_assert_double_eq(j[i].io_intensity, 0.4);
+		ck_assert_double_eq(j[i].comm_share, 0.6);
+		ck_assert_int_eq(j[i].comm, MESH_COMM_ALL_TO_ALL);
+	}
+	ck_assert_int_eq(mesh_workload_write(&o, j, swf, csv), 0);
+	rewind(csv);
+	ck_assert_int_eq(mesh_job_attrs_read(csv, "g.csv", &at, &d), 0);
+	a = mesh_job_attrs_find(at, 7);
+	ck_assert_double_eq_tol(a->comm_share, 0.6, 1e-6);
+	ck_assert_double_eq_tol(a->hints.io_intensity, 0.4, 1e-6);
+	ck_assert_int_eq(a->hints.comm, MESH_COMM_ALL_TO_ALL);
+	mesh_job_attrs_free(at);
+	fclose(swf);
+	fclose(csv);
+	o.kind = MESH_WL_OZDEN; /* only mache has a traffic ratio */
+	ck_assert_int_eq(mesh_workload_generate(&o, j), MESH_EINVAL);
+}
+END_TEST
+
 START_TEST(test_workload_bad_options)
 {
 	struct mesh_workload_opts o;
@@ -165,6 +201,7 @@ int main(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_loop_test(tc, test_workload_deterministic_per_seed, 0, 3);
 	tcase_add_test(tc, test_workload_mache_distribution);
+	tcase_add_test(tc, test_workload_mache_io_ratio);
 	tcase_add_test(tc, test_workload_bluegene_shares);
 	tcase_add_test(tc, test_workload_ozden_phases);
 	tcase_add_loop_test(tc, test_workload_reads_back, 0, 3);

@@ -131,6 +131,9 @@ printf 'job_id,comm,io_intensity,shape\n1,all-to-all,0.5,4x1\n2,none,,\n' >"$tmp
 check "--job-attrs: runs and is recorded in the summary" '[ $? -eq 0 ] && grep -q "\"job_attrs\": \".*a.csv\"" "$tmp/a.json"'
 check "--job-attrs: shape 4x1 gives job 1 a row (sum of distances 10)" 'grep -q "^1,0,0,[^,]*,0,[^,]*,4,10," "$tmp/a.out"'
 check "--job-attrs: job 1's 4x1 all-to-all row is stretched" 'awk -F, "\$1 == 1 && \$6 > \$12 {ok = 1} END {exit !ok}" "$tmp/a.out"'
+printf 'job_id,comm,io_intensity,comm_share\n1,all-to-all,0,1\n' >"$tmp/cs.csv"
+"$meshsim" --allocator snake-ff --job-attrs "$tmp/cs.csv" --runtime-model contention --jobs-csv "$tmp/cs.out" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--job-attrs: comm_share 1 stretches the snake-ff row to 200 s" '[ $? -eq 0 ] && grep -q "^1,0,0,200,0,200,4," "$tmp/cs.out"'
 printf 'job_id,comm\n1,ring\n' >"$tmp/bad.csv"
 "$meshsim" --job-attrs "$tmp/bad.csv" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--job-attrs: a bad line names file:line:column" '[ $? -ne 0 ] && grep -q "bad.csv:2:comm: bad communication pattern \"ring\"" "$tmp/err"'

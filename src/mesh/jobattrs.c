@@ -16,12 +16,13 @@ enum column {
 	COL_SHAPE,
 	COL_COMPUTE,
 	COL_CHECKPOINT,
+	COL_COMM_SHARE,
 	N_COLUMNS
 };
 
 static const char *const col_names[N_COLUMNS] = {
 	"job_id", "io_intensity",  "io_volume",        "comm",
-	"shape",  "compute_phase", "checkpoint_phase",
+	"shape",  "compute_phase", "checkpoint_phase", "comm_share",
 };
 
 #define MAX_FIELDS 16
@@ -83,7 +84,7 @@ static int parse_header(struct reader *r, char *line)
 			    r, "header",
 			    "unknown column \"%.64s\" (expected job_id, "
 			    "io_intensity, io_volume, comm, shape, "
-			    "compute_phase, checkpoint_phase)",
+			    "compute_phase, checkpoint_phase, comm_share)",
 			    f[i]);
 		if (seen & (1 << c))
 			return fail(r, "header", "column \"%s\" given twice",
@@ -157,6 +158,14 @@ static int parse_field(struct reader *r, enum column c, const char *v,
 		return parse_number(r, v, c, 0, 1, &a->compute_phase);
 	case COL_CHECKPOINT:
 		return parse_number(r, v, c, 0, 0, &a->checkpoint_phase);
+	case COL_COMM_SHARE:
+		if (parse_number(r, v, c, 0, 0, &a->comm_share) ||
+		    a->comm_share > 1)
+			return fail(r, col_names[c],
+				    "expected a share from 0 to 1, got "
+				    "\"%.64s\"",
+				    v);
+		return 0;
 	case N_COLUMNS:
 		break;
 	}
@@ -179,6 +188,7 @@ static int parse_row(struct reader *r, char *line)
 	memset(&a, 0, sizeof(a));
 	mesh_hints_init(&a.hints);
 	a.io_volume = a.compute_phase = a.checkpoint_phase = -1;
+	a.comm_share = -1;
 	a.line = r->line;
 	for (i = 0; i < n; i++) {
 		if (!*f[i] && r->col[i] != COL_ID)
@@ -186,6 +196,15 @@ static int parse_row(struct reader *r, char *line)
 		rc = parse_field(r, r->col[i], f[i], &a);
 		if (rc)
 			return rc;
+	}
+	if (a.comm_share >= 0 && a.hints.io_intensity >= 0 &&
+	    a.comm_share + a.hints.io_intensity > 1 + 1e-12) {
+		char sum[64];
+
+		snprintf(sum, sizeof(sum), "%g + %g", a.hints.io_intensity,
+			 a.comm_share);
+		return fail(r, "comm_share",
+			    "io_intensity + comm_share = %s exceeds 1", sum);
 	}
 	if (r->s->n == r->cap) {
 		size_t ncap = r->cap ? r->cap * 2 : 64;

@@ -15,6 +15,8 @@
  *   shape             requested shape WxH or WxHxD (for mc)
  *   compute_phase     seconds of one compute phase (> 0)
  *   checkpoint_phase  seconds of one checkpoint phase (>= 0)
+ *   comm_share        share of the runtime in communication, 0..1
+ *                     (io_intensity + comm_share <= 1)
  *
  * Every error names file:line:column, like the SWF parser.  The values
  * use the parsers of hints.h, as the SPANK options do.
@@ -33,6 +35,7 @@ struct mesh_job_attr {
 	double io_volume;            /* GB, < 0 = not given */
 	double compute_phase;        /* s, < 0 = not given */
 	double checkpoint_phase;     /* s, < 0 = not given */
+	double comm_share;           /* 0..1, < 0 = not given */
 	long line;
 };
 

@@ -60,6 +60,7 @@ void mesh_workload_defaults(enum mesh_workload kind,
 	o->jobs = 1000;
 	o->runtime_scale = 1;
 	o->io_fraction = 1;
+	o->io_ratio = -1;
 	switch (kind) {
 	case MESH_WL_MACHE: /* SDSC Paragon batch partition, 16 x 22 */
 		o->max_nodes = 352;
@@ -100,7 +101,9 @@ static uint32_t cap(const struct mesh_workload_opts *o, long n)
 
 /* Mache Workload I: size ~ ceil(Exp(16)); the same number of I/O
  * iterations per job, so the runtime grows with the size (ours: 60 s per
- * node); a share io_fraction of the jobs is all I/O. */
+ * node); a share io_fraction of the jobs is I/O-bound: all I/O, or with
+ * io_ratio >= 0 that share of I/O and the rest all-to-all communication
+ * (Ch. VII, Table 9: each job runs the same traffic mix). */
 static void gen_mache(const struct mesh_workload_opts *o, uint64_t *s,
 		      struct mesh_gen_job *j)
 {
@@ -109,6 +112,11 @@ static void gen_mache(const struct mesh_workload_opts *o, uint64_t *s,
 	j->req_time = j->run;
 	j->io_intensity = unif(s) < o->io_fraction ? 1 : 0;
 	j->comm = MESH_COMM_NONE;
+	if (j->io_intensity > 0 && o->io_ratio >= 0) {
+		j->io_intensity = o->io_ratio;
+		j->comm_share = 1 - o->io_ratio;
+		j->comm = MESH_COMM_ALL_TO_ALL;
+	}
 }
 
 /* Özden: 2-20 nodes, 10-25 repetitions of a compute phase (ours:
@@ -168,6 +176,8 @@ int mesh_workload_generate(const struct mesh_workload_opts *o,
 
 	if (!o->jobs || !(o->interarrival > 0) || !(o->runtime_scale > 0) ||
 	    !o->max_nodes || !(o->io_fraction >= 0 && o->io_fraction <= 1) ||
+	    !(o->io_ratio <= 1) ||
+	    (o->kind != MESH_WL_MACHE && o->io_ratio >= 0) ||
 	    (unsigned) o->kind > MESH_WL_BLUEGENE)
 		return MESH_EINVAL;
 	for (u = 0; u < BG_USERS; u++)
@@ -198,23 +208,27 @@ int mesh_workload_write(const struct mesh_workload_opts *o,
 			const struct mesh_gen_job *jobs, FILE *swf, FILE *attrs)
 {
 	size_t i;
+	char ratio[48] = "";
 
+	if (o->io_ratio >= 0)
+		snprintf(ratio, sizeof(ratio), " --io-ratio %.17g",
+			 o->io_ratio);
 	fprintf(swf,
 		"; Version: 2.2\n; Computer: synthetic (meshsim-gen)\n"
 		"; Note: meshsim-gen --workload %s --jobs %zu --seed %llu "
 		"--nodes %u --interarrival %.17g --io-fraction %.17g "
-		"--runtime-scale %.17g\n"
+		"--runtime-scale %.17g%s\n"
 		"; MaxJobs: %zu\n; MaxRecords: %zu\n; MaxNodes: %u\n"
 		"; MaxProcs: %u\n",
 		mesh_workload_name(o->kind), o->jobs,
 		(unsigned long long) o->seed, o->max_nodes, o->interarrival,
-		o->io_fraction, o->runtime_scale, o->jobs, o->jobs,
+		o->io_fraction, o->runtime_scale, ratio, o->jobs, o->jobs,
 		o->max_nodes, o->max_nodes);
 	if (attrs)
 		fprintf(attrs,
 			"# meshsim-gen --workload %s --seed %llu\n"
 			"job_id,io_intensity,io_volume,comm,"
-			"compute_phase,checkpoint_phase\n",
+			"compute_phase,checkpoint_phase,comm_share\n",
 			mesh_workload_name(o->kind),
 			(unsigned long long) o->seed);
 	for (i = 0; i < o->jobs; i++) {
@@ -236,6 +250,9 @@ int mesh_workload_write(const struct mesh_workload_opts *o,
 				j->checkpoint_phase);
 		else
 			fputc(',', attrs);
+		fputc(',', attrs);
+		if (j->comm_share > 0)
+			fprintf(attrs, "%.6f", j->comm_share);
 		fputc('\n', attrs);
 	}
 	if (ferror(swf) || (attrs && ferror(attrs)))

@@ -27,9 +27,12 @@ struct mesh_workload_opts {
 	enum mesh_workload kind;
 	size_t jobs; /* > 0 */
 	uint64_t seed;
-	uint32_t max_nodes;   /* machine size: sizes are capped to it */
-	double interarrival;  /* mean seconds, > 0 */
-	double io_fraction;   /* share of I/O-bound jobs (mache), 0..1 */
+	uint32_t max_nodes;  /* machine size: sizes are capped to it */
+	double interarrival; /* mean seconds, > 0 */
+	double io_fraction;  /* share of I/O-bound jobs (mache), 0..1 */
+	/* mache: an I/O-bound job's I/O share of its traffic, the rest
+	 * all-to-all communication (Mache's Table 9); < 0: all I/O. */
+	double io_ratio;
 	double runtime_scale; /* multiplies every runtime, > 0 */
 };
 
@@ -39,6 +42,7 @@ struct mesh_gen_job {
 	uint32_t size;
 	long user;
 	double io_intensity; /* runtime share of I/O */
+	double comm_share;   /* runtime share of communication */
 	double io_volume;    /* GB */
 	enum mesh_comm comm;
 	double compute_phase, checkpoint_phase; /* s; 0 if not phased */

@@ -31,6 +31,9 @@ static void usage(FILE *f)
 	    "  --interarrival S      mean inter-arrival time in seconds (default:\n"
 	    "                        500, 60, 300)\n"
 	    "  --io-fraction F       mache: share of I/O-bound jobs (default 1)\n"
+	    "  --io-ratio R          mache: I/O-bound jobs do a share R of I/O and\n"
+	    "                        1-R of all-to-all communication (default:\n"
+	    "                        all I/O; Mache's Table 9 traffic ratio)\n"
 	    "  --runtime-scale F     multiply every runtime (default 1)\n"
 	    "  --swf FILE            trace output (default: stdout)\n"
 	    "  --attrs FILE          sidecar output (default: none)\n"
@@ -60,20 +63,22 @@ struct cli {
 	int kind_set;
 	/* Overrides applied after the model's defaults. */
 	double nodes, interarrival, io_fraction, runtime_scale, jobs, seed;
+	double io_ratio;
 };
 
 static int parse_opt(int c, struct cli *o)
 {
-	static const char *const names[] = {
-		"--jobs",         "--seed",        "--nodes",
-		"--interarrival", "--io-fraction", "--runtime-scale"
+	static const char *const names[] = { "--jobs",        "--seed",
+					     "--nodes",       "--interarrival",
+					     "--io-fraction", "--runtime-scale",
+					     "--io-ratio" };
+	double *dst[] = { &o->jobs,         &o->seed,        &o->nodes,
+			  &o->interarrival, &o->io_fraction, &o->runtime_scale,
+			  &o->io_ratio };
+	static const double lo[] = { 1, 0, 1, 1e-6, 0, 1e-6, 0 };
+	static const double hi[] = {
+		1e7, 9e15, MESH_MAX_NODES, 1e9, 1, 1e6, 1
 	};
-	double *dst[] = {
-		&o->jobs,         &o->seed,        &o->nodes,
-		&o->interarrival, &o->io_fraction, &o->runtime_scale
-	};
-	static const double lo[] = { 1, 0, 1, 1e-6, 0, 1e-6 };
-	static const double hi[] = { 1e7, 9e15, MESH_MAX_NODES, 1e9, 1, 1e6 };
 	int i = c - 'a';
 
 	if (c == 'w') {
@@ -84,13 +89,13 @@ static int parse_opt(int c, struct cli *o)
 		o->w.kind = (enum mesh_workload) mesh_workload_parse(optarg);
 		return -1;
 	}
-	if (i < 0 || i > 5)
+	if (i < 0 || i > 6)
 		return EXIT_USAGE;
 	if (number(optarg, lo[i], hi[i], dst[i]) ||
-	    (i != 3 && i != 4 && i != 5 && *dst[i] != floor(*dst[i])))
+	    (i < 3 && *dst[i] != floor(*dst[i])))
 		return bad(names[i], optarg,
-			   i == 4   ? "expected a number from 0 to 1"
-			   : i >= 3 ? "expected a number > 0"
+			   i == 4 || i == 6 ? "expected a number from 0 to 1"
+			   : i >= 3         ? "expected a number > 0"
 				    : "expected a whole number in range");
 	return -1;
 }
@@ -105,6 +110,7 @@ static int parse(int argc, char **argv, struct cli *o)
 		{ "interarrival", required_argument, NULL, 'd' },
 		{ "io-fraction", required_argument, NULL, 'e' },
 		{ "runtime-scale", required_argument, NULL, 'f' },
+		{ "io-ratio", required_argument, NULL, 'g' },
 		{ "swf", required_argument, NULL, 's' },
 		{ "attrs", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
@@ -153,6 +159,7 @@ static void apply(struct cli *o)
 	w.io_fraction = o->io_fraction >= 0 ? o->io_fraction : w.io_fraction;
 	w.runtime_scale =
 	    o->runtime_scale > 0 ? o->runtime_scale : w.runtime_scale;
+	w.io_ratio = o->io_ratio;
 	o->w = w;
 }
 
@@ -185,11 +192,16 @@ int main(int argc, char **argv)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	o.io_fraction = o.runtime_scale = -1;
+	o.io_fraction = o.runtime_scale = o.io_ratio = -1;
 	rc = parse(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
 	apply(&o);
+	if (o.w.io_ratio >= 0 && o.w.kind != MESH_WL_MACHE) {
+		fprintf(stderr, "meshsim-gen: --io-ratio: only the mache "
+				"workload has a traffic ratio\n");
+		return EXIT_USAGE;
+	}
 	swf = open_out("--swf", o.swf);
 	if (o.attrs)
 		attrs = open_out("--attrs", o.attrs);

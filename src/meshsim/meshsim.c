@@ -181,6 +181,8 @@ static void job_info_from_attrs(void *arg, long id,
 		if (info->comm_share + info->io_share > 1)
 			info->comm_share = 1 - info->io_share;
 	}
+	if (a->comm_share >= 0)
+		info->comm_share = a->comm_share;
 	memcpy(info->shape, a->hints.shape, sizeof(info->shape));
 }
 
