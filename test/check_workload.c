@@ -177,6 +177,34 @@ START_TEST(test_workload_mache_io_ratio)
 }
 END_TEST
 
+/* Özden with --io-scale 3: the same jobs, three times the checkpoint
+ * volume and time, so a larger I/O intensity. */
+START_TEST(test_workload_ozden_io_scale)
+{
+	struct mesh_workload_opts o;
+	struct mesh_gen_job a[40], b[40];
+	size_t i;
+
+	mesh_workload_defaults(MESH_WL_OZDEN, &o);
+	o.jobs = 40;
+	o.seed = 5;
+	ck_assert_int_eq(mesh_workload_generate(&o, a), 0);
+	o.io_scale = 3;
+	ck_assert_int_eq(mesh_workload_generate(&o, b), 0);
+	for (i = 0; i < 40; i++) {
+		ck_assert_uint_eq(a[i].size, b[i].size);
+		ck_assert_double_eq(a[i].compute_phase, b[i].compute_phase);
+		ck_assert_double_eq_tol(b[i].io_volume, 3 * a[i].io_volume,
+					1e-9 * b[i].io_volume);
+		ck_assert_double_eq_tol(b[i].checkpoint_phase,
+					3 * a[i].checkpoint_phase, 1e-9);
+		ck_assert(b[i].io_intensity > a[i].io_intensity);
+	}
+	o.kind = MESH_WL_MACHE; /* only ozden has checkpoint volumes */
+	ck_assert_int_eq(mesh_workload_generate(&o, a), MESH_EINVAL);
+}
+END_TEST
+
 START_TEST(test_workload_bad_options)
 {
 	struct mesh_workload_opts o;
@@ -202,6 +230,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_workload_deterministic_per_seed, 0, 3);
 	tcase_add_test(tc, test_workload_mache_distribution);
 	tcase_add_test(tc, test_workload_mache_io_ratio);
+	tcase_add_test(tc, test_workload_ozden_io_scale);
 	tcase_add_test(tc, test_workload_bluegene_shares);
 	tcase_add_test(tc, test_workload_ozden_phases);
 	tcase_add_loop_test(tc, test_workload_reads_back, 0, 3);

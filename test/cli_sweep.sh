@@ -10,6 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 sweep=${MESHSWEEP:-$top/src/meshsweep/meshsweep}
 meshsim=${MESHSIM:-$top/src/meshsim/meshsim}
 plot=${MESHPLOT:-$top/contrib/plots/meshplot}
+table=${MESHTABLE:-$top/contrib/plots/meshtable}
 export MESHSIM=$meshsim MESHGEN=${MESHGEN:-$top/src/meshgen/meshsim-gen}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -53,6 +54,19 @@ import csv, sys
 a = {(r["allocator"], r["load"]): float(r["avg_balance_factor_mean"]) for r in csv.DictReader(open(sys.argv[1]))}
 assert all(a[("plas", l)] < a[("mc1x1", l)] for l in ("0.6", "0.8", "1.0")), a
 PY'
+
+# meshtable: one row per allocator at load 0.6, ranked by balance factor.
+"$table" "$tmp/t-agg.csv" --where load=0.6 --metrics avg_balance_factor,utilization --rank avg_balance_factor >"$tmp/tab.md" 2>"$tmp/err"
+check "meshtable: 3 rows, plas ranked first, its mean as aggregated" '[ $? -eq 0 ] && [ "$(grep -c "^| [a-z]" "$tmp/tab.md")" -eq 4 ] && python3 - "$tmp/t-agg.csv" "$tmp/tab.md" <<PY
+import csv, sys
+agg = [r for r in csv.DictReader(open(sys.argv[1])) if r["load"] == "0.6"]
+rows = {l.split("|")[1].strip(): [c.strip() for c in l.split("|")[2:-1]] for l in open(sys.argv[2]) if l.startswith("| ") and not l.startswith("| allocator")}
+assert rows["plas"][-1] == "1", rows
+m = float([r for r in agg if r["allocator"] == "plas"][0]["avg_balance_factor_mean"])
+assert abs(float(rows["plas"][1].split()[0]) - m) < 0.0006, (rows["plas"], m)
+PY'
+"$table" "$tmp/t-agg.csv" --metrics nosuch >/dev/null 2>"$tmp/err"
+check "meshtable: an unknown metric names the column" '[ $? -eq 1 ] && grep -q "no column .nosuch_mean." "$tmp/err"'
 
 # Resume: the finished points are skipped; a deleted row is redone.
 sed -i '$d' "$tmp/t.csv"

@@ -61,6 +61,7 @@ void mesh_workload_defaults(enum mesh_workload kind,
 	o->runtime_scale = 1;
 	o->io_fraction = 1;
 	o->io_ratio = -1;
+	o->io_scale = 1;
 	switch (kind) {
 	case MESH_WL_MACHE: /* SDSC Paragon batch partition, 16 x 22 */
 		o->max_nodes = 352;
@@ -127,7 +128,8 @@ static void gen_ozden(const struct mesh_workload_opts *o, uint64_t *s, int peak,
 		      struct mesh_gen_job *j)
 {
 	long reps = uniform_int(s, 10, 25);
-	double per_node = peak ? 20 + 40 * unif(s) : 1 + 9 * unif(s);
+	double per_node =
+	    (peak ? 20 + 40 * unif(s) : 1 + 9 * unif(s)) * o->io_scale;
 	double bw;
 
 	j->size = cap(o, uniform_int(s, 2, 20));
@@ -176,7 +178,8 @@ int mesh_workload_generate(const struct mesh_workload_opts *o,
 
 	if (!o->jobs || !(o->interarrival > 0) || !(o->runtime_scale > 0) ||
 	    !o->max_nodes || !(o->io_fraction >= 0 && o->io_fraction <= 1) ||
-	    !(o->io_ratio <= 1) ||
+	    !(o->io_ratio <= 1) || !(o->io_scale > 0) ||
+	    (o->kind != MESH_WL_OZDEN && o->io_scale != 1) ||
 	    (o->kind != MESH_WL_MACHE && o->io_ratio >= 0) ||
 	    (unsigned) o->kind > MESH_WL_BLUEGENE)
 		return MESH_EINVAL;
@@ -211,8 +214,9 @@ int mesh_workload_write(const struct mesh_workload_opts *o,
 	char ratio[48] = "";
 
 	if (o->io_ratio >= 0)
-		snprintf(ratio, sizeof(ratio), " --io-ratio %.17g",
-			 o->io_ratio);
+		snprintf(ratio, sizeof(ratio), " --io-ratio %g", o->io_ratio);
+	else if (o->io_scale != 1)
+		snprintf(ratio, sizeof(ratio), " --io-scale %g", o->io_scale);
 	fprintf(swf,
 		"; Version: 2.2\n; Computer: synthetic (meshsim-gen)\n"
 		"; Note: meshsim-gen --workload %s --jobs %zu --seed %llu "

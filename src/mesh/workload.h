@@ -33,6 +33,7 @@ struct mesh_workload_opts {
 	/* mache: an I/O-bound job's I/O share of its traffic, the rest
 	 * all-to-all communication (Mache's Table 9); < 0: all I/O. */
 	double io_ratio;
+	double io_scale;      /* ozden: multiplies checkpoint volumes, > 0 */
 	double runtime_scale; /* multiplies every runtime, > 0 */
 };
 

@@ -34,6 +34,7 @@ static void usage(FILE *f)
 	    "  --io-ratio R          mache: I/O-bound jobs do a share R of I/O and\n"
 	    "                        1-R of all-to-all communication (default:\n"
 	    "                        all I/O; Mache's Table 9 traffic ratio)\n"
+	    "  --io-scale F          ozden: multiply checkpoint volumes (default 1)\n"
 	    "  --runtime-scale F     multiply every runtime (default 1)\n"
 	    "  --swf FILE            trace output (default: stdout)\n"
 	    "  --attrs FILE          sidecar output (default: none)\n"
@@ -63,7 +64,7 @@ struct cli {
 	int kind_set;
 	/* Overrides applied after the model's defaults. */
 	double nodes, interarrival, io_fraction, runtime_scale, jobs, seed;
-	double io_ratio;
+	double io_ratio, io_scale;
 };
 
 static int parse_opt(int c, struct cli *o)
@@ -71,14 +72,13 @@ static int parse_opt(int c, struct cli *o)
 	static const char *const names[] = { "--jobs",        "--seed",
 					     "--nodes",       "--interarrival",
 					     "--io-fraction", "--runtime-scale",
-					     "--io-ratio" };
+					     "--io-ratio",    "--io-scale" };
 	double *dst[] = { &o->jobs,         &o->seed,        &o->nodes,
 			  &o->interarrival, &o->io_fraction, &o->runtime_scale,
-			  &o->io_ratio };
-	static const double lo[] = { 1, 0, 1, 1e-6, 0, 1e-6, 0 };
-	static const double hi[] = {
-		1e7, 9e15, MESH_MAX_NODES, 1e9, 1, 1e6, 1
-	};
+			  &o->io_ratio,     &o->io_scale };
+	static const double lo[] = { 1, 0, 1, 1e-6, 0, 1e-6, 0, 1e-6 };
+	static const double hi[] = { 1e7, 9e15, MESH_MAX_NODES, 1e9, 1, 1e6,
+				     1,   1e6 };
 	int i = c - 'a';
 
 	if (c == 'w') {
@@ -89,7 +89,7 @@ static int parse_opt(int c, struct cli *o)
 		o->w.kind = (enum mesh_workload) mesh_workload_parse(optarg);
 		return -1;
 	}
-	if (i < 0 || i > 6)
+	if (i < 0 || i > 7)
 		return EXIT_USAGE;
 	if (number(optarg, lo[i], hi[i], dst[i]) ||
 	    (i < 3 && *dst[i] != floor(*dst[i])))
@@ -111,17 +111,18 @@ static int parse(int argc, char **argv, struct cli *o)
 		{ "io-fraction", required_argument, NULL, 'e' },
 		{ "runtime-scale", required_argument, NULL, 'f' },
 		{ "io-ratio", required_argument, NULL, 'g' },
+		{ "io-scale", required_argument, NULL, 'h' },
 		{ "swf", required_argument, NULL, 's' },
 		{ "attrs", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "help", no_argument, NULL, 'H' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'h' || c == 'V') {
-			if (c == 'h')
+		if (c == 'H' || c == 'V') {
+			if (c == 'H')
 				usage(stdout);
 			else
 				printf("meshsim-gen (slurm-mesh) %s\n",
@@ -160,6 +161,7 @@ static void apply(struct cli *o)
 	w.runtime_scale =
 	    o->runtime_scale > 0 ? o->runtime_scale : w.runtime_scale;
 	w.io_ratio = o->io_ratio;
+	w.io_scale = o->io_scale > 0 ? o->io_scale : w.io_scale;
 	o->w = w;
 }
 
@@ -192,7 +194,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	o.io_fraction = o.runtime_scale = o.io_ratio = -1;
+	o.io_fraction = o.runtime_scale = o.io_ratio = o.io_scale = -1;
 	rc = parse(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
@@ -200,6 +202,11 @@ int main(int argc, char **argv)
 	if (o.w.io_ratio >= 0 && o.w.kind != MESH_WL_MACHE) {
 		fprintf(stderr, "meshsim-gen: --io-ratio: only the mache "
 				"workload has a traffic ratio\n");
+		return EXIT_USAGE;
+	}
+	if (o.w.io_scale != 1 && o.w.kind != MESH_WL_OZDEN) {
+		fprintf(stderr, "meshsim-gen: --io-scale: only the ozden "
+				"workload has checkpoint volumes\n");
 		return EXIT_USAGE;
 	}
 	swf = open_out("--swf", o.swf);
