@@ -116,7 +116,11 @@ struct mesh_try {
 	uint32_t min_nodes, max_nodes, req_nodes;
 	uint32_t total_cpus;	/* OUT */
 	bool used_contig;	/* OUT: placed by mcontig */
-	/* Set by _try_begin() for one decision, whatever the free set: */
+	/* Set once per select_p_job_test call: the job's hints (shape, I/O
+	 * intensity, comm; the rest zero).  A decision may make many
+	 * attempts (preemption, sharing): the hints are read once. */
+	struct mesh_request hints;
+	/* Set by _try_begin() for one attempt, whatever the free set: */
 	struct mesh_request r;	/* hints, seed, required nodes, flags */
 	uint32_t *req;		/* required nodes (mesh indices) or NULL */
 	uint32_t avail_cnt;	/* usable nodes, named in the mesh */
@@ -584,10 +588,6 @@ static void _job_hints_locked(job_record_t *job_ptr, struct mesh_request *r)
 		r->shape[i] = h.shape[i];
 	r->io_intensity = h.io_intensity;
 	r->comm = h.comm;
-	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE)
-		info("%s: %pJ hints shape=%dx%dx%d io-intensity=%.2f comm=%s",
-		     plugin_type, job_ptr, r->shape[0], r->shape[1],
-		     r->shape[2], r->io_intensity, mesh_comm_name(r->comm));
 }
 
 /*
@@ -656,7 +656,7 @@ static uint32_t _max_node_cpus(void)
 
 /*
  * What a decision for t needs whatever the free set: the request (hints
- * read once), the required nodes, the node counts to try.
+ * from select_p_job_test), the required nodes, the node counts to try.
  * RET 0, or -1 if the job cannot be placed on t->avail at any time (a
  * required node is not usable, or too few usable nodes).  Call _try_end()
  * after either.
@@ -673,9 +673,7 @@ static int _try_begin(struct mesh_try *t)
 	n_req = _required(job_ptr, t->avail, &t->req);
 	if (n_req < 0 || t->avail_cnt == 0)
 		return -1;
-	memset(&t->r, 0, sizeof(t->r));
-	t->r.io_intensity = -1.0;
-	_job_hints_locked(job_ptr, &t->r);
+	t->r = t->hints;
 	t->r.seed = job_ptr->job_id;
 	t->r.required = t->req;
 	t->r.n_required = (size_t) n_req;
@@ -1432,6 +1430,8 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			 plugin_type, job_ptr);
 		return EINVAL;
 	}
+	t.hints.io_intensity = -1.0;
+	_job_hints_locked(job_ptr, &t.hints);
 	if (SELECT_IS_MODE_TEST_ONLY(mode)) {
 		rc = _try_place(&t);
 	} else if (SELECT_IS_MODE_RUN_NOW(mode)) {
@@ -1443,9 +1443,11 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		job_ptr->total_cpus = t.total_cpus;
 	if (slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE) {
 		nodes = rc ? NULL : bitmap2node_name(bitmap);
-		log_flag(SELECT_TYPE, "%s: %pJ mode=%s nodes=%u-%u/%u alloc=%s -> %s start=%ld",
+		log_flag(SELECT_TYPE, "%s: %pJ mode=%s nodes=%u-%u/%u alloc=%s hints shape=%dx%dx%d io-intensity=%.2f comm=%s -> %s start=%ld",
 			 plugin_type, job_ptr, _mode_str(mode), min_nodes,
 			 max_nodes, req_nodes, mconf->allocator,
+			 t.hints.shape[0], t.hints.shape[1], t.hints.shape[2],
+			 t.hints.io_intensity, mesh_comm_name(t.hints.comm),
 			 rc ? "no placement" : nodes,
 			 (long) (SELECT_IS_MODE_WILL_RUN(mode) ?
 				 job_ptr->start_time : 0));
