@@ -374,6 +374,131 @@ START_TEST(test_exact_mc_search)
 }
 END_TEST
 
+static int ex_ref_l1(void *ctx, const struct mesh_bitmap *f, uint32_t k, uint32_t *out)
+{
+	return ref_l1_place(ctx, f, k, out) == UINT64_MAX ? -1 : 0;
+}
+
+/* Up to 40 equally good sets, stored one after another. */
+struct ex_ties {
+	uint32_t *sets, k, n;
+};
+
+static int ex_tie_cb(void *ctx, const uint32_t *nodes)
+{
+	struct ex_ties *e = ctx;
+
+	memcpy(e->sets + (size_t) e->n * e->k, nodes, e->k * sizeof(*nodes));
+	return ++e->n == 40;
+}
+
+static const char *const l1_names[] = { "genalg", "mm" };
+
+/* Gen-Alg and MM: the same set in the same order as the search before
+ * issue 10 (test/reference.c), with and without required nodes, and the
+ * same equally good sets in the same order for sl:genalg and sl:mm. */
+START_TEST(test_exact_genalg_mm)
+{
+	struct mesh_topo *t = tu_topo(ex_meshes[_i]);
+	struct mesh_bitmap *f = tu_all_free(t), *rest = tu_all_free(t);
+	uint32_t *buf = malloc(t->nodes * sizeof(*buf));
+	struct ex_ties got, want;
+	uint64_t seed = 77 + (uint64_t) _i, best;
+	int n, round;
+
+	got.sets = malloc((size_t) 40 * t->nodes * sizeof(*got.sets));
+	want.sets = malloc((size_t) 40 * t->nodes * sizeof(*want.sets));
+	for (n = 0; n < 2; n++) {
+		struct mesh_allocator *a = NULL;
+		struct ref_l1near *r = ref_l1_create(t, n);
+		struct mesh_diag d;
+		char what[64];
+
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(mesh_alloc_create(t, l1_names[n], NULL, &a, &d), 0);
+		snprintf(what, sizeof(what), "%s on %s", l1_names[n], ex_meshes[_i]);
+		for (round = 0; round < 120; round++) {
+			struct mesh_view v = { t, f, NULL, 0 };
+			struct mesh_request req;
+
+			ex_compare(a, t, f, rest, &seed, round, ex_ref_l1, r, what);
+			/* ties on the map ex_compare drew */
+			if (!mesh_bitmap_count(f))
+				continue;
+			memset(&req, 0, sizeof(req));
+			req.nodes = 1 + (uint32_t) (tu_rand(&seed) % mesh_bitmap_count(f));
+			got.k = want.k = req.nodes;
+			got.n = want.n = 0;
+			best = ref_l1_place(r, f, req.nodes, buf);
+			ck_assert(best != UINT64_MAX);
+			ref_l1_ties(r, f, req.nodes, best, buf, ex_tie_cb, &want);
+			ck_assert_int_eq(a->entry->ops->candidates(a, &v, &req, buf, ex_tie_cb, &got), 0);
+			ck_assert_msg(got.n == want.n && !memcmp(got.sets, want.sets,
+							    (size_t) got.n * got.k * sizeof(*buf)),
+				      "%s round %d k=%u: %u tied sets, reference %u (or different)",
+				      what, round, req.nodes, got.n, want.n);
+		}
+		ref_l1_destroy(r);
+		mesh_alloc_destroy(a);
+	}
+	free(got.sets);
+	free(want.sets);
+	free(buf);
+	mesh_bitmap_destroy(rest);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* Larger 3D meshes and tori at the benchmark's occupancy and sizes
+ * (where the last shell is cut and radii reach 10), plus thin ones. */
+START_TEST(test_exact_genalg_mm_large)
+{
+	static const char *const meshes[] = { "32x32x32", "20x17x13", "16tx12x10t", "40x6x3" };
+	static const uint32_t ks[] = { 8, 64, 512, 1, 2, 300 };
+	struct mesh_topo *t = tu_topo(meshes[_i]);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t *out = malloc(t->nodes * sizeof(*out));
+	uint32_t *want = malloc(t->nodes * sizeof(*want)), i, j;
+	uint64_t seed = 5 + (uint64_t) _i;
+	int n, round, occ;
+
+	for (n = 0; n < 2; n++) {
+		struct mesh_allocator *a = NULL;
+		struct ref_l1near *r = ref_l1_create(t, n);
+		struct mesh_diag d;
+
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(mesh_alloc_create(t, l1_names[n], NULL, &a, &d), 0);
+		for (round = 0; round < 6; round++) {
+			struct mesh_view v = { t, f, NULL, 0 };
+			struct mesh_request req;
+
+			occ = round < 3 ? 50 : 20 + 30 * (round - 3);
+			mesh_bitmap_fill(f, true);
+			for (i = 0; i < t->nodes; i++)
+				if (tu_rand(&seed) % 100 < (uint64_t) occ)
+					mesh_bitmap_clear(f, i);
+			memset(&req, 0, sizeof(req));
+			req.nodes = ks[round];
+			if (req.nodes > mesh_bitmap_count(f))
+				req.nodes = mesh_bitmap_count(f);
+			ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
+			ck_assert(ref_l1_place(r, f, req.nodes, want) != UINT64_MAX);
+			for (j = 0; j < req.nodes; j++)
+				ck_assert_msg(out[j] == want[j], "%s on %s round %d k=%u: out[%u]=%u, reference %u",
+					      l1_names[n], meshes[_i], round, req.nodes, j, out[j], want[j]);
+		}
+		ref_l1_destroy(r);
+		mesh_alloc_destroy(a);
+	}
+	free(out);
+	free(want);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("alloc_exact");
@@ -389,6 +514,9 @@ int main(void)
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_loop_test(tc, test_exact_buddy, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
+	tcase_add_loop_test(tc, test_exact_genalg_mm, 0,
+			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
+	tcase_add_loop_test(tc, test_exact_genalg_mm_large, 0, 4);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -58,4 +58,19 @@ uint32_t ref_mc_search_old(const struct mesh__mc *m,
 void ref_greedy_fill(const struct mesh_topo *t, const uint32_t *cand,
 		     uint32_t n, uint32_t *out, uint32_t inner, uint32_t m);
 
+/* Gen-Alg (mm = 0) and MM (mm = 1) as the library computed them before
+ * the issue-10 speed-up (alloc_centre.c's per-slice diamond tables on
+ * all three axes, or shell enumeration on tori).  ref_l1_place returns
+ * the least pair sum and writes that centre's set to out[0..k) in the
+ * library's order, UINT64_MAX if no centre; ref_l1_ties calls cb for
+ * every centre whose set scores exactly best, in centre order. */
+struct ref_l1near;
+struct ref_l1near *ref_l1_create(const struct mesh_topo *t, int mm);
+void ref_l1_destroy(struct ref_l1near *x);
+uint64_t ref_l1_place(struct ref_l1near *x, const struct mesh_bitmap *f,
+		      uint32_t k, uint32_t *out);
+int ref_l1_ties(struct ref_l1near *x, const struct mesh_bitmap *f, uint32_t k,
+		uint64_t best, uint32_t *buf,
+		int (*cb)(void *, const uint32_t *), void *cb_ctx);
+
 #endif

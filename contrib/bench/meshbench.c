@@ -316,6 +316,7 @@ struct ref_path {
 	struct ref_mbs *mbs;
 	struct mesh__mc mc; /* mc, mc1x1: the old search (cubes only) */
 	int is_mc;
+	struct ref_l1near *l1; /* genalg, mm: the old L1 centre search */
 };
 
 /* MC's shell-0 box for k: 1x1x1 for mc1x1, the cube of side k^(1/3) for
@@ -357,6 +358,8 @@ static int ref_place(struct ref_path *r, const struct mesh_bitmap *f,
 		return ref_mbs_place(r->mbs, f, k, out);
 	if (r->is_mc)
 		return ref_mc_place(r, f, k, out);
+	if (r->l1)
+		return ref_l1_place(r->l1, f, k, out) == UINT64_MAX ? -1 : 0;
 	return ref_curve_place(r->t, r->order, dash + 1, f, k, out, r->scratch);
 }
 
@@ -377,6 +380,8 @@ static int ref_init(struct ref_path *r, const struct mesh_topo *t,
 		r->is_mc = 1;
 		return mesh__mc_init(&r->mc, t);
 	}
+	if (!strcmp(name, "genalg") || !strcmp(name, "mm"))
+		return (r->l1 = ref_l1_create(t, !strcmp(name, "mm"))) ? 0 : -1;
 	if (!dash || (strcmp(dash, "-ff") && strcmp(dash, "-bf") &&
 		      strcmp(dash, "-sos")))
 		return -1;
@@ -399,6 +404,7 @@ static void ref_fini(struct ref_path *r)
 	ref_mbs_destroy(r->mbs);
 	if (r->is_mc)
 		mesh__mc_free(&r->mc);
+	ref_l1_destroy(r->l1);
 }
 
 /* Sum of the shell numbers of nodes[0..k) around centre with cube side
