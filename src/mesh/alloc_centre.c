@@ -153,6 +153,7 @@ static void fill_lower_bounds(uint64_t *lb, uint32_t n, int nd)
 }
 
 static int tables_init(struct mesh__l1near *x);
+static void pattern_init(struct mesh__l1near *x);
 
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
 {
@@ -169,10 +170,12 @@ int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
 	x->lb = malloc(((size_t) t->nodes + 1) * sizeof(*x->lb));
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		x->hist[d] = calloc((size_t) t->dim[d], sizeof(uint32_t));
+	for (d = 0; d < 2; d++)
+		x->hbuf[d] = calloc((size_t) x->rmax + 1, sizeof(uint32_t));
 	x->pre = malloc(((size_t) 6 * x->rmax + 2) * sizeof(*x->pre));
 	if (!x->shell || !x->taken || !x->lb || !x->hist[0] || !x->hist[1] ||
-	    !x->hist[2] || !x->pre || mesh__pairsum_init(&x->ps, t) ||
-	    tables_init(x)) {
+	    !x->hist[2] || !x->hbuf[0] || !x->hbuf[1] || !x->pre ||
+	    mesh__pairsum_init(&x->ps, t) || tables_init(x)) {
 		mesh__l1near_free(x);
 		return MESH_ENOMEM;
 	}
@@ -191,10 +194,16 @@ void mesh__l1near_free(struct mesh__l1near *x)
 	}
 	free(x->pre);
 	x->pre = NULL;
+	for (d = 0; d < 2; d++) {
+		free(x->hbuf[d]);
+		x->hbuf[d] = NULL;
+	}
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		free(x->tab[d]);
 		x->tab[d] = NULL;
 	}
+	free(x->padrow);
+	x->padrow = NULL;
 	free(x->shell);
 	free(x->taken);
 	free(x->lb);
@@ -452,6 +461,11 @@ static int tables_init(struct mesh__l1near *x)
 			break;
 		allow_rot = 0;
 	}
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		if (n[d] &&
+		    (uint64_t) t->dim[x->tp[d]] * (uint64_t) t->dim[x->tq[d]] >
+			UINT16_MAX)
+			return 0; /* 16-bit counts would wrap */
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		if (!n[d])
 			continue;
@@ -463,6 +477,7 @@ static int tables_init(struct mesh__l1near *x)
 		if (n[d] && x->rot[d])
 			x->axis0 = d; /* O(1) diamonds: the lowest such axis */
 	x->fast = 1;
+	pattern_init(x);
 	return 0;
 }
 
@@ -480,7 +495,7 @@ static size_t table_cell(const struct mesh__l1near *x, int d, const int q[3])
 }
 
 /* In-place prefix sums of one slice table. */
-static void slice_prefix(uint32_t *T, int side, int rows, int rot)
+static void slice_prefix(uint16_t *T, int side, int rows, int rot)
 {
 	int u, v;
 
@@ -530,7 +545,7 @@ static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
 static uint32_t diamond(const struct mesh__l1near *x, int d, int i,
 			const int c[3], int r)
 {
-	const uint32_t *T = x->tab[d] + (size_t) i * x->stride[d];
+	const uint16_t *T = x->tab[d] + (size_t) i * x->stride[d];
 	int P = x->topo->dim[x->tp[d]], Q = x->topo->dim[x->tq[d]];
 	int cp = c[x->tp[d]], cq = c[x->tq[d]], s = x->side[d], q, w;
 	uint32_t n = 0;
@@ -541,60 +556,92 @@ static uint32_t diamond(const struct mesh__l1near *x, int d, int i,
 		size_t u1 = (size_t) (imin(S - 1, cu + r) + 1) * s;
 		int v0 = imax(0, cv - r), v1 = imin(S - 1, cv + r) + 1;
 
-		return T[u1 + v1] - T[u0 + v1] - T[u1 + v0] + T[u0 + v0];
+		return (uint16_t) (T[u1 + v1] - T[u0 + v1] - T[u1 + v0] +
+				   T[u0 + v0]);
 	}
 	for (q = imax(0, cq - r); q <= imin(Q - 1, cq + r); q++) {
 		w = r - (q < cq ? cq - q : q - cq);
-		n += T[(size_t) q * s + imin(P - 1, cp + w) + 1] -
-		     T[(size_t) q * s + imax(0, cp - w)];
+		n += (uint16_t) (T[(size_t) q * s + imin(P - 1, cp + w) + 1] -
+				 T[(size_t) q * s + imax(0, cp - w)]);
 	}
 	return n;
 }
 
-/* Free nodes within L1 radius rho of c (0 for rho < 0). */
-static uint32_t ball(const struct mesh__l1near *x, const int c[3], int rho)
+/* h[i] := free nodes of slice i of axis d within in-plane radius
+ * rho - |i - c[d]| of c (0 where that is negative), for the slices i
+ * within win of c[d]; returns the sum over them: for win >= rho, the
+ * free nodes of the ball of radius rho.  diamond() slice by slice, with
+ * the centre's part of the arithmetic done once. */
+static uint32_t slice_hist(const struct mesh__l1near *x, int d, const int c[3],
+			   int rho, int win, uint32_t *h)
 {
-	int d = x->axis0, i, hi = imin(x->topo->dim[d] - 1, c[d] + rho);
+	int lo = imax(0, c[d] - win),
+	    hi = imin(x->topo->dim[d] - 1, c[d] + win);
+	int P = x->topo->dim[x->tp[d]], Q = x->topo->dim[x->tq[d]];
+	int cu = c[x->tp[d]] + c[x->tq[d]],
+	    cv = c[x->tp[d]] - c[x->tq[d]] + Q - 1;
+	int S = P + Q - 1, i, w;
+	size_t sd = (size_t) x->side[d], u0, u1, v0, v1;
+	const uint16_t *T;
 	uint32_t n = 0;
 
-	for (i = imax(0, c[d] - rho); i <= hi; i++)
-		n +=
-		    diamond(x, d, i, c, rho - (i < c[d] ? c[d] - i : i - c[d]));
+	for (i = lo; i <= hi; i++) {
+		w = rho - (i < c[d] ? c[d] - i : i - c[d]);
+		if (w < 0) {
+			h[i] = 0;
+			continue;
+		}
+		if (!x->rot[d]) {
+			n += h[i] = diamond(x, d, i, c, w);
+			continue;
+		}
+		T = x->tab[d] + (size_t) i * x->stride[d];
+		u0 = (size_t) imax(0, cu - w) * sd;
+		u1 = (size_t) (imin(S - 1, cu + w) + 1) * sd;
+		v0 = (size_t) imax(0, cv - w);
+		v1 = (size_t) (imin(S - 1, cv + w) + 1);
+		n += h[i] = (uint16_t) (T[u1 + v1] - T[u0 + v1] - T[u1 + v0] +
+					T[u0 + v0]);
+	}
 	return n;
 }
 
 /* The least R with ball(R) >= k (k >= 1, k <= free nodes); *below is
- * ball(R - 1), *at ball(R).  Neighbouring centres have radii within 1
- * of each other, so starting from the last one takes few steps. */
+ * ball(R - 1), *at ball(R).  The ball counts come from the axis0 slices,
+ * and hist[axis0] is left holding the slices of ball(R - 1) (low) or
+ * ball(R), on the window of radius R.  Neighbouring centres have radii
+ * within 1 of each other, so starting from the last one takes few
+ * steps. */
 static int find_radius(struct mesh__l1near *x, const int c[3], uint32_t k,
 		       uint32_t *below, uint32_t *at)
 {
-	int r = imin(imax(x->rguess, 0), x->rmax);
-	uint32_t n = ball(x, c, r), b;
+	int d = x->axis0, r = imin(imax(x->rguess, 0), x->rmax), i, lo, hi;
+	uint32_t *hr = x->hbuf[0], *hb = x->hbuf[1], *tmp, n, b = 0;
 
-	while (n < k)
-		n = ball(x, c, ++r);
-	b = ball(x, c, r - 1);
+	n = slice_hist(x, d, c, r, r + 1, hr);
+	while (n < k) {
+		tmp = hb, hb = hr, hr = tmp; /* hb: radius r, window r + 1 */
+		b = n;
+		r++;
+		n = slice_hist(x, d, c, r, r + 1, hr);
+	}
+	if (r == imin(imax(x->rguess, 0), x->rmax))
+		b = slice_hist(x, d, c, r - 1, r, hb);
 	while (b >= k) {
+		tmp = hb, hb = hr, hr = tmp;
 		n = b;
-		b = ball(x, c, --r - 1);
+		r--;
+		b = slice_hist(x, d, c, r - 1, r, hb);
 	}
 	x->rguess = r;
 	*below = b;
 	*at = n;
+	tmp = k - b <= n - k ? hb : hr;
+	lo = imax(0, c[d] - r);
+	hi = imin(x->topo->dim[d] - 1, c[d] + r);
+	for (i = lo; i <= hi; i++)
+		x->hist[d][i] = tmp[i];
 	return r;
-}
-
-/* hist[d][lo..hi] := the axis-d histogram of the ball of radius rho. */
-static void hist_ball(struct mesh__l1near *x, int d, const int c[3], int rho,
-		      int lo, int hi)
-{
-	int i, w;
-
-	for (i = lo; i <= hi; i++) {
-		w = rho - (i < c[d] ? c[d] - i : i - c[d]);
-		x->hist[d][i] = w < 0 ? 0 : diamond(x, d, i, c, w);
-	}
 }
 
 /* Node q (on a free node) joins (dir > 0) or leaves the histograms. */
@@ -689,9 +736,8 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	extra = at - k;   /* shell r nodes left out */
 	low = m <= extra; /* cheaper to add m than to drop extra */
 	for (d = 0; d < MESH_MAX_DIMS; d++)
-		if (x->tab[d])
-			hist_ball(x, d, c, low ? r - 1 : r, imax(0, c[d] - r),
-				  imin(x->topo->dim[d] - 1, c[d] + r));
+		if (x->tab[d] && d != x->axis0)
+			slice_hist(x, d, c, low ? r - 1 : r, r, x->hist[d]);
 	if (extra)
 		shell_walk(x, f, c, r, low ? m : extra, low ? 1 : -1);
 	for (d = 0; d < MESH_MAX_DIMS; d++)
@@ -706,13 +752,289 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	return pairs;
 }
 
+/* ------------------------------------------- ball patterns (issue 10)
+ *
+ * HOW IT WORKS: for small balls (at most 64 cells: radius 3 in 3D, 5 in
+ * 2D), the free nodes of the ball of radius rp around a centre are
+ * gathered into one 64-bit word, one x-row at a time (a shift and a
+ * mask per row), bit i standing for cell poff[i].  Cells are numbered in
+ * node-index order (z, then y, then x), so "the lowest-index nodes of
+ * the last shell" are its lowest set bits.  Ball counts are popcounts
+ * against pball[r]; the set is the ball of radius R - 1 plus the lowest
+ * m bits of shell R; its pair sum is, per axis, the sum over the gaps g
+ * of L (k - L), L = popcount(set & phalf[d][g]) being the set's nodes on
+ * the low side of the gap (the same integer as window_pairs() gives).
+ * No table is read, so a decision whose centres all fit needs no
+ * tables_build() either.  Centres whose ball of radius rp holds fewer
+ * than k free nodes take fast_score(). */
+
+static int pop64(uint64_t v)
+{
+	v = v - ((v >> 1) & 0x5555555555555555ull);
+	v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (int) ((v * 0x0101010101010101ull) >> 56);
+}
+
+/* Cells of the ball of radius r (offsets only on axes longer than 1). */
+static int ball_cells(const int *dim, int r)
+{
+	int dz, dy, rz, ry, n = 0, zr = dim[2] > 1 ? r : 0;
+
+	for (dz = -zr; dz <= zr; dz++) {
+		rz = r - (dz < 0 ? -dz : dz);
+		ry = dim[1] > 1 ? rz : 0;
+		for (dy = -ry; dy <= ry; dy++)
+			n +=
+			    dim[0] > 1 ? 2 * (rz - (dy < 0 ? -dy : dy)) + 1 : 1;
+	}
+	return n;
+}
+
+static void pattern_init(struct mesh__l1near *x)
+{
+	const int *dim = x->topo->dim;
+	int r, dz, dy, dx, rz, ry, rx, zr, n = 0, d, g, dist, i, n2;
+	uint64_t bit;
+
+	for (r = 1; r < 31 && ball_cells(dim, r + 1) <= 64; r++)
+		;
+	x->rp = r;
+	x->pcells = (uint32_t) ball_cells(dim, r);
+	x->nrows = 0;
+	zr = dim[2] > 1 ? r : 0;
+	for (dz = -zr; dz <= zr; dz++) {
+		rz = r - (dz < 0 ? -dz : dz);
+		ry = dim[1] > 1 ? rz : 0;
+		for (dy = -ry; dy <= ry; dy++) {
+			rx = dim[0] > 1 ? rz - (dy < 0 ? -dy : dy) : 0;
+			x->prow[x->nrows].dy = (int8_t) dy;
+			x->prow[x->nrows].dz = (int8_t) dz;
+			x->prow[x->nrows].rx = (int8_t) rx;
+			x->prow[x->nrows++].pos = (uint8_t) n;
+			for (dx = -rx; dx <= rx; dx++, n++) {
+				x->poff[n][0] = (int8_t) dx;
+				x->poff[n][1] = (int8_t) dy;
+				x->poff[n][2] = (int8_t) dz;
+			}
+		}
+	}
+	for (g = 0, n2 = 0; g <= r; g++) {
+		for (i = 0; i < x->nrows; i++) {
+			dist = (x->prow[i].dy < 0 ? -x->prow[i].dy
+						  : x->prow[i].dy) +
+			       (x->prow[i].dz < 0 ? -x->prow[i].dz
+						  : x->prow[i].dz);
+			if (dist == g)
+				x->pnear[n2++] = (uint8_t) i;
+			x->prow[i].off =
+			    x->prow[i].dz * (dim[1] + 2 * r) + x->prow[i].dy;
+		}
+		x->pupto[g] = n2;
+	}
+	if (dim[0] + 2 * r <= 64)
+		x->padrow = calloc((size_t) (dim[1] + 2 * r) *
+				       (size_t) (dim[2] + 2 * r),
+				   sizeof(*x->padrow));
+	memset(x->pball, 0, sizeof(x->pball));
+	memset(x->phalf, 0, sizeof(x->phalf));
+	for (n--; n >= 0; n--) {
+		bit = 1ull << n;
+		dist = 0;
+		for (d = 0; d < MESH_MAX_DIMS; d++)
+			dist +=
+			    x->poff[n][d] < 0 ? -x->poff[n][d] : x->poff[n][d];
+		for (g = dist; g <= r; g++)
+			x->pball[g] |= bit;
+		for (d = 0; d < MESH_MAX_DIMS; d++)
+			for (g = x->poff[n][d]; g < r; g++)
+				x->phalf[d][g + r] |= bit;
+	}
+}
+
+/* The free cells of the ball of radius r <= rp around c, as a pattern
+ * (the bits of cells farther than r stay 0). */
+static uint64_t pattern_gather(const struct mesh__l1near *x,
+			       const struct mesh_bitmap *f, const int c[3],
+			       int r)
+{
+	const int *dim = x->topo->dim;
+	const uint64_t *w = f->words;
+	uint64_t pat = 0, v;
+	uint32_t p;
+	int i, j, y, z, rx, x0, lo, hi, len, s, cut = x->rp - r;
+
+	if (x->padrow) {
+		const uint64_t *row = x->padrow +
+				      (c[2] + x->rp) * (dim[1] + 2 * x->rp) +
+				      (c[1] + x->rp);
+
+		for (j = 0; j < x->pupto[r]; j++) {
+			i = x->pnear[j];
+			rx = x->prow[i].rx - cut;
+			v = row[x->prow[i].off] >> (c[0] + x->rp - rx);
+			pat |= (v & ((2ull << (2 * rx)) - 1))
+			       << (x->prow[i].pos + cut);
+		}
+		return pat;
+	}
+	for (i = 0; i < x->nrows; i++) {
+		y = c[1] + x->prow[i].dy;
+		z = c[2] + x->prow[i].dz;
+		rx = x->prow[i].rx - cut;
+		if (rx < 0 || y < 0 || y >= dim[1] || z < 0 || z >= dim[2])
+			continue;
+		x0 = c[0] - x->prow[i].rx; /* bit prow[i].pos */
+		lo = imax(c[0] - rx, 0);
+		hi = imin(c[0] + rx, dim[0] - 1);
+		len = hi - lo + 1;
+		p = ((uint32_t) z * (uint32_t) dim[1] + (uint32_t) y) *
+			(uint32_t) dim[0] +
+		    (uint32_t) lo;
+		s = (int) (p & 63);
+		v = w[p >> 6] >> s;
+		if (s + len > 64)
+			v |= w[(p >> 6) + 1] << (64 - s);
+		v &= (1ull << len) - 1;
+		pat |= v << (x->prow[i].pos + lo - x0);
+	}
+	return pat;
+}
+
+/* Copies f's x-rows into padrow (see alloc_centre.h). */
+static void pattern_prepare(struct mesh__l1near *x, const struct mesh_bitmap *f)
+{
+	const int *dim = x->topo->dim;
+	int y, z, s, W = dim[1] + 2 * x->rp;
+	uint32_t p = 0;
+	uint64_t v, mask = (2ull << (dim[0] - 1)) - 1;
+
+	for (z = 0; x->padrow && z < dim[2]; z++)
+		for (y = 0; y < dim[1]; y++, p += (uint32_t) dim[0]) {
+			s = (int) (p & 63);
+			v = f->words[p >> 6] >> s;
+			if (s + dim[0] > 64)
+				v |= f->words[(p >> 6) + 1] << (64 - s);
+			x->padrow[(z + x->rp) * W + y + x->rp] = (v & mask)
+								 << x->rp;
+		}
+}
+
+/* fast_score() for a centre whose set lies in the ball of radius rp:
+ * returns 1 and the score (UINT64_MAX if >= bound) in *score, or 0 if
+ * the ball holds fewer than k free nodes. */
+static int pattern_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
+			 const int c[3], uint32_t k, uint64_t bound,
+			 uint32_t *out, uint64_t *score)
+{
+	const int *dim = x->topo->dim;
+	uint64_t pat, inner, sh, sel, b, pairs = 0, L;
+	int R, m, ns, d, g, i;
+	uint32_t n = 0;
+
+	if (k < 1 || k > 64)
+		return 0;
+	/* the previous centre's radius first: rows beyond it are skipped */
+	R = imin(imax(x->pguess, 1), x->rp);
+	pat = pattern_gather(x, f, c, R);
+	if ((uint32_t) pop64(pat & x->pball[R]) < k) {
+		if (R == x->rp)
+			return 0;
+		pat = pattern_gather(x, f, c, R = x->rp);
+		if ((uint32_t) pop64(pat & x->pball[R]) < k)
+			return 0;
+	}
+	for (R = 0; (uint32_t) pop64(pat & x->pball[R]) < k; R++)
+		;
+	x->pguess = R;
+	inner = R ? pat & x->pball[R - 1] : 0;
+	sh = pat & x->pball[R] & ~inner;
+	m = (int) k - pop64(inner);
+	ns = pop64(sh);
+	if (2 * m <= ns) { /* keep the lowest m bits */
+		for (b = 0; m; m--) {
+			b |= sh & (~sh + 1);
+			sh &= sh - 1;
+		}
+		sh = b;
+	} else { /* drop the highest ns - m bits */
+		for (ns -= m; ns; ns--)
+			sh &= ~(1ull << (63 - __builtin_clzll(sh)));
+	}
+	sel = inner | sh;
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		for (g = -R; dim[d] > 1 && g < R; g++) {
+			L = (uint64_t) pop64(sel & x->phalf[d][g + x->rp]);
+			pairs += L * (k - L);
+		}
+	if (pairs >= bound) {
+		*score = UINT64_MAX;
+		return 1;
+	}
+	for (R = 0; out && R <= x->rp && n < k; R++) {
+		b = sel & x->pball[R] & (R ? ~x->pball[R - 1] : ~0ull);
+		for (; b; b &= b - 1) {
+			i = __builtin_ctzll(b);
+			out[n++] = (uint32_t) (c[0] + x->poff[i][0]) +
+				   (uint32_t) dim[0] *
+				       ((uint32_t) (c[1] + x->poff[i][1]) +
+					(uint32_t) dim[1] *
+					    (uint32_t) (c[2] + x->poff[i][2]));
+		}
+	}
+	*score = pairs;
+	return 1;
+}
+
 static uint64_t centre_score(struct mesh__l1near *x,
 			     const struct mesh_bitmap *f, const int c[3],
 			     uint32_t k, uint64_t bound, uint32_t *out)
 {
-	if (x->fast)
-		return fast_score(x, f, c, k, bound, out);
-	return mesh__l1near_score(x, f, c, k, bound, out);
+	uint64_t s;
+
+	if (!x->fast)
+		return mesh__l1near_score(x, f, c, k, bound, out);
+	/* Patterns are tried while they mostly fit: a miss costs a gather
+	 * or two before the fallback. */
+	if (x->pmiss < 64 + x->phit / 4) {
+		if (pattern_score(x, f, c, k, bound, out, &s)) {
+			x->phit++;
+			return s;
+		}
+		x->pmiss++;
+	}
+	/* Building the tables costs about as much as enumerating shells
+	 * for a few dozen centres, so the first few centres whose balls
+	 * are too sparse for a pattern (near corners, say) enumerate. */
+	if (x->built < 32) {
+		if (++x->built < 32)
+			return mesh__l1near_score(x, f, c, k, bound, out);
+		tables_build(x, f);
+	}
+	return fast_score(x, f, c, k, bound, out);
+}
+
+/* Coordinates of the next node in index order. */
+static void next_coords(const struct mesh_topo *t, int c[3])
+{
+	if (++c[0] < t->dim[0])
+		return;
+	c[0] = 0;
+	if (++c[1] < t->dim[1])
+		return;
+	c[1] = 0;
+	c[2]++;
+}
+
+/* Per decision: no tables yet; patterns while k fits in one. */
+static void decision_start(struct mesh__l1near *x,
+			   const struct mesh_bitmap *free_map, uint32_t k)
+{
+	x->built = 0;
+	x->phit = 0;
+	x->pmiss = x->rp && k <= x->pcells ? 0 : INT32_MAX;
+	if (!x->pmiss)
+		pattern_prepare(x, free_map);
 }
 
 uint64_t mesh__l1near_best(struct mesh__l1near *x,
@@ -724,12 +1046,11 @@ uint64_t mesh__l1near_best(struct mesh__l1near *x,
 	uint32_t i;
 	int c[3];
 
-	if (x->fast)
-		tables_build(x, free_map);
-	for (i = 0; i < x->topo->nodes; i++) {
-		if (!pred(ctx, i))
+	decision_start(x, free_map, k);
+	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
+	     i++, next_coords(x->topo, c)) {
+		if (!pred(ctx, i, c))
 			continue;
-		mesh_topo_coords(x->topo, i, c);
 		s = centre_score(x, free_map, c, k, best, out);
 		if (s < best)
 			best = s;
@@ -746,12 +1067,11 @@ int mesh__l1near_ties(struct mesh__l1near *x,
 	uint32_t i;
 	int c[3];
 
-	if (x->fast)
-		tables_build(x, free_map);
-	for (i = 0; i < x->topo->nodes; i++) {
-		if (!pred(ctx, i))
+	decision_start(x, free_map, k);
+	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
+	     i++, next_coords(x->topo, c)) {
+		if (!pred(ctx, i, c))
 			continue;
-		mesh_topo_coords(x->topo, i, c);
 		if (centre_score(x, free_map, c, k, best + 1, buf) == best &&
 		    cb(cb_ctx, buf))
 			break;

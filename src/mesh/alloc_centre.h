@@ -7,10 +7,12 @@
  *   per axis.
  * - mesh__l1near: "the k free nodes nearest to a centre by L1 distance,
  *   ties to the lowest node index" and its sum of pairwise distances.
- *   On meshes, per-slice prefix sums of L1 diamonds (built once per
- *   decision) give each centre's radius and coordinate histograms in
- *   O(R) reads; on tori L1 spheres are enumerated shell by shell with
- *   early termination against a bound.  Both give the same answers.
+ *   On meshes, small balls (at most 64 cells) are read as one 64-bit
+ *   pattern each; otherwise per-slice prefix sums of L1 diamonds (built
+ *   once per decision, when first needed) give each centre's radius and
+ *   coordinate histograms in O(R) reads; on tori L1 spheres are
+ *   enumerated shell by shell with early termination against a bound.
+ *   All give the same answers.
  */
 #ifndef MESH_ALLOC_CENTRE_H
 #define MESH_ALLOC_CENTRE_H
@@ -45,19 +47,45 @@ struct mesh__l1near {
 	uint64_t *lb;    /* lb[j]: lower bound on the pair sum of j nodes */
 	uint32_t *hist[MESH_MAX_DIMS]; /* coordinate histograms of the set */
 	uint64_t *pre;                 /* scratch: prefix sums for ring axes */
+	uint32_t *hbuf[2];             /* scratch: axis0 slices of two radii */
 	int rmax;
 	/* Fast path (no wrapped axis longer than 1): for axis d, tab[d]
 	 * holds one table per slice (coordinate i on axis d) counting the
 	 * free nodes of any L1 diamond in the plane of the other two axes,
 	 * tp[d] (the longer) and tq[d]: 2D prefix sums in rotated
 	 * coordinates (rot[d]) or 1D prefix sums per line of tp[d]. */
-	uint32_t *tab[MESH_MAX_DIMS];
+	uint16_t *tab[MESH_MAX_DIMS]; /* counts modulo 2^16: exact, as
+				       * slices hold < 2^16 nodes */
 	size_t stride[MESH_MAX_DIMS]; /* entries per slice */
 	int side[MESH_MAX_DIMS];      /* entries per table row */
 	int tp[MESH_MAX_DIMS], tq[MESH_MAX_DIMS], rot[MESH_MAX_DIMS];
 	int fast;   /* the fast path applies to this topology */
 	int axis0;  /* axis whose slices count whole balls */
 	int rguess; /* radius of the previous centre: a good first try */
+	int built;  /* 32: tables hold this decision's free map; below:
+		     * centres enumerated before building them */
+	/* Ball-pattern path (meshes, radius <= rp): the free nodes of the
+	 * ball of radius rp around a centre as one 64-bit word, bit i being
+	 * cell poff[i] (cells in node-index order); prow[] are its x-rows. */
+	int rp;              /* 0: no pattern path */
+	int pguess;          /* radius of the previous pattern */
+	uint32_t pcells;     /* cells of the ball of radius rp */
+	int32_t phit, pmiss; /* this decision's pattern fits */
+	int8_t poff[64][MESH_MAX_DIMS];
+	uint64_t pball[64]; /* cells within distance r, r = 0..rp */
+	uint64_t phalf[MESH_MAX_DIMS][64]; /* [d][g + rp]: offset_d <= g */
+	struct {
+		int8_t dy, dz, rx;
+		uint8_t pos;
+		int32_t off; /* dz * (Y + 2 rp) + dy: padded-row offset */
+	} prow[64];
+	int nrows;
+	uint8_t pnear[64]; /* prow indices by |dy| + |dz|, ascending */
+	int pupto[64];     /* rows with |dy| + |dz| <= r: pnear[0..pupto[r]) */
+	/* If X + 2 rp <= 64: the free map's x-rows, each in one word
+	 * shifted left by rp, with rp empty rows around (y, z): the
+	 * pattern's rows then need no bounds checks. */
+	uint64_t *padrow;
 };
 
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t);
@@ -175,8 +203,10 @@ int mesh__io_rank(const struct mesh_topo *t, const struct mesh__io_geom *g,
 		  int y);
 
 /* Candidate-centre predicate of an allocator (Gen-Alg: free nodes; MM:
- * points whose coordinates each occur among the free nodes). */
-typedef int (*mesh__centre_pred)(const void *ctx, uint32_t node);
+ * points whose coordinates each occur among the free nodes); c holds
+ * the node's coordinates. */
+typedef int (*mesh__centre_pred)(const void *ctx, uint32_t node,
+				 const int c[3]);
 
 /* Lowest score over the candidate centres, ties to the lowest centre
  * index; out receives that centre's set.  UINT64_MAX if no centre. */

@@ -9,11 +9,12 @@
  * of pairwise distances; within (2 - 2/k) of optimal.
  * Decisions the paper leaves open: nodes equally far from the centre are
  * taken lowest node index first; equal sums go to the lowest centre
- * index.  The search itself is alloc_centre.c: on meshes each centre's
- * set is read from per-slice diamond-count tables in O(R) lookups plus
- * part of one L1 shell; on tori shells are enumerated with an early exit
- * once a centre cannot beat the best so far.  Either way the answer is
- * exactly that of the exhaustive definition.
+ * index.  The search itself is alloc_centre.c: on meshes a centre whose
+ * ball of radius 3 (2D: 5) holds k free nodes is scored from a 64-bit
+ * pattern of that ball, any other from per-slice diamond-count tables in
+ * O(R) lookups plus part of one L1 shell; on tori shells are enumerated
+ * with an early exit once a centre cannot beat the best so far.  Either
+ * way the answer is exactly that of the exhaustive definition.
  */
 #include <stdlib.h>
 
@@ -47,8 +48,9 @@ static void genalg_destroy(struct mesh_allocator *a)
 	free(a->priv);
 }
 
-static int is_free(const void *ctx, uint32_t node)
+static int is_free(const void *ctx, uint32_t node, const int c[3])
 {
+	(void) c;
 	return mesh_bitmap_test(ctx, node);
 }
 

@@ -101,12 +101,11 @@ static void mark_coords(struct mm_priv *p, const struct mesh_view *v)
 	}
 }
 
-static int is_median_candidate(const void *ctx, uint32_t node)
+static int is_median_candidate(const void *ctx, uint32_t node, const int c[3])
 {
 	const struct mm_priv *p = ctx;
-	int c[3];
 
-	mesh_topo_coords(p->near.topo, node, c);
+	(void) node;
 	return p->has[0][c[0]] && p->has[1][c[1]] && p->has[2][c[2]];
 }
 
