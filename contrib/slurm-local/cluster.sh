@@ -16,6 +16,9 @@
 #       --keep-state           do not wipe DIR/state (recover old jobs)
 #       --accounting           real accounting: MariaDB and slurmdbd
 #                              (accounting.sh), started before slurmctld
+#       --daemon-env K=V       set K=V for slurmctld and the slurmd's only
+#                              (repeatable; e.g. libfaketime's LD_PRELOAD)
+#       --munged-env K=V       set K=V for munged only (repeatable)
 #   cluster.sh stop --dir DIR          stop everything recorded in DIR/run/pids
 #   cluster.sh restart-ctld --dir DIR  restart only slurmctld (keeps state)
 #   cluster.sh env --dir DIR           print 'export SLURM_CONF=...' lines
@@ -39,7 +42,7 @@ usage_die() {
     printf "Try '%s --help'.\n" "$prog" >&2
     exit 2
 }
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # ---------------------------------------------------------------- options
 cmd=""
@@ -54,6 +57,8 @@ timeout_s=30
 keep_state=0
 accounting=0
 extra_conf=()
+daemon_env=()
+munged_env=()
 
 parse_args() {
     [ $# -gt 0 ] || usage_die "missing command"
@@ -75,6 +80,13 @@ parse_args() {
             --timeout) timeout_s=${2:?--timeout needs a value}; shift ;;
             --keep-state) keep_state=1 ;;
             --accounting) accounting=1 ;;
+            --daemon-env|--munged-env)
+                case "${2:-}" in
+                    [A-Za-z_]*=*) ;;
+                    *) usage_die "$1 needs NAME=VALUE, got '${2:-}'" ;;
+                esac
+                if [ "$1" = --daemon-env ]; then daemon_env+=("$2"); else munged_env+=("$2"); fi
+                shift ;;
             -h|--help) usage; exit 0 ;;
             *) usage_die "unknown argument: $1" ;;
         esac
@@ -487,7 +499,7 @@ start_munged() {
     fi
     chmod 0600 "$m/munge.key"
     rm -f "$m/munge.socket" "$m/munge.socket.lock" "$m/munged.pid"
-    spawn "$dir/log/munged.stdout" "$MUNGED" --foreground --force \
+    spawn "$dir/log/munged.stdout" env "${munged_env[@]}" "$MUNGED" --foreground --force \
         --key-file="$m/munge.key" --socket="$m/munge.socket" \
         --pid-file="$m/munged.pid" --log-file="$dir/log/munged.log" \
         --seed-file="$m/munged.seed"
@@ -515,7 +527,7 @@ start_slurmctld() {
     mkdir -p "$dir/run/bin"
     ln -sfn "$SLURMCTLD" "$dir/run/bin/slurmctld"
     spawn "$dir/log/slurmctld.stdout" \
-        env SLURM_CONF="$(conf_file)" "$dir/run/bin/slurmctld" -D
+        env "${daemon_env[@]}" SLURM_CONF="$(conf_file)" "$dir/run/bin/slurmctld" -D
     pid=$spawned_pid
     drop_pid_record slurmctld
     record_pid slurmctld "$pid"
@@ -538,7 +550,7 @@ start_slurmds() {   # nnodes
     for ((i = 0; i < n; i++)); do
         mkdir -p "$dir/spool/n$i"
         spawn "$dir/log/slurmd-n$i.stdout" \
-            env SLURM_CONF="$(conf_file)" "$SLURMD" -D -d "$SLURMSTEPD" -N "n$i"
+            env "${daemon_env[@]}" SLURM_CONF="$(conf_file)" "$SLURMD" -D -d "$SLURMSTEPD" -N "n$i"
         pid=$spawned_pid
         record_pid "slurmd-n$i" "$pid"
     done
