@@ -6,8 +6,9 @@
 # Runs as root, non-interactively, and is idempotent (safe to re-run).
 #
 #   1. apt-get update; install build tools, the Slurm runtime and the build
-#      dependencies that Slurm's configure needs with Debian's flags, and
-#      expect (for Slurm's own tests, contrib/slurm-local/upstream-expect.sh).
+#      dependencies that Slurm's configure needs with Debian's flags,
+#      expect (for Slurm's own tests, contrib/slurm-local/upstream-expect.sh)
+#      and faketime (libfaketime, for meshreplay --clock faketime).
 #   2. Add a deb-src entry (/etc/apt/sources.list.d/slurm-mesh-src.sources) and
 #      fetch the Debian source of slurm-wlm matching the installed slurmctld
 #      into $SLURM_SRC_PARENT (default /usr/local/src/slurm-mesh).
@@ -30,7 +31,7 @@ MULTIARCH=x86_64-linux-gnu
 BUILD_PKGS=(build-essential autoconf automake libtool pkg-config check
     valgrind clang-format clang libclang-rt-14-dev gnuplot-nox python3)
 SLURM_PKGS=(procps iproute2 munge libmunge-dev slurmctld slurmd slurm-client libslurm-dev
-    slurmdbd mariadb-server expect
+    slurmdbd mariadb-server expect faketime
     slurm-wlm-basic-plugins slurm-wlm-basic-plugins-dev dpkg-dev)
 SLURM_BUILD_DEPS=(libpmix-dev libpam0g-dev libhwloc-dev liblua5.1-0-dev
     libjson-c-dev libhttp-parser-dev libjwt-dev liblz4-dev libdbus-1-dev
