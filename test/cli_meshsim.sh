@@ -134,6 +134,19 @@ check "--job-attrs: job 1's 4x1 all-to-all row is stretched" 'awk -F, "\$1 == 1 
 printf 'job_id,comm,io_intensity,comm_share\n1,all-to-all,0,1\n' >"$tmp/cs.csv"
 "$meshsim" --allocator snake-ff --job-attrs "$tmp/cs.csv" --runtime-model contention --jobs-csv "$tmp/cs.out" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--job-attrs: comm_share 1 stretches the snake-ff row to 200 s" '[ $? -eq 0 ] && grep -q "^1,0,0,200,0,200,4," "$tmp/cs.out"'
+# Allocator auto (Mache Ch. VIII): from the sidecar, the I/O-heavy job
+# is placed as plas places it, the compute job as mc1x1 does, on 8x4
+# compute nodes with the I/O nodes in column x = 0.
+printf '1 0 -1 1000 4 -1 -1 4 1000 -1 1 1 1 -1 1 -1 -1 -1\n2 1 -1 1000 4 -1 -1 4 1000 -1 1 1 1 -1 1 -1 -1 -1\n' >"$tmp/auto.swf"
+printf 'job_id,io_intensity,comm\n1,0.9,none\n2,0.1,all-to-all\n' >"$tmp/auto.csv"
+for a in auto plas mc1x1; do
+	"$meshsim" --mesh 9x4 --io-nodes "0,0;0,1;0,2;0,3" --allocator $a --job-attrs "$tmp/auto.csv" \
+		--jobs-csv "$tmp/auto-$a.out" "$tmp/auto.swf" >/dev/null 2>"$tmp/err" || echo "meshsim $a failed: $(cat "$tmp/err")"
+done
+coords() { awk -F, -v j="$2" '$1 == j { print $11 }' "$1"; }
+check "auto: the I/O-heavy job gets plas's nodes" '[ -n "$(coords "$tmp/auto-plas.out" 1)" ] && [ "$(coords "$tmp/auto-auto.out" 1)" = "$(coords "$tmp/auto-plas.out" 1)" ]'
+check "auto: the compute job gets a compact 2x2 block (sum 8), not plas's" 'awk -F, "\$1 == 2 && \$8 == 8 {ok = 1} END {exit !ok}" "$tmp/auto-auto.out" && [ "$(coords "$tmp/auto-auto.out" 2)" != "$(coords "$tmp/auto-plas.out" 2)" ]'
+check "auto: the two jobs get different placement styles" '[ "$(coords "$tmp/auto-auto.out" 1 | tr " " "\n" | cut -d: -f1 | sort -u | wc -l)" -eq 1 ] && [ "$(coords "$tmp/auto-auto.out" 2 | tr " " "\n" | cut -d: -f1 | sort -u | wc -l)" -eq 2 ]'
 printf 'job_id,comm\n1,ring\n' >"$tmp/bad.csv"
 "$meshsim" --job-attrs "$tmp/bad.csv" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--job-attrs: a bad line names file:line:column" '[ $? -ne 0 ] && grep -q "bad.csv:2:comm: bad communication pattern \"ring\"" "$tmp/err"'
