@@ -87,18 +87,19 @@ static int mm_create(struct mesh_allocator *a, const char *params,
 static void mark_coords(struct mm_priv *p, const struct mesh_view *v)
 {
 	const struct mesh_topo *t = v->topo;
-	uint32_t i;
-	int d, c[3];
+	uint32_t i = 0;
+	int d, x, y, z;
 
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		memset(p->has[d], 0, (size_t) t->dim[d]);
-	for (i = 0; i < t->nodes; i++) {
-		if (!mesh_bitmap_test(v->free, i))
-			continue;
-		mesh_topo_coords(t, i, c);
-		for (d = 0; d < MESH_MAX_DIMS; d++)
-			p->has[d][c[d]] = 1;
-	}
+	for (z = 0; z < t->dim[2]; z++)
+		for (y = 0; y < t->dim[1]; y++)
+			for (x = 0; x < t->dim[0]; x++, i++)
+				if (mesh_bitmap_test(v->free, i)) {
+					p->has[0][x] = 1;
+					p->has[1][y] = 1;
+					p->has[2][z] = 1;
+				}
 }
 
 static int is_median_candidate(const void *ctx, uint32_t node, const int c[3])
