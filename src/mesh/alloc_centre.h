@@ -124,6 +124,8 @@ struct mesh__mc {
 	struct mesh__boxsum box;
 	uint64_t *keys;             /* scratch for gathering */
 	struct mesh__mc_live *live; /* scratch: centres in the sweep */
+	uint32_t *lb;  /* scratch: per node, a lower bound on its cost */
+	uint64_t *vol; /* scratch: per shell, box volume factors */
 };
 
 struct mesh__mc_best {
@@ -163,16 +165,17 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 /* Greedy fill (mc1x1, Walker et al.'s reported variant): with out[0..
  * inner) chosen, append m of the candidates cand[0..n) one at a time,
  * each the one with the least total L1 (Lee) distance to all chosen so
- * far, ties to the earlier candidate.  Distances to the first inner
- * nodes come from per-axis coordinate histograms (O(X^2 + Y^2 + Z^2),
- * then O(1) per candidate); each pick adds one distance per candidate
- * and finds the next pick in the same pass.  The caller fills cand. */
+ * far, ties to the earlier candidate.  That total is separable: per axis
+ * d, a table wsum over the candidates' coordinate range holds the
+ * distance on axis d to the chosen, built from the first inner nodes'
+ * coordinate histograms; each pick adds its distances to the tables
+ * (O(range)) and scores every candidate with three reads.  The caller
+ * fills cand. */
 struct mesh__greedy {
-	uint64_t *sum;  /* per candidate: total distance, or taken */
 	uint32_t *cand; /* candidates, filled by the caller */
 	int *xyz;       /* candidate coordinates */
-	uint32_t *hist; /* X + Y + Z counts, zero between calls */
-	uint64_t *wsum; /* X + Y + Z: per-axis distance sums to the chosen */
+	uint32_t *hist; /* X + Y + Z + 3 counts, zero between calls */
+	uint64_t *wsum; /* X + Y + Z + 3: per-axis distance sums */
 };
 
 int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t);

@@ -44,8 +44,11 @@
 #include "hints.h"
 #include "error.h"
 
+/* A centre still in the sweep.  Ascending: it has taken min(k, free
+ * nodes within the shells so far), at the cost so far.  Descending: see
+ * sweep_descending. */
 struct mesh__mc_live {
-	uint32_t node, x, y, z, taken, inside;
+	uint32_t node, x, taken, x2;
 	uint64_t cost;
 };
 
@@ -54,17 +57,27 @@ void mesh__mc_free(struct mesh__mc *m)
 	mesh__boxsum_free(&m->box);
 	free(m->keys);
 	free(m->live);
+	free(m->lb);
+	free(m->vol);
 	m->keys = NULL;
 	m->live = NULL;
+	m->lb = NULL;
+	m->vol = NULL;
 }
 
 int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
 {
+	int rmax = t->dim[0] > t->dim[1] ? t->dim[0] : t->dim[1];
+
+	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
 	m->topo = t;
 	m->box.sum = NULL;
 	m->keys = malloc(t->nodes * sizeof(*m->keys));
-	m->live = malloc(((size_t) t->nodes + 1) * sizeof(*m->live));
-	if (!m->keys || !m->live || mesh__boxsum_init(&m->box, t)) {
+	m->live = malloc(((size_t) t->dim[0] + 1) * sizeof(*m->live));
+	m->lb = malloc(t->nodes * sizeof(*m->lb));
+	m->vol = malloc(2 * ((size_t) rmax + 3) * sizeof(*m->vol));
+	if (!m->keys || !m->live || !m->lb || !m->vol ||
+	    mesh__boxsum_init(&m->box, t)) {
 		mesh__mc_free(m);
 		return MESH_ENOMEM;
 	}
@@ -229,13 +242,209 @@ static inline uint32_t rows_at(const struct sweep_rows *R, int x)
 	return R->a[x] - R->b[x] - R->c[x] + R->d[x];
 }
 
-/* MC search on a mesh without wraparound, shell by shell for all live
- * centres at once: shell s of every centre in an x-row costs two
- * lookups after one pass over the row.  A centre leaves the sweep when
- * it has k nodes (its cost is final) or when its cost so far plus
- * (s + 1) per missing node reaches the bound, exactly mesh__mc_cost's
- * test; the bound tightens as centres finish, in any order, so ties go
- * to the lower centre explicitly. */
+/* The bits of free_map at pos .. pos + n - 1 (n <= 64), bit 0 = pos. */
+static inline uint64_t bits_at(const struct mesh_bitmap *b, uint32_t pos,
+			       uint32_t n)
+{
+	uint32_t w = pos >> 6, sh = pos & 63;
+	uint64_t x = b->words[w] >> sh;
+
+	if (sh && sh + n > 64)
+		x |= b->words[w + 1] << (64 - sh);
+	return n == 64 ? x : x & (((uint64_t) 1 << n) - 1);
+}
+
+/* Free nodes within shell s of the centre at x of the row whose shell s
+ * rows are R. */
+static inline uint32_t row_count(const struct sweep_rows *R, int x, int e,
+				 int ext0, int s, int X)
+{
+	int lo = x - e - s, hi = lo + ext0 + 2 * s;
+
+	return rows_at(R, hi > X ? X : hi) - rows_at(R, lo < 0 ? 0 : lo);
+}
+
+static inline uint64_t short_of(uint32_t k, uint64_t n)
+{
+	return n < k ? k - n : 0;
+}
+
+/* Tables for the lower bounds of the descending sweep, vol[0 .. 2 *
+ * (rmax + 2)): V(s) = prod_d (ext_d + 2s) unclipped at vol[s], and
+ * C(q) = sum over s < q of (k - cap(s))^+ at vol[rmax + 2 + q], cap(s) =
+ * prod_d min(ext_d + 2s, dim_d): no box of shell s holds more nodes. */
+static void sweep_tables(const struct mesh__mc *m, const int ext[3], uint32_t k,
+			 int rmax)
+{
+	const struct mesh_topo *t = m->topo;
+	uint64_t v, cap, *C = m->vol + rmax + 2;
+	int s, d, e;
+
+	C[0] = 0;
+	for (s = 0; s <= rmax + 1; s++) {
+		for (d = 0, v = 1, cap = 1; d < 3; d++) {
+			e = ext[d] + 2 * s;
+			v *= (uint64_t) e;
+			cap *= (uint64_t) (e < t->dim[d] ? e : t->dim[d]);
+		}
+		m->vol[s] = v;
+		C[s + 1] = C[s] + short_of(k, cap);
+	}
+}
+
+/* Lower bound on what shells beyond s add, given n free within shell s:
+ * shell s + 1 holds at most V(s + 1) - V(s) more. */
+static inline uint64_t tail_bound(const uint64_t *vol, int s, uint32_t k,
+				  uint64_t n)
+{
+	return n < k ? short_of(k, n + vol[s + 1] - vol[s]) : 0;
+}
+
+/* Ascending sweep of one row's live centres L[0..n): shell by shell from
+ * the first, exactly mesh__mc_cost's test. */
+static void sweep_ascending(const struct mesh__mc *m, const int ext[3],
+			    uint32_t k, int y, int z, struct mesh__mc_live *L,
+			    uint32_t n, uint32_t one, uint64_t floor,
+			    struct sweep_best *sb)
+{
+	const struct mesh_topo *t = m->topo;
+	struct mesh__mc_best *best = sb->best;
+	struct sweep_rows R;
+	uint32_t i, kept, cnt, use;
+	uint64_t bc, need;
+	int s, rmax = t->dim[0], X = t->dim[0], e0 = ext[0] / 2, alive;
+
+	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
+	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
+	for (s = (int) one; n && s <= rmax; s++) {
+		sweep_row(m, ext, s, y, z, &R);
+		for (i = 0, kept = 0; i < n; i++) {
+			struct mesh__mc_live e = L[i];
+
+			cnt = row_count(&R, (int) e.x, e0, ext[0], s, X);
+			use = cnt - e.taken;
+			use = use > k - e.taken ? k - e.taken : use;
+			e.taken += use;
+			e.cost += (uint64_t) s * use;
+			if (e.taken == k) {
+				sweep_offer(sb, ext, e.node, e.cost, s);
+				continue;
+			}
+			/* Every cost is at least the floor; the rest
+			 * cost s + 1 or more. */
+			bc = best->cost;
+			bc += bc != UINT64_MAX && sb->here &&
+			      e.node < best->centre;
+			need = e.cost +
+			       (uint64_t) (k - e.taken) * (uint64_t) (s + 1);
+			alive = bc > floor && need < bc;
+			L[kept] = e;
+			kept += (uint32_t) alive;
+		}
+		n = kept;
+	}
+}
+
+/* Descending sweep of one row's live centres L[0..n) (issue 10): a
+ * centre's cost is the sum over shells s of (k - N(s))^+, N(s) its free
+ * nodes within shell s, and the shells just inside the best radius
+ * decide it.  So shells S - 1 and S come first, then S - 2 down to the
+ * first, then S + 1 up until k; after each, the shells not yet counted
+ * are bounded from the tables (sweep_tables, tail_bound) and the centre
+ * leaves once the bound reaches the best.  e.cost is the sum so far
+ * (with shell 0's k - 1 for MC1x1), e.taken N(S), e.x2 the radius found
+ * (UINT32_MAX: none yet). */
+static void sweep_descending(const struct mesh__mc *m, const int ext[3],
+			     uint32_t k, int y, int z, struct mesh__mc_live *L,
+			     uint32_t n, int S, uint32_t one, uint64_t floor,
+			     struct sweep_best *sb)
+{
+	const struct mesh_topo *t = m->topo;
+	struct mesh__mc_best *best = sb->best;
+	struct sweep_rows R, R1;
+	const uint64_t *V = m->vol;
+	uint32_t i, kept, n1, n2, cnt;
+	uint64_t bc, lb;
+	int q, rmax = t->dim[0], X = t->dim[0], e0 = ext[0] / 2, alive, done;
+	const uint64_t *C;
+
+	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
+	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
+	C = V + rmax + 2;
+	/* Shells S - 1 and S. */
+	sweep_row(m, ext, S - 1, y, z, &R1);
+	sweep_row(m, ext, S, y, z, &R);
+	for (i = 0, kept = 0; i < n; i++) {
+		struct mesh__mc_live e = L[i];
+
+		n1 = row_count(&R1, (int) e.x, e0, ext[0], S - 1, X);
+		n2 = row_count(&R, (int) e.x, e0, ext[0], S, X);
+		e.cost = C[one] + short_of(k, n1) + short_of(k, n2);
+		e.taken = n2;
+		e.x2 = n1 >= k   ? (uint32_t) S - 1
+		       : n2 >= k ? (uint32_t) S
+				 : UINT32_MAX;
+		bc = best->cost;
+		bc += bc != UINT64_MAX && sb->here && e.node < best->centre;
+		lb = e.cost + C[S - 1] - C[one] + tail_bound(V, S, k, n2);
+		alive = bc > floor && lb < bc;
+		L[kept] = e;
+		kept += (uint32_t) alive;
+	}
+	n = kept;
+	/* Shells S - 2 down to the first (1 for MC1x1, whose shell 0 is
+	 * the free centre: C(1) = k - 1 exactly), then S + 1 and up. */
+	for (q = S - 2; n && q <= rmax; q = q > (int) one && q < S ? q - 1
+					    : q < S                ? S + 1
+								   : q + 1) {
+		sweep_row(m, ext, q, y, z, &R);
+		for (i = 0, kept = 0; i < n; i++) {
+			struct mesh__mc_live e = L[i];
+
+			cnt = row_count(&R, (int) e.x, e0, ext[0], q, X);
+			e.cost += short_of(k, cnt);
+			if (cnt >= k && q < S)
+				e.x2 = (uint32_t) q;
+			else if (cnt >= k && e.x2 == UINT32_MAX)
+				e.x2 = (uint32_t) q;
+			/* Complete once every shell up to the radius is
+			 * counted. */
+			done = q <= (int) one ? e.taken >= k
+			       : q > S        ? cnt >= k
+					      : 0;
+			if (done) {
+				sweep_offer(sb, ext, e.node, e.cost,
+					    (int) e.x2);
+				continue;
+			}
+			lb = q < S ? e.cost + C[q] - C[one] +
+					 tail_bound(V, S, k, e.taken)
+				   : e.cost + tail_bound(V, q, k, cnt);
+			bc = best->cost;
+			bc += bc != UINT64_MAX && sb->here &&
+			      e.node < best->centre;
+			alive = bc > floor && lb < bc;
+			L[kept] = e;
+			kept += (uint32_t) alive;
+		}
+		n = kept;
+	}
+}
+
+/* MC search on a mesh without wraparound (issue 10, doc/design.md),
+ * one x-row (y, z fixed) of centres at a time: shell s of every live
+ * centre of the row costs two lookups into the four summed-volume rows
+ * that bound the row's shells in y and z (sweep_row).
+ *  1. A few centres near the middle, scored in full, give the radius R
+ *     of a good cluster and a bound.
+ *  2. If R >= 4, every free centre gets a lower bound from its exact
+ *     counts within shells S - 1 and S, S = R - 1 (the rest from the
+ *     tables); the centre with the least, scored in full, gives a bound
+ *     close to the best.  Then only centres whose lower bound is below
+ *     the best enter the descending sweep.
+ *  3. Otherwise every free centre enters the ascending sweep.
+ * The bound tightens as centres finish, in any order, so ties go to the
+ * lower centre explicitly. */
 static void sweep_search(const struct mesh__mc *m,
 			 const struct mesh_bitmap *free_map, const int ext[3],
 			 uint32_t k, uint32_t from, int here,
@@ -244,79 +453,101 @@ static void sweep_search(const struct mesh__mc *m,
 	const struct mesh_topo *t = m->topo;
 	struct sweep_best sb = { best, here };
 	struct mesh__mc_live *L = m->live;
-	uint32_t n = 0, i, j, kept, cnt, use, X = (uint32_t) t->dim[0], x, y, z;
-	struct sweep_rows R;
-	int mid[3];
+	uint32_t n, i, j, X = (uint32_t) t->dim[0], x, y, z, row, x0, n1, n2;
+	uint32_t least = UINT32_MAX, at = UINT32_MAX, lb;
+	struct sweep_rows R, R1;
+	int mid[3], c[3], rad;
 	/* MC1x1: shell 0 is the free centre itself, so start at shell 1
 	 * (k > 1; a 1-node job finishes at shell 0). */
 	uint32_t one = ext[0] == 1 && ext[1] == 1 && ext[2] == 1 && k > 1;
-	uint64_t floor = cost_floor(t, ext, k);
-	int s, rmax = t->dim[0], xlo, xhi;
+	uint64_t floor = cost_floor(t, ext, k), bc, cost, bits;
+	int S = 0, rmax = t->dim[0], e0 = ext[0] / 2;
 
 	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
 	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
-	/* Coordinates by counting, not dividing. */
-	for (i = 0, z = 0; z < (uint32_t) t->dim[2]; z++)
-		for (y = 0; y < (uint32_t) t->dim[1]; y++)
-			for (x = 0; x < X; x++, i++) {
-				/* written always, kept if free: no branch */
-				L[n].node = i;
-				L[n].x = x;
-				L[n].y = y;
-				L[n].z = z;
-				L[n].taken = L[n].inside = one;
-				L[n].cost = 0;
-				n += i >= from && mesh_bitmap_test(free_map, i);
-			}
-	/* Centres near the middle see whole shells, so a few of them, scored
-	 * in full, give a bound close to the best: most centres then leave
-	 * the sweep a shell or two earlier. */
+	/* 1. Centres near the middle see whole shells. */
 	mid[0] = t->dim[0] / 2, mid[1] = t->dim[1] / 2, mid[2] = t->dim[2] / 2;
-	for (i = 0; i < n && L[i].node < mesh_topo_index(t, mid); i++)
-		;
-	for (j = i; j < n && j < i + 16; j++) {
-		int c[3] = { (int) L[j].x, (int) L[j].y, (int) L[j].z }, rad;
-		uint64_t cost = mesh__mc_cost(
-		    m, c, ext, k, sweep_bound(&sb, L[j].node), &rad);
-
-		sweep_offer(&sb, ext, L[j].node, cost, rad);
+	i = mesh_topo_index(t, mid);
+	for (i = i < from ? from : i, j = 0; i < t->nodes && j < 16; i++) {
+		if (!mesh_bitmap_test(free_map, i))
+			continue;
+		mesh_topo_coords(t, i, c);
+		cost = mesh__mc_cost(m, c, ext, k, sweep_bound(&sb, i), &rad);
+		sweep_offer(&sb, ext, i, cost, rad);
+		j++;
 	}
-	for (s = (int) one; n && s <= rmax; s++) {
-		for (i = 0, kept = 0; i < n; i = j) {
-			sweep_row(m, ext, s, (int) L[i].y, (int) L[i].z, &R);
-			for (j = i;
-			     j < n && L[j].y == L[i].y && L[j].z == L[i].z;
-			     j++) {
-				struct mesh__mc_live e = L[j];
-				uint64_t bound;
-
-				xlo = (int) e.x - ext[0] / 2 - s;
-				xhi = xlo + ext[0] + 2 * s;
-				xlo = xlo < 0 ? 0 : xlo;
-				xhi = xhi > (int) X ? (int) X : xhi;
-				cnt = rows_at(&R, xhi) - rows_at(&R, xlo);
-				use = cnt - e.inside;
-				use = use > k - e.taken ? k - e.taken : use;
-				e.taken += use;
-				e.inside = cnt;
-				e.cost += (uint64_t) s * use;
-				if (e.taken == k) {
-					sweep_offer(&sb, ext, e.node, e.cost,
-						    s);
-					continue;
+	/* 2. Lower bounds from shells S - 1 and S. */
+	if (best->cost != UINT64_MAX && best->radius >= 4) {
+		S = best->radius - 1;
+		sweep_tables(m, ext, k, rmax);
+	}
+	for (z = 0, row = 0; S && z < (uint32_t) t->dim[2]; z++)
+		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
+			if (row + X <= from)
+				continue;
+			sweep_row(m, ext, S - 1, (int) y, (int) z, &R1);
+			sweep_row(m, ext, S, (int) y, (int) z, &R);
+			for (x0 = 0; x0 < X; x0 += 64) {
+				bits = bits_at(free_map, row + x0,
+					       X - x0 < 64 ? X - x0 : 64);
+				for (; bits; bits &= bits - 1) {
+					x = x0 +
+					    (uint32_t) __builtin_ctzll(bits);
+					n1 = row_count(&R1, (int) x, e0, ext[0],
+						       S - 1, (int) X);
+					n2 = row_count(&R, (int) x, e0, ext[0],
+						       S, (int) X);
+					cost = short_of(k, n1) +
+					       short_of(k, n2) +
+					       m->vol[rmax + 2 + S - 1] +
+					       tail_bound(m->vol, S, k, n2);
+					lb = cost > UINT32_MAX
+						 ? UINT32_MAX
+						 : (uint32_t) cost;
+					m->lb[row + x] = lb;
+					if (lb < least && row + x >= from)
+						least = lb, at = row + x;
 				}
-				/* Every cost is at least the floor. */
-				bound = sweep_bound(&sb, e.node);
-				if (bound <= floor ||
-				    e.cost + (uint64_t) (k - e.taken) *
-						 (uint64_t) (s + 1) >=
-					bound)
-					continue;
-				L[kept++] = e;
 			}
 		}
-		n = kept;
+	if (at != UINT32_MAX && least < sweep_bound(&sb, at)) {
+		mesh_topo_coords(t, at, c);
+		cost = mesh__mc_cost(m, c, ext, k, sweep_bound(&sb, at), &rad);
+		sweep_offer(&sb, ext, at, cost, rad);
 	}
+	/* 2 and 3: row by row, the free centres whose bound is below the
+	 * best (written always, kept if so: no branch). */
+	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
+		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
+			if (row + X <= from)
+				continue;
+			bc = best->cost;
+			for (x0 = 0, n = 0; x0 < X; x0 += 64) {
+				bits = bits_at(free_map, row + x0,
+					       X - x0 < 64 ? X - x0 : 64);
+				for (; bits; bits &= bits - 1) {
+					x = x0 +
+					    (uint32_t) __builtin_ctzll(bits);
+					L[n].node = row + x;
+					L[n].x = x;
+					L[n].taken = one;
+					L[n].cost = 0;
+					n +=
+					    row + x >= from &&
+					    (!S ||
+					     (uint64_t) m->lb[row + x] <
+						 bc + (bc != UINT64_MAX &&
+						       sb.here &&
+						       row + x < best->centre));
+				}
+			}
+			if (n && S)
+				sweep_descending(m, ext, k, (int) y, (int) z, L,
+						 n, S, one, floor, &sb);
+			else if (n)
+				sweep_ascending(m, ext, k, (int) y, (int) z, L,
+						n, one, floor, &sb);
+		}
 }
 
 void mesh__mc_search(const struct mesh__mc *m,
@@ -419,7 +650,6 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 
 void mesh__greedy_free(struct mesh__greedy *g)
 {
-	free(g->sum);
 	free(g->cand);
 	free(g->xyz);
 	free(g->hist);
@@ -429,18 +659,14 @@ void mesh__greedy_free(struct mesh__greedy *g)
 
 int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t)
 {
-	size_t n = t->nodes;
+	size_t n = t->nodes, w = (size_t) t->dim[0] + (size_t) t->dim[1] +
+				 (size_t) t->dim[2] + 3;
 
-	g->sum = malloc(n * sizeof(*g->sum));
 	g->cand = malloc(n * sizeof(*g->cand));
 	g->xyz = malloc(3 * n * sizeof(*g->xyz));
-	g->hist =
-	    calloc((size_t) t->dim[0] + (size_t) t->dim[1] + (size_t) t->dim[2],
-		   sizeof(*g->hist));
-	g->wsum = malloc(
-	    ((size_t) t->dim[0] + (size_t) t->dim[1] + (size_t) t->dim[2]) *
-	    sizeof(*g->wsum));
-	if (!g->sum || !g->cand || !g->xyz || !g->hist || !g->wsum) {
+	g->hist = calloc(w, sizeof(*g->hist));
+	g->wsum = malloc(w * sizeof(*g->wsum));
+	if (!g->cand || !g->xyz || !g->hist || !g->wsum) {
 		mesh__greedy_free(g);
 		return MESH_ENOMEM;
 	}
@@ -455,78 +681,67 @@ static inline uint64_t axis_gap(int a, int b, int len, int wrap)
 	return (uint64_t) (wrap && y < x ? y : x);
 }
 
-/* wsum[off_d + v]: total distance on axis d from coordinate v to the
- * chosen nodes, from the per-axis coordinate histograms. */
-static void axis_sums(struct mesh__greedy *g, const struct mesh_topo *t)
-{
-	int d, v, u, off = 0;
-
-	for (d = 0; d < 3; off += t->dim[d], d++)
-		for (v = 0; v < t->dim[d]; v++) {
-			g->wsum[off + v] = 0;
-			for (u = 0; u < t->dim[d]; u++)
-				g->wsum[off + v] +=
-				    (uint64_t) g->hist[off + u] *
-				    axis_gap(v, u, t->dim[d], t->wrap[d]);
-		}
-}
-
-/* Add the chosen node's distance to every candidate not yet taken, and
- * return the next pick: the least total, ties to the earlier. */
-static uint32_t add_and_pick(struct mesh__greedy *g, const struct mesh_topo *t,
-			     uint32_t n, uint32_t chosen)
-{
-	const int *x = g->xyz, *b = g->xyz + 3 * (size_t) chosen;
-	uint32_t c, best = UINT32_MAX;
-	uint64_t least = UINT64_MAX;
-
-	for (c = 0; c < n; c++, x += 3) {
-		if (g->sum[c] == UINT64_MAX)
-			continue;
-		g->sum[c] += axis_gap(x[0], b[0], t->dim[0], t->wrap[0]) +
-			     axis_gap(x[1], b[1], t->dim[1], t->wrap[1]) +
-			     axis_gap(x[2], b[2], t->dim[2], t->wrap[2]);
-		if (g->sum[c] < least) {
-			least = g->sum[c];
-			best = c;
-		}
-	}
-	return best;
-}
-
+/* Each pick costs one pass over the candidates' coordinate range per
+ * axis (add its distance to wsum) and one over the candidates (3 table
+ * reads each); a taken candidate's x points at the sentinel entry after
+ * axis 0's table, whose sum no candidate reaches. */
 void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 		       uint32_t n, uint32_t *out, uint32_t inner, uint32_t m)
 {
 	uint32_t i, j, c, best = UINT32_MAX;
-	uint64_t least = UINT64_MAX;
-	int q[3], *x, o1 = t->dim[0], o2 = t->dim[0] + t->dim[1];
+	uint64_t least, sum, *w = g->wsum;
+	int q[3], *x, d, v, u, off[3], lo[3], hi[3], ilo[3], ihi[3], b[3];
 
-	for (i = 0; i < inner; i++) {
-		mesh_topo_coords(t, out[i], q);
-		g->hist[q[0]]++;
-		g->hist[o1 + q[1]]++;
-		g->hist[o2 + q[2]]++;
-	}
-	axis_sums(g, t);
+	off[0] = 0, off[1] = t->dim[0] + 1, off[2] = off[1] + t->dim[1] + 1;
+	for (d = 0; d < 3; d++)
+		lo[d] = ilo[d] = t->dim[d], hi[d] = ihi[d] = -1;
 	for (c = 0; c < n; c++) {
 		x = g->xyz + 3 * (size_t) c;
 		mesh_topo_coords(t, g->cand[c], x);
-		g->sum[c] =
-		    g->wsum[x[0]] + g->wsum[o1 + x[1]] + g->wsum[o2 + x[2]];
-		if (g->sum[c] < least) {
-			least = g->sum[c];
-			best = c;
+		for (d = 0; d < 3; d++) {
+			lo[d] = x[d] < lo[d] ? x[d] : lo[d];
+			hi[d] = x[d] > hi[d] ? x[d] : hi[d];
 		}
 	}
 	for (i = 0; i < inner; i++) {
 		mesh_topo_coords(t, out[i], q);
-		g->hist[q[0]] = g->hist[o1 + q[1]] = g->hist[o2 + q[2]] = 0;
+		for (d = 0; d < 3; d++) {
+			g->hist[off[d] + q[d]]++;
+			ilo[d] = q[d] < ilo[d] ? q[d] : ilo[d];
+			ihi[d] = q[d] > ihi[d] ? q[d] : ihi[d];
+		}
+	}
+	/* wsum[off_d + v]: total distance on axis d from v to the chosen,
+	 * for v in the candidates' range; the sentinel after axis 0. */
+	for (d = 0; d < 3; d++)
+		for (v = lo[d]; v <= hi[d]; v++) {
+			w[off[d] + v] = 0;
+			for (u = ilo[d]; u <= ihi[d]; u++)
+				w[off[d] + v] +=
+				    (uint64_t) g->hist[off[d] + u] *
+				    axis_gap(v, u, t->dim[d], t->wrap[d]);
+		}
+	w[off[0] + t->dim[0]] = UINT64_MAX / 4;
+	for (i = 0; i < inner; i++) {
+		mesh_topo_coords(t, out[i], q);
+		for (d = 0; d < 3; d++)
+			g->hist[off[d] + q[d]] = 0;
 	}
 	for (j = 0; j < m; j++) {
+		for (c = 0, x = g->xyz, least = UINT64_MAX; c < n;
+		     c++, x += 3) {
+			sum = w[x[0]] + w[off[1] + x[1]] + w[off[2] + x[2]];
+			if (sum < least)
+				least = sum, best = c;
+		}
 		out[inner + j] = g->cand[best];
-		g->sum[best] = UINT64_MAX; /* taken */
-		if (j + 1 < m)
-			best = add_and_pick(g, t, n, best);
+		x = g->xyz + 3 * (size_t) best;
+		memcpy(b, x, sizeof(b));
+		x[0] = t->dim[0]; /* taken: the sentinel */
+		for (d = 0; j + 1 < m && d < 3; d++)
+			for (v = lo[d]; v <= hi[d]; v++)
+				w[off[d] + v] +=
+				    axis_gap(v, b[d], t->dim[d], t->wrap[d]);
 	}
 }
 
