@@ -126,6 +126,8 @@ struct mesh__mc {
 	struct mesh__mc_live *live; /* scratch: centres in the sweep */
 	uint32_t *lb;  /* scratch: per node, a lower bound on its cost */
 	uint64_t *vol; /* scratch: per shell, box volume factors */
+	uint64_t *tmp; /* scratch: sorting keys */
+	int *ax;       /* scratch: 2 (X + Y + Z) per-axis values */
 };
 
 struct mesh__mc_best {

@@ -59,6 +59,10 @@ void mesh__mc_free(struct mesh__mc *m)
 	free(m->live);
 	free(m->lb);
 	free(m->vol);
+	free(m->tmp);
+	free(m->ax);
+	m->tmp = NULL;
+	m->ax = NULL;
 	m->keys = NULL;
 	m->live = NULL;
 	m->lb = NULL;
@@ -76,7 +80,11 @@ int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
 	m->live = malloc(((size_t) t->dim[0] + 1) * sizeof(*m->live));
 	m->lb = malloc(t->nodes * sizeof(*m->lb));
 	m->vol = malloc(2 * ((size_t) rmax + 3) * sizeof(*m->vol));
-	if (!m->keys || !m->live || !m->lb || !m->vol ||
+	m->tmp = malloc(t->nodes * sizeof(*m->tmp));
+	m->ax = malloc(
+	    2 * ((size_t) t->dim[0] + (size_t) t->dim[1] + (size_t) t->dim[2]) *
+	    sizeof(*m->ax));
+	if (!m->keys || !m->live || !m->lb || !m->vol || !m->tmp || !m->ax ||
 	    mesh__boxsum_init(&m->box, t)) {
 		mesh__mc_free(m);
 		return MESH_ENOMEM;
@@ -252,6 +260,20 @@ static inline uint64_t bits_at(const struct mesh_bitmap *b, uint32_t pos,
 	if (sh && sh + n > 64)
 		x |= b->words[w + 1] << (64 - sh);
 	return n == 64 ? x : x & (((uint64_t) 1 << n) - 1);
+}
+
+/* The free bits of x-row row at x0 .. x0 + 63 (fewer at the row's end),
+ * without the nodes below from. */
+static inline uint64_t row_bits(const struct mesh_bitmap *b, uint32_t row,
+				uint32_t x0, uint32_t X, uint32_t from)
+{
+	uint64_t bits = bits_at(b, row + x0, X - x0 < 64 ? X - x0 : 64);
+
+	if (row + x0 < from)
+		bits &= from - row - x0 >= 64
+			    ? 0
+			    : ~(((uint64_t) 1 << (from - row - x0)) - 1);
+	return bits;
 }
 
 /* Free nodes within shell s of the centre at x of the row whose shell s
@@ -460,7 +482,7 @@ static void sweep_search(const struct mesh__mc *m,
 	/* MC1x1: shell 0 is the free centre itself, so start at shell 1
 	 * (k > 1; a 1-node job finishes at shell 0). */
 	uint32_t one = ext[0] == 1 && ext[1] == 1 && ext[2] == 1 && k > 1;
-	uint64_t floor = cost_floor(t, ext, k), bc, cost, bits;
+	uint64_t floor = cost_floor(t, ext, k), cost, bits;
 	int S = 0, rmax = t->dim[0], e0 = ext[0] / 2;
 
 	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
@@ -483,29 +505,40 @@ static void sweep_search(const struct mesh__mc *m,
 	}
 	for (z = 0, row = 0; S && z < (uint32_t) t->dim[2]; z++)
 		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
+			uint64_t base = m->vol[rmax + 2 + S - 1],
+				 ring = m->vol[S + 1] - m->vol[S], lbx;
+			int lo1 = e0 + S - 1, w1 = ext[0] + 2 * (S - 1);
+
 			if (row + X <= from)
 				continue;
 			sweep_row(m, ext, S - 1, (int) y, (int) z, &R1);
 			sweep_row(m, ext, S, (int) y, (int) z, &R);
 			for (x0 = 0; x0 < X; x0 += 64) {
-				bits = bits_at(free_map, row + x0,
-					       X - x0 < 64 ? X - x0 : 64);
+				bits = row_bits(free_map, row, x0, X, from);
 				for (; bits; bits &= bits - 1) {
+					int xl = (int) x0 - lo1 +
+						 __builtin_ctzll(bits),
+					    xh = xl + w1, xl2 = xl - 1,
+					    xh2 = xh + 1;
+
+					xl = xl < 0 ? 0 : xl;
+					xl2 = xl2 < 0 ? 0 : xl2;
+					xh = xh > (int) X ? (int) X : xh;
+					xh2 = xh2 > (int) X ? (int) X : xh2;
+					n1 =
+					    rows_at(&R1, xh) - rows_at(&R1, xl);
+					n2 =
+					    rows_at(&R, xh2) - rows_at(&R, xl2);
+					lbx = base + short_of(k, n1) +
+					      short_of(k, n2) +
+					      (n2 < k ? short_of(k, n2 + ring)
+						      : 0);
+					lb = lbx > UINT32_MAX ? UINT32_MAX
+							      : (uint32_t) lbx;
 					x = x0 +
 					    (uint32_t) __builtin_ctzll(bits);
-					n1 = row_count(&R1, (int) x, e0, ext[0],
-						       S - 1, (int) X);
-					n2 = row_count(&R, (int) x, e0, ext[0],
-						       S, (int) X);
-					cost = short_of(k, n1) +
-					       short_of(k, n2) +
-					       m->vol[rmax + 2 + S - 1] +
-					       tail_bound(m->vol, S, k, n2);
-					lb = cost > UINT32_MAX
-						 ? UINT32_MAX
-						 : (uint32_t) cost;
 					m->lb[row + x] = lb;
-					if (lb < least && row + x >= from)
+					if (lb < least)
 						least = lb, at = row + x;
 				}
 			}
@@ -516,15 +549,20 @@ static void sweep_search(const struct mesh__mc *m,
 		sweep_offer(&sb, ext, at, cost, rad);
 	}
 	/* 2 and 3: row by row, the free centres whose bound is below the
-	 * best (written always, kept if so: no branch). */
+	 * best, ties to the lower centre (written always, kept if so: no
+	 * branch). */
 	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
 		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
+			uint64_t below, above;
+			uint32_t centre = best->centre;
+
 			if (row + X <= from)
 				continue;
-			bc = best->cost;
+			/* a centre must cost less than this to matter */
+			above = best->cost;
+			below = above + (above != UINT64_MAX && sb.here);
 			for (x0 = 0, n = 0; x0 < X; x0 += 64) {
-				bits = bits_at(free_map, row + x0,
-					       X - x0 < 64 ? X - x0 : 64);
+				bits = row_bits(free_map, row, x0, X, from);
 				for (; bits; bits &= bits - 1) {
 					x = x0 +
 					    (uint32_t) __builtin_ctzll(bits);
@@ -532,13 +570,10 @@ static void sweep_search(const struct mesh__mc *m,
 					L[n].x = x;
 					L[n].taken = one;
 					L[n].cost = 0;
-					n +=
-					    row + x >= from &&
-					    (!S ||
+					n += !S ||
 					     (uint64_t) m->lb[row + x] <
-						 bc + (bc != UINT64_MAX &&
-						       sb.here &&
-						       row + x < best->centre));
+						 (row + x < centre ? below
+								   : above);
 				}
 			}
 			if (n && S)
@@ -581,13 +616,6 @@ void mesh__mc_search(const struct mesh__mc *m,
 	}
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-
-	return (x > y) - (x < y);
-}
-
 /* Coordinates covered on axis d by [lo, hi] (clipped or wrapped). */
 static int axis_span(const struct mesh_topo *t, int d, int lo, int hi,
 		     int *first, int *count)
@@ -609,38 +637,72 @@ static int axis_span(const struct mesh_topo *t, int d, int lo, int hi,
 	return 0;
 }
 
+/* Sorts a[0..n) ascending with tmp[0..n) as scratch: least significant
+ * byte first, skipping the bytes in which all keys agree. */
+static void sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp)
+{
+	uint32_t cnt[256], i, sh, pos, c;
+	uint64_t *src = a, *dst = tmp, *x, diff = 0;
+
+	for (i = 1; i < n; i++)
+		diff |= a[i] ^ a[0];
+	for (sh = 0; sh < 64 && diff >> sh; sh += 8) {
+		if (!((diff >> sh) & 0xff))
+			continue;
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(src[i] >> sh) & 0xff]++;
+		for (i = 0, pos = 0; i < 256; i++)
+			c = cnt[i], cnt[i] = pos, pos += c;
+		for (i = 0; i < n; i++)
+			dst[cnt[(src[i] >> sh) & 0xff]++] = src[i];
+		x = src, src = dst, dst = x;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
 uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 			 const struct mesh__mc_best *best, uint32_t k,
 			 mesh__mc_key key, const void *ctx, uint32_t *out)
 {
 	const struct mesh_topo *t = m->topo;
 	int c[3], lo0[3], hi0[3], lo[3], hi[3], f[3], n[3], q[3], i[3], d, s;
+	int *at[3], *dist[3];
 	uint32_t cnt = 0, j, node;
 
 	mesh_topo_coords(t, best->centre, c);
 	shell_box(c, best->ext, 0, lo0, hi0);
 	shell_box(c, best->ext, best->radius, lo, hi);
-	for (d = 0; d < 3; d++)
+	/* Per axis: the coordinates the box covers, and their distance to
+	 * shell 0. */
+	at[0] = m->ax, at[1] = at[0] + t->dim[0], at[2] = at[1] + t->dim[1];
+	dist[0] = at[2] + t->dim[2], dist[1] = dist[0] + t->dim[0];
+	dist[2] = dist[1] + t->dim[1];
+	for (d = 0; d < 3; d++) {
 		axis_span(t, d, lo[d], hi[d], &f[d], &n[d]);
+		for (i[d] = 0; i[d] < n[d]; i[d]++) {
+			at[d][i[d]] = (f[d] + i[d]) % t->dim[d];
+			dist[d][i[d]] = mesh__interval_distance(
+			    t, d, at[d][i[d]], lo0[d], hi0[d]);
+		}
+	}
 	for (i[2] = 0; i[2] < n[2]; i[2]++)
-		for (i[1] = 0; i[1] < n[1]; i[1]++)
-			for (i[0] = 0; i[0] < n[0]; i[0]++) {
-				for (d = 0, s = 0; d < 3; d++) {
-					int x;
-
-					q[d] = (f[d] + i[d]) % t->dim[d];
-					x = mesh__interval_distance(
-					    t, d, q[d], lo0[d], hi0[d]);
-					s = x > s ? x : s;
-				}
+		for (q[2] = at[2][i[2]], i[1] = 0; i[1] < n[1]; i[1]++)
+			for (q[1] = at[1][i[1]], i[0] = 0; i[0] < n[0];
+			     i[0]++) {
+				q[0] = at[0][i[0]];
 				node = mesh_topo_index(t, q);
 				if (!mesh_bitmap_test(free_map, node))
 					continue;
+				s = dist[0][i[0]];
+				s = dist[1][i[1]] > s ? dist[1][i[1]] : s;
+				s = dist[2][i[2]] > s ? dist[2][i[2]] : s;
 				m->keys[cnt++] =
 				    (uint64_t) s << 42 |
 				    key(ctx, t, q, c, s, lo0, hi0) << 22 | node;
 			}
-	qsort(m->keys, cnt, sizeof(*m->keys), cmp_u64);
+	sort_u64(m->keys, cnt, m->tmp);
 	for (j = 0; j < k; j++)
 		out[j] = (uint32_t) (m->keys[j] & ((1u << 22) - 1));
 	return cnt;
@@ -754,11 +816,15 @@ struct mc_priv {
 	int greedy;     /* mc1x1: the outermost shell filled greedily */
 	struct mesh__greedy greedy_fill;
 	int gdim[3]; /* a->gdim: the whole mesh's extent, also on a crop */
+	int *ranks;  /* per shell, face_rank of each axis (mc_nodes) */
 };
 
 static uint64_t mc_key(const void *ctx, const struct mesh_topo *t,
 		       const int q[3], const int c[3], int s, const int lo[3],
 		       const int hi[3]);
+
+static int face_rank(const int dim[3], const int lo[3], const int hi[3], int s,
+		     int axis);
 
 #define KEY_NODE(k) ((uint32_t) ((k) & ((1u << 22) - 1)))
 #define KEY_SHELL(k) ((uint32_t) ((k) >> 42))
@@ -792,9 +858,17 @@ static void mc_nodes(struct mc_priv *p, const struct mesh_bitmap *free_map,
 		     const struct mesh__mc_best *best, uint32_t k,
 		     uint32_t *out)
 {
-	uint32_t cnt =
-	    mesh__mc_gather(&p->mc, free_map, best, k, mc_key, p, out);
+	const struct mesh_topo *t = p->mc.topo;
+	int c[3], lo[3], hi[3], s, d, *ranks = p->ranks;
+	uint32_t cnt;
 
+	/* the faces' order per shell, once */
+	mesh_topo_coords(t, best->centre, c);
+	shell_box(c, best->ext, 0, lo, hi);
+	for (s = 0; s <= best->radius; s++)
+		for (d = 0; d < 3; d++)
+			ranks[3 * s + d] = face_rank(p->gdim, lo, hi, s, d);
+	cnt = mesh__mc_gather(&p->mc, free_map, best, k, mc_key, p, out);
 	if (p->greedy)
 		fill_outer_greedy(p, cnt, k, out);
 }
@@ -830,8 +904,13 @@ static int mc_create(struct mesh_allocator *a, const char *params,
 		    "expected WxH or WxHxD (positive integers), got \"%s\"",
 		    buf);
 	}
-	if (mesh__mc_init(&p->mc, a->topo)) {
+	p->ranks = malloc(3 *
+			  ((size_t) a->topo->dim[0] + (size_t) a->topo->dim[1] +
+			   (size_t) a->topo->dim[2] + 1) *
+			  sizeof(*p->ranks));
+	if (!p->ranks || mesh__mc_init(&p->mc, a->topo)) {
 		mesh__greedy_free(&p->greedy_fill);
+		free(p->ranks);
 		free(p);
 		return MESH_ENOMEM;
 	}
@@ -845,6 +924,7 @@ static void mc_destroy(struct mesh_allocator *a)
 
 	mesh__mc_free(&p->mc);
 	mesh__greedy_free(&p->greedy_fill);
+	free(p->ranks);
 	free(p);
 }
 
@@ -926,39 +1006,56 @@ static int orientations(const struct mc_priv *p, const struct mesh_request *req,
 	return n;
 }
 
-/* Shorter sides first, then longer sides, then edges and corners. */
+/* Rank of axis d's faces among the three faces of shell s around the
+ * shell-0 box [lo, hi]: by the nodes a face holds, fewest first, ties to
+ * the lower axis; a face's area is clipped by dim, the whole mesh's
+ * extent (gdim), also on a crop. */
+static int face_rank(const int dim[3], const int lo[3], const int hi[3], int s,
+		     int axis)
+{
+	uint64_t area[3];
+	int d, e, rank = 0;
+
+	for (d = 0; d < 3; d++) {
+		area[d] = 1;
+		for (e = 0; e < 3; e++) {
+			int len = hi[e] - lo[e] + 1 + 2 * s;
+
+			if (e != d)
+				area[d] *=
+				    (uint64_t) (len < dim[e] ? len : dim[e]);
+		}
+	}
+	for (d = 0; d < 3; d++)
+		rank +=
+		    area[d] < area[axis] || (area[d] == area[axis] && d < axis);
+	return rank;
+}
+
+/* Shorter sides first, then longer sides, then edges and corners.  ctx:
+ * the mc_priv, whose ranks hold face_rank() of shell s and axis d at
+ * [3 * s + d] for every shell the gather reaches (mc_nodes). */
 static uint64_t mc_key(const void *ctx, const struct mesh_topo *t,
 		       const int q[3], const int c[3], int s, const int lo[3],
 		       const int hi[3])
 {
-	/* a face's area is clipped by the whole mesh, also on a crop */
-	const int *dim = ((const struct mc_priv *) ctx)->gdim;
-	int d, e, axis = -1, nout = 0, rank = 0, l1 = 0;
-	uint64_t area[3];
+	const int *ranks = ((const struct mc_priv *) ctx)->ranks;
+	int d, axis = -1, nout = 0, rank = 0, l1 = 0, x;
 
 	for (d = 0; d < 3; d++) {
 		l1 += mesh_topo_axis_distance(t, d, q[d], c[d]);
-		if (s && mesh__interval_distance(t, d, q[d], lo[d], hi[d]) == s)
+		x = t->wrap[d]
+			? mesh__interval_distance(t, d, q[d], lo[d], hi[d])
+		    : q[d] < lo[d] ? lo[d] - q[d]
+		    : q[d] > hi[d] ? q[d] - hi[d]
+				   : 0;
+		if (s && x == s)
 			nout++, axis = d;
 	}
-	if (nout == 1) {
-		for (d = 0; d < 3; d++) {
-			area[d] = 1;
-			for (e = 0; e < 3; e++) {
-				int len = hi[e] - lo[e] + 1 + 2 * s;
-
-				if (e != d)
-					area[d] *=
-					    (uint64_t) (len < dim[e] ? len
-								     : dim[e]);
-			}
-		}
-		for (d = 0; d < 3; d++)
-			rank += area[d] < area[axis] ||
-				(area[d] == area[axis] && d < axis);
-	} else if (nout > 1) {
+	if (nout == 1)
+		rank = ranks[3 * s + axis];
+	else if (nout > 1)
 		rank = 1 + nout;
-	}
 	return (uint64_t) rank << 17 | (uint64_t) (l1 & 0x1ffff);
 }
 
