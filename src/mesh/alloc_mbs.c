@@ -90,6 +90,17 @@ struct mbs_priv {
 	uint32_t epoch;  /* one per decision */
 	uint32_t **ins;  /* per level: children of split blocks, by position */
 	uint32_t *ins_head, *ins_len;
+	/* Free boxes by word (issue 10; x-rows fit a word, else rows is
+	 * NULL): for a level whose blocks all have one shape (shape[l], or
+	 * -1), box[l][z * Y + y] has bit x set if that shape's box with low
+	 * corner (x, y, z) is all free; built at the level's first use in a
+	 * decision (box_epoch), so a block's free test is one bit, at
+	 * pos[id] = (first / X) << 6 | first % X.  Levels >= none hold no
+	 * free block this decision. */
+	int32_t *shape;
+	uint64_t *rows, *box;
+	uint32_t *box_epoch, *pos;
+	int none;
 };
 
 static uint32_t blk_key(const struct mesh_topo *t, const struct blk *b)
@@ -306,6 +317,11 @@ static void mbs_destroy(struct mesh_allocator *a)
 	free(p->cur_ok);
 	free(p->ins_head);
 	free(p->ins_len);
+	free(p->shape);
+	free(p->rows);
+	free(p->box);
+	free(p->box_epoch);
+	free(p->pos);
 	free(p->b);
 	free(p);
 }
@@ -389,6 +405,37 @@ static int sort_by_position(struct mbs_priv *p, const struct mesh_topo *t,
 	return 0;
 }
 
+/* Per level the one shape of its blocks (or -1), and the word boxes'
+ * storage, when x-rows fit a word. */
+static int box_init(struct mbs_priv *p, const struct mesh_topo *t)
+{
+	size_t rows = (size_t) t->dim[1] * (size_t) t->dim[2];
+	uint32_t i, id, X = (uint32_t) t->dim[0];
+	int l;
+
+	if (t->dim[0] > 64)
+		return 0;
+	p->shape = malloc((size_t) p->levels * sizeof(*p->shape));
+	p->rows = malloc(2 * rows * sizeof(*p->rows));
+	p->box = malloc((size_t) p->levels * rows * sizeof(*p->box));
+	p->box_epoch = calloc((size_t) p->levels, sizeof(*p->box_epoch));
+	p->pos = malloc(p->nb * sizeof(*p->pos));
+	if (!p->shape || !p->rows || !p->box || !p->box_epoch || !p->pos)
+		return MESH_ENOMEM;
+	for (l = 0; l < p->levels; l++) {
+		p->shape[l] = p->lvl_len[l] ? (int32_t) p->lvl[l][0] : -1;
+		for (i = 0; i < p->lvl_len[l] && p->shape[l] >= 0; i++) {
+			id = p->lvl[l][i];
+			if (memcmp(p->geo[id].ext, p->geo[p->shape[l]].ext,
+				   sizeof(p->geo[id].ext)))
+				p->shape[l] = -1;
+		}
+	}
+	for (i = 0; i < p->nb; i++)
+		p->pos[i] = p->geo[i].first / X << 6 | p->geo[i].first % X;
+	return 0;
+}
+
 static int mbs_create(struct mesh_allocator *a, const char *params,
 		      struct mesh_diag *d)
 {
@@ -416,6 +463,8 @@ static int mbs_create(struct mesh_allocator *a, const char *params,
 		rc = set_levels(p);
 	if (!rc)
 		rc = sort_by_position(p, t, kind);
+	if (!rc)
+		rc = box_init(p, t);
 	if (rc) {
 		mbs_destroy(a);
 		a->priv = NULL;
@@ -493,14 +542,126 @@ static int free_memo(struct mbs_priv *p, const struct mesh_view *v, uint32_t id)
 	return r;
 }
 
+/* Bits pos .. pos + n - 1 of w (n <= 64), bit 0 = pos. */
+static uint64_t bits_at(const uint64_t *w, uint32_t pos, uint32_t n)
+{
+	uint32_t sh = pos & 63;
+	uint64_t x = w[pos >> 6] >> sh;
+
+	if (sh && sh + n > 64)
+		x |= w[(pos >> 6) + 1] << (64 - sh);
+	return n == 64 ? x : x & (((uint64_t) 1 << n) - 1);
+}
+
+/* box[l] for level l's shape e.  If level l - 1 has one shape and e is
+ * it doubled along some axes, box[l] is box[l - 1] ANDed with itself
+ * shifted by the old extent along each of them (one pass per axis);
+ * otherwise from the free map: per x-row the bits where a free run of
+ * e[0] starts, ANDed over e[1] rows (in y), then over e[2] planes (in
+ * z).  Returns whether any bit is set. */
+static int box_build(struct mbs_priv *p, const struct mesh_topo *t,
+		     const uint64_t *w, int l)
+{
+	const uint32_t *e = p->geo[p->shape[l]].ext, *f = NULL;
+	uint32_t X = (uint32_t) t->dim[0], Y = (uint32_t) t->dim[1],
+		 Z = (uint32_t) t->dim[2], y, z, i, n = Y * Z, d, ok;
+	uint64_t *run = p->rows, *ys = p->rows + n,
+		 *box = p->box + (size_t) l * n, *src, bits, r, any = 0;
+
+	if (l > 0 && p->shape[l - 1] >= 0) {
+		f = p->geo[p->shape[l - 1]].ext;
+		for (d = 0, ok = 1; d < 3; d++)
+			ok &= e[d] == f[d] || e[d] == 2 * f[d];
+		f = ok ? f : NULL;
+	}
+	if (f) {
+		if (p->box_epoch[l - 1] != p->epoch)
+			box_build(p, t, w, l - 1);
+		src = p->box + (size_t) (l - 1) * n;
+		if (e[0] == f[0])
+			memcpy(box, src, n * sizeof(*box));
+		else
+			for (i = 0; i < n; i++)
+				box[i] = src[i] & src[i] >> f[0];
+		if (e[1] != f[1])
+			for (z = 0; z < Z; z++) {
+				uint64_t *b = box + (size_t) z * Y;
+
+				for (y = 0; y + f[1] < Y; y++)
+					b[y] &= b[y + f[1]];
+				for (; y < Y; y++)
+					b[y] = 0;
+			}
+		if (e[2] != f[2]) {
+			for (i = 0; i + f[2] * Y < n; i++)
+				box[i] &= box[i + f[2] * Y];
+			for (; i < n; i++)
+				box[i] = 0;
+		}
+		for (i = 0; i < n; i++)
+			any |= box[i];
+		p->box_epoch[l] = p->epoch;
+		return any != 0;
+	}
+	if (e[0] == 1 && e[1] == 1 && e[2] == 1) {
+		for (i = 0; i < n; i++)
+			any |= box[i] = bits_at(w, i * X, X);
+		p->box_epoch[l] = p->epoch;
+		return any != 0;
+	}
+	for (i = 0; i < n; i++) {
+		bits = bits_at(w, i * X, X);
+		for (y = 1, r = bits; y < e[0] && r; y++)
+			r &= bits >> y;
+		run[i] = r;
+	}
+	for (z = 0; z < Z; z++)
+		for (y = 0; y < Y; y++) {
+			r = 0;
+			if (y + e[1] <= Y)
+				for (i = 0, r = ~(uint64_t) 0; i < e[1] && r;
+				     i++)
+					r &= run[z * Y + y + i];
+			ys[z * Y + y] = r;
+		}
+	for (z = 0; z < Z; z++)
+		for (y = 0; y < Y; y++) {
+			r = 0;
+			if (z + e[2] <= Z)
+				for (i = 0, r = ~(uint64_t) 0; i < e[2] && r;
+				     i++)
+					r &= ys[(z + i) * Y + y];
+			box[z * Y + y] = r;
+			any |= r;
+		}
+	p->box_epoch[l] = p->epoch;
+	return any != 0;
+}
+
+/* Block id (of level l) fully free: one bit of box[l] if the level has
+ * one shape and x-rows fit a word, else free_memo. */
+static inline int block_is_free(struct mbs_priv *p, const struct mesh_view *v,
+				uint32_t id, int l)
+{
+	uint32_t at;
+
+	if (!p->rows || p->shape[l] < 0 || p->box_epoch[l] != p->epoch)
+		return free_memo(p, v, id);
+	at = p->pos[id];
+	return (int) (p->box[(size_t) l * v->topo->dim[1] * v->topo->dim[2] +
+			     (at >> 6)] >>
+			  (at & 63) &
+		      1);
+}
+
 /* A free list entry: fully free, and its parent is not. */
 static int maximal_free(struct mbs_priv *p, const struct mesh_view *v,
-			uint32_t id)
+			uint32_t id, int l)
 {
 	int32_t parent = p->geo[id].parent;
 
-	return free_memo(p, v, id) &&
-	       (parent < 0 || !free_memo(p, v, (uint32_t) parent));
+	return block_is_free(p, v, id, l) &&
+	       (parent < 0 || !block_is_free(p, v, (uint32_t) parent, l + 1));
 }
 
 /* Head of level l's free list, or -1: the earlier (by position) of the
@@ -511,8 +672,26 @@ static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
 	const uint32_t *L = p->lvl[l];
 	int64_t a = -1, c = -1;
 
+	/* Every block above level 0 contains one of the level below: no
+	 * free block at level none, none above. */
+	if (l >= p->none)
+		p->cur[l] = p->lvl_len[l];
 	while (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l]) {
-		if (maximal_free(p, v, L[p->cur[l]]))
+		/* A level scanned past its first 32 blocks gets its word
+		 * boxes (and its parents', for maximality); none if empty. */
+		if (p->cur[l] == 32 && p->rows && p->shape[l] >= 0 &&
+		    p->box_epoch[l] != p->epoch) {
+			if (!box_build(p, v->topo, v->free->words, l)) {
+				p->none = l < p->none ? l : p->none;
+				p->cur[l] = p->lvl_len[l];
+				break;
+			}
+			if (l + 1 < p->levels && p->shape[l + 1] >= 0 &&
+			    p->box_epoch[l + 1] != p->epoch &&
+			    !box_build(p, v->topo, v->free->words, l + 1))
+				p->none = l + 1 < p->none ? l + 1 : p->none;
+		}
+		if (maximal_free(p, v, L[p->cur[l]], l))
 			p->cur_ok[l] = 1;
 		else
 			p->cur[l]++;
@@ -576,6 +755,7 @@ static int mbs_place(struct mesh_allocator *a, const struct mesh_view *v,
 
 	for (i = 0; i < p->levels; i++)
 		p->cur[i] = p->cur_ok[i] = p->ins_head[i] = p->ins_len[i] = 0;
+	p->none = p->levels;
 	if (++p->epoch == 0) { /* wrapped: forget every memo */
 		memset(p->stamp, 0, p->nb * sizeof(*p->stamp));
 		p->epoch = 1;
