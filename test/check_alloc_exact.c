@@ -499,6 +499,112 @@ START_TEST(test_exact_genalg_mm_large)
 }
 END_TEST
 
+/* Larger meshes for the fast paths of issue 10: the MC sweep's bounds
+ * and descending pass (clusters of radius 4 and more, many centres) and
+ * the buddy systems' word boxes (x-rows within a word, levels scanned
+ * past 32 blocks, levels with no free block); 2D and 3D, power-of-2 and
+ * not, rows that cross word boundaries (33, 20). */
+static const char *const ex_large[] = { "16x16x8", "33x7x5", "64x6x3", "20x18",
+					"12x10x6" };
+
+/* MC's search on the larger meshes: the definition's least cost and
+ * lowest centre, for large and small k; the gathered keys come sorted
+ * and add up to the cost. */
+START_TEST(test_exact_mc_search_large)
+{
+	static const int shapes[][3] = { { 1, 1, 1 }, { 2, 2, 2 }, { 3, 1, 2 } };
+	struct mesh_topo *t = tu_topo(ex_large[_i]);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t *out = malloc(t->nodes * sizeof(*out)), nfree, k, centre, j, cnt;
+	uint64_t seed = 91 + (uint64_t) _i, want, sum;
+	struct mesh__mc mc;
+	int round, sh, c[3], q[3], lo[3], d, x, s;
+
+	ck_assert_int_eq(mesh__mc_init(&mc, t), 0);
+	for (round = 0; round < 24; round++) {
+		struct mesh__mc_best best;
+
+		ex_random_map(t, f, &seed, round);
+		nfree = mesh_bitmap_count(f);
+		if (nfree < 2)
+			continue;
+		/* mostly large clusters (radius 4 and more), some small */
+		k = round % 4 ? nfree / 4 + (uint32_t) (tu_rand(&seed) % (nfree / 2 + 1))
+			      : 1 + (uint32_t) (tu_rand(&seed) % 16);
+		k = k > nfree ? nfree : k < 1 ? 1 : k;
+		mesh__mc_prepare(&mc, f);
+		for (sh = 0; sh < 3; sh++) {
+			const int *e = shapes[sh];
+
+			if (e[0] > t->dim[0] || e[1] > t->dim[1] || e[2] > t->dim[2])
+				continue;
+			centre = ref_mc_centre(t, f, e, k, &want);
+			best.cost = UINT64_MAX;
+			mesh__mc_search(&mc, f, e, k, &best);
+			ck_assert_msg(best.cost == want && best.centre == centre,
+				      "%s round %d shape %dx%dx%d k=%u: centre %u cost %llu, definition %u cost %llu",
+				      ex_large[_i], round, e[0], e[1], e[2], k, best.centre,
+				      (unsigned long long) best.cost, centre,
+				      (unsigned long long) want);
+			cnt = mesh__mc_gather(&mc, f, &best, k, ex_key, NULL, out);
+			ck_assert_uint_ge(cnt, k);
+			for (j = 1; j < cnt; j++)
+				ck_assert_msg(mc.keys[j - 1] < mc.keys[j], "%s round %d: keys not sorted at %u",
+					      ex_large[_i], round, j);
+			mesh_topo_coords(t, best.centre, c);
+			for (d = 0; d < 3; d++)
+				lo[d] = c[d] - best.ext[d] / 2;
+			for (j = 0, sum = 0; j < k; j++) {
+				mesh_topo_coords(t, out[j], q);
+				for (d = 0, s = 0; d < 3; d++) {
+					x = mesh__interval_distance(t, d, q[d], lo[d],
+								    lo[d] + best.ext[d] - 1);
+					s = x > s ? x : s;
+				}
+				sum += (uint64_t) s;
+			}
+			ck_assert_uint_eq(sum, best.cost);
+		}
+	}
+	mesh__mc_free(&mc);
+	free(out);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* The buddy systems on the larger meshes, node for node. */
+START_TEST(test_exact_buddy_large)
+{
+	struct mesh_topo *t = tu_topo(ex_large[_i]);
+	struct mesh_bitmap *f = tu_all_free(t), *rest = tu_all_free(t);
+	uint64_t seed = 131 + (uint64_t) _i;
+	int b, round;
+
+	for (b = 0; b < 4; b++) {
+		struct mesh_allocator *a = NULL;
+		struct ref_mbs *r;
+		struct mesh_diag d;
+		char what[64];
+
+		if (mesh_alloc_create(t, mbs_names[b], NULL, &a, &d)) {
+			ck_assert(b == 0 && t->dim[2] > 1); /* mbs is 2D only */
+			continue;
+		}
+		r = ref_mbs_create(a, t);
+		ck_assert_ptr_nonnull(r);
+		snprintf(what, sizeof(what), "%s on %s", mbs_names[b], ex_large[_i]);
+		for (round = 0; round < 60; round++)
+			ex_compare(a, t, f, rest, &seed, round, ex_ref_mbs, r, what);
+		ref_mbs_destroy(r);
+		mesh_alloc_destroy(a);
+	}
+	mesh_bitmap_destroy(rest);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("alloc_exact");
@@ -517,6 +623,10 @@ int main(void)
 	tcase_add_loop_test(tc, test_exact_genalg_mm, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_loop_test(tc, test_exact_genalg_mm_large, 0, 4);
+	tcase_add_loop_test(tc, test_exact_mc_search_large, 0,
+			    sizeof(ex_large) / sizeof(ex_large[0]));
+	tcase_add_loop_test(tc, test_exact_buddy_large, 0,
+			    sizeof(ex_large) / sizeof(ex_large[0]));
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
