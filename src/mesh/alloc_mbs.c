@@ -677,9 +677,9 @@ static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
 	if (l >= p->none)
 		p->cur[l] = p->lvl_len[l];
 	while (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l]) {
-		/* A level scanned past its first 32 blocks gets its word
+		/* A level scanned past its first 128 blocks gets its word
 		 * boxes (and its parents', for maximality); none if empty. */
-		if (p->cur[l] == 32 && p->rows && p->shape[l] >= 0 &&
+		if (p->cur[l] == 128 && p->rows && p->shape[l] >= 0 &&
 		    p->box_epoch[l] != p->epoch) {
 			if (!box_build(p, v->topo, v->free->words, l)) {
 				p->none = l < p->none ? l : p->none;
