@@ -265,13 +265,13 @@ static int ex_ref_mbs(void *ctx, const struct mesh_bitmap *f, uint32_t k, uint32
 
 static const char *const mbs_names[] = { "mbs", "mbs-layered", "mbs-octet", "mbs-granular" };
 
-/* The buddy systems: the same blocks in the same order as the old code
- * (prefix sums over every block, full free lists). */
-START_TEST(test_exact_buddy)
+/* Every buddy system on mesh spec, rounds decisions each against the
+ * old code (prefix sums over every block, full free lists): the same
+ * blocks in the same order. */
+static void ex_buddy(const char *spec, uint64_t seed, int rounds)
 {
-	struct mesh_topo *t = tu_topo(ex_meshes[_i]);
+	struct mesh_topo *t = tu_topo(spec);
 	struct mesh_bitmap *f = tu_all_free(t), *rest = tu_all_free(t);
-	uint64_t seed = 31 + (uint64_t) _i;
 	int b, round;
 
 	for (b = 0; b < 4; b++) {
@@ -286,8 +286,8 @@ START_TEST(test_exact_buddy)
 		}
 		r = ref_mbs_create(a, t);
 		ck_assert_ptr_nonnull(r);
-		snprintf(what, sizeof(what), "%s on %s", mbs_names[b], ex_meshes[_i]);
-		for (round = 0; round < 200; round++)
+		snprintf(what, sizeof(what), "%s on %s", mbs_names[b], spec);
+		for (round = 0; round < rounds; round++)
 			ex_compare(a, t, f, rest, &seed, round, ex_ref_mbs, r, what);
 		ref_mbs_destroy(r);
 		mesh_alloc_destroy(a);
@@ -296,6 +296,11 @@ START_TEST(test_exact_buddy)
 	mesh_bitmap_destroy(f);
 	mesh_topo_destroy(t);
 }
+
+START_TEST(test_exact_buddy)
+{
+	ex_buddy(ex_meshes[_i], 31 + (uint64_t) _i, 200);
+}
 END_TEST
 
 static uint64_t ex_key(const void *ctx, const struct mesh_topo *t, const int q[3],
@@ -303,6 +308,35 @@ static uint64_t ex_key(const void *ctx, const struct mesh_topo *t, const int q[3
 {
 	(void) ctx, (void) t, (void) q, (void) c, (void) s, (void) lo, (void) hi;
 	return 0;
+}
+
+/* The cluster gathered for best: keys sorted, at least k free nodes,
+ * and the k nodes' shell numbers add up to the cost. */
+static void ex_gather_adds_up(struct mesh__mc *mc, const struct mesh_bitmap *f,
+			      const struct mesh__mc_best *best, uint32_t k, uint32_t *out,
+			      const char *what, int round)
+{
+	const struct mesh_topo *t = mc->topo;
+	uint32_t cnt = mesh__mc_gather(mc, f, best, k, ex_key, NULL, out), j;
+	uint64_t sum = 0;
+	int c[3], q[3], lo[3], d, x, s;
+
+	ck_assert_uint_ge(cnt, k);
+	for (j = 1; j < cnt; j++)
+		ck_assert_msg(mc->keys[j - 1] < mc->keys[j], "%s round %d: keys not sorted at %u",
+			      what, round, j);
+	mesh_topo_coords(t, best->centre, c);
+	for (d = 0; d < 3; d++)
+		lo[d] = c[d] - best->ext[d] / 2;
+	for (j = 0; j < k; j++) {
+		mesh_topo_coords(t, out[j], q);
+		for (d = 0, s = 0; d < 3; d++) {
+			x = mesh__interval_distance(t, d, q[d], lo[d], lo[d] + best->ext[d] - 1);
+			s = x > s ? x : s;
+		}
+		sum += (uint64_t) s;
+	}
+	ck_assert_uint_eq(sum, best->cost);
 }
 
 /* MC's search (the shell sweep on meshes, centre by centre on tori)
@@ -315,10 +349,10 @@ START_TEST(test_exact_mc_search)
 					 { 3, 1, 2 }, { 1, 3, 1 } };
 	struct mesh_topo *t = tu_topo(ex_meshes[_i]);
 	struct mesh_bitmap *f = tu_all_free(t);
-	uint32_t *out = malloc(t->nodes * sizeof(*out)), nfree, k, centre, j;
+	uint32_t *out = malloc(t->nodes * sizeof(*out)), nfree, k, centre;
 	uint64_t seed = 57 + (uint64_t) _i, want, prev;
 	struct mesh__mc mc;
-	int round, sh, c[3], q[3], lo[3], d, x, s;
+	int round, sh;
 
 	ck_assert_int_eq(mesh__mc_init(&mc, t), 0);
 	for (round = 0; round < 80; round++) {
@@ -350,21 +384,7 @@ START_TEST(test_exact_mc_search)
 				ck_assert_msg(best.centre == centre && !memcmp(best.ext, e, sizeof(best.ext)),
 					      "%s round %d shape %dx%dx%d k=%u: centre %u, definition %u",
 					      ex_meshes[_i], round, e[0], e[1], e[2], k, best.centre, centre);
-			/* the cluster's shell numbers add up to the cost */
-			mesh__mc_gather(&mc, f, &best, k, ex_key, NULL, out);
-			mesh_topo_coords(t, best.centre, c);
-			for (d = 0; d < 3; d++)
-				lo[d] = c[d] - best.ext[d] / 2;
-			for (j = 0, prev = 0; j < k; j++) {
-				mesh_topo_coords(t, out[j], q);
-				for (d = 0, s = 0; d < 3; d++) {
-					x = mesh__interval_distance(t, d, q[d], lo[d],
-								    lo[d] + best.ext[d] - 1);
-					s = x > s ? x : s;
-				}
-				prev += (uint64_t) s;
-			}
-			ck_assert_uint_eq(prev, best.cost);
+			ex_gather_adds_up(&mc, f, &best, k, out, ex_meshes[_i], round);
 		}
 	}
 	mesh__mc_free(&mc);
@@ -515,10 +535,10 @@ START_TEST(test_exact_mc_search_large)
 	static const int shapes[][3] = { { 1, 1, 1 }, { 2, 2, 2 }, { 3, 1, 2 } };
 	struct mesh_topo *t = tu_topo(ex_large[_i]);
 	struct mesh_bitmap *f = tu_all_free(t);
-	uint32_t *out = malloc(t->nodes * sizeof(*out)), nfree, k, centre, j, cnt;
-	uint64_t seed = 91 + (uint64_t) _i, want, sum;
+	uint32_t *out = malloc(t->nodes * sizeof(*out)), nfree, k, centre;
+	uint64_t seed = 91 + (uint64_t) _i, want;
 	struct mesh__mc mc;
-	int round, sh, c[3], q[3], lo[3], d, x, s;
+	int round, sh;
 
 	ck_assert_int_eq(mesh__mc_init(&mc, t), 0);
 	for (round = 0; round < 24; round++) {
@@ -546,24 +566,7 @@ START_TEST(test_exact_mc_search_large)
 				      ex_large[_i], round, e[0], e[1], e[2], k, best.centre,
 				      (unsigned long long) best.cost, centre,
 				      (unsigned long long) want);
-			cnt = mesh__mc_gather(&mc, f, &best, k, ex_key, NULL, out);
-			ck_assert_uint_ge(cnt, k);
-			for (j = 1; j < cnt; j++)
-				ck_assert_msg(mc.keys[j - 1] < mc.keys[j], "%s round %d: keys not sorted at %u",
-					      ex_large[_i], round, j);
-			mesh_topo_coords(t, best.centre, c);
-			for (d = 0; d < 3; d++)
-				lo[d] = c[d] - best.ext[d] / 2;
-			for (j = 0, sum = 0; j < k; j++) {
-				mesh_topo_coords(t, out[j], q);
-				for (d = 0, s = 0; d < 3; d++) {
-					x = mesh__interval_distance(t, d, q[d], lo[d],
-								    lo[d] + best.ext[d] - 1);
-					s = x > s ? x : s;
-				}
-				sum += (uint64_t) s;
-			}
-			ck_assert_uint_eq(sum, best.cost);
+			ex_gather_adds_up(&mc, f, &best, k, out, ex_large[_i], round);
 		}
 	}
 	mesh__mc_free(&mc);
@@ -576,32 +579,7 @@ END_TEST
 /* The buddy systems on the larger meshes, node for node. */
 START_TEST(test_exact_buddy_large)
 {
-	struct mesh_topo *t = tu_topo(ex_large[_i]);
-	struct mesh_bitmap *f = tu_all_free(t), *rest = tu_all_free(t);
-	uint64_t seed = 131 + (uint64_t) _i;
-	int b, round;
-
-	for (b = 0; b < 4; b++) {
-		struct mesh_allocator *a = NULL;
-		struct ref_mbs *r;
-		struct mesh_diag d;
-		char what[64];
-
-		if (mesh_alloc_create(t, mbs_names[b], NULL, &a, &d)) {
-			ck_assert(b == 0 && t->dim[2] > 1); /* mbs is 2D only */
-			continue;
-		}
-		r = ref_mbs_create(a, t);
-		ck_assert_ptr_nonnull(r);
-		snprintf(what, sizeof(what), "%s on %s", mbs_names[b], ex_large[_i]);
-		for (round = 0; round < 60; round++)
-			ex_compare(a, t, f, rest, &seed, round, ex_ref_mbs, r, what);
-		ref_mbs_destroy(r);
-		mesh_alloc_destroy(a);
-	}
-	mesh_bitmap_destroy(rest);
-	mesh_bitmap_destroy(f);
-	mesh_topo_destroy(t);
+	ex_buddy(ex_large[_i], 131 + (uint64_t) _i, 60);
 }
 END_TEST
 

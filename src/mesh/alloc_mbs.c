@@ -20,7 +20,11 @@
  * against the free map's 64-bit words (and its parent's, for
  * maximality).  Children of split blocks go to a small per-level list
  * merged by position.  A level is scanned to its end only when its list
- * runs dry, so small requests stop after a few blocks.  The old code
+ * runs dry, so small requests stop after a few blocks.  A level scanned
+ * past 128 blocks gets one bit per position (is the box of the level's
+ * shape with this low corner free?) from the level below by shifted
+ * ANDs, so its blocks' tests are single bits, and a level without any
+ * ends the scan of all above (box_build).  The old code
  * (prefix sums over every block, full lists) is test/reference.c's
  * ref_mbs_place; check_alloc_exact compares the two.  With
  * base b (4 for squares, 8 for cubes, 2 for Granular) and block level

@@ -28,8 +28,10 @@
  * Speed (issue 10, doc/design.md): no centre can cost less than filling
  * the largest possible shells in order (cost_floor), so the search stops
  * once a centre reaches that floor; on meshes without wraparound, after
- * the first 32 free centres the rest are swept shell by shell, all live
- * centres of an x-row sharing one pass over the summed-volume table.
+ * the first 32 free centres the rest are swept one x-row at a time, shell
+ * by shell, and for clusters of radius 4 or more every centre first gets
+ * a lower bound from two exact shell counts, so that only the few that
+ * may win are counted in full (sweep_search).
  * test/reference.c's ref_mc_centre is the definition, node by node;
  * check_alloc_exact compares them.
  * Property (Ch. V): if a free w x h block exists its centre has cost 0,
