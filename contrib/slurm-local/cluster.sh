@@ -19,6 +19,12 @@
 #       --daemon-env K=V       set K=V for slurmctld and the slurmd's only
 #                              (repeatable; e.g. libfaketime's LD_PRELOAD)
 #       --munged-env K=V       set K=V for munged only (repeatable)
+#       --gres NAME[:TYPE]:N   N of GRES NAME on every node (repeatable, or
+#                              comma list): Gres= on the nodes, GresTypes=,
+#                              a Count-only DIR/etc/gres.conf line; gpu gets
+#                              File= links to /dev/null (22.05's slurmd drops
+#                              a GPU without File=)
+#       --gres-conf FILE       use FILE as DIR/etc/gres.conf instead
 #   cluster.sh stop --dir DIR          stop everything recorded in DIR/run/pids
 #   cluster.sh restart-ctld --dir DIR  restart only slurmctld (keeps state)
 #   cluster.sh env --dir DIR           print 'export SLURM_CONF=...' lines
@@ -42,7 +48,7 @@ usage_die() {
     printf "Try '%s --help'.\n" "$prog" >&2
     exit 2
 }
-usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # ---------------------------------------------------------------- options
 cmd=""
@@ -59,6 +65,8 @@ accounting=0
 extra_conf=()
 daemon_env=()
 munged_env=()
+gres_specs=()
+gres_conf_src=""
 
 parse_args() {
     [ $# -gt 0 ] || usage_die "missing command"
@@ -87,6 +95,11 @@ parse_args() {
                 esac
                 if [ "$1" = --daemon-env ]; then daemon_env+=("$2"); else munged_env+=("$2"); fi
                 shift ;;
+            --gres)
+                local g
+                IFS=, read -ra g <<<"${2:?--gres needs a value}"
+                gres_specs+=("${g[@]}"); shift ;;
+            --gres-conf) gres_conf_src=${2:?--gres-conf needs a value}; shift ;;
             -h|--help) usage; exit 0 ;;
             *) usage_die "unknown argument: $1" ;;
         esac
@@ -424,10 +437,11 @@ write_slurm_conf() {   # nnodes base
         "SlurmdTimeout=60"
         "InactiveLimit=0"
         "MailProg=/bin/true"
-        "NodeName=DEFAULT CPUs=1 RealMemory=1000 State=UNKNOWN"
+        "NodeName=DEFAULT CPUs=1 RealMemory=1000 State=UNKNOWN${gres_node:+ Gres=$gres_node}"
         "NodeName=$nodes NodeHostname=$host NodeAddr=127.0.0.1 Port=$ports"
         "PartitionName=mesh Nodes=$nodes Default=YES MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE"
     )
+    [ -z "$gres_types" ] || lines+=("GresTypes=$gres_types")
     # --extra-slurm-conf: a simple Key=Value replaces the same key; lines for
     # multi-record keys (NodeName, PartitionName, ...) are appended.
     local e key i lkey replaced
@@ -450,6 +464,80 @@ write_slurm_conf() {   # nnodes base
         [ "$replaced" -eq 1 ] || lines+=("$e")
     done
     printf '%s\n' "${lines[@]}" >"$dir/etc/slurm.conf"
+}
+
+# --gres NAME[:TYPE]:N specs -> gres_node (the Gres= value of every node),
+# gres_types (GresTypes=) and gres_lines (gres.conf, without NodeName=).
+# Slurm 22.05's slurmd deletes every gpu record that has no File=
+# (gres_g_node_config_load(): "Remove every GPU with an empty File"), so a
+# gpu gets File= names DIR/dev/gpuK, links to /dev/null: character devices,
+# as slurmd checks, that nothing opens (TaskPlugin=task/none, no cgroups).
+gres_node=""
+gres_types=""
+gres_lines=()
+parse_gres() {
+    local spec name type cnt f nf files ngpu=0 IFS=:
+    for spec in "${gres_specs[@]}"; do
+        # shellcheck disable=SC2206  # intentional split on ':'
+        f=($spec)
+        nf=${#f[@]}
+        name=${f[0]:-}; type=""; cnt=${f[$((nf - 1))]:-}
+        [ "$nf" -ne 3 ] || type=${f[1]}
+        if [ "$nf" -lt 2 ] || [ "$nf" -gt 3 ] ||
+            ! [[ $name =~ ^[A-Za-z][A-Za-z0-9_]*$ ]] ||
+            ! [[ $type =~ ^[A-Za-z0-9_.-]*$ ]] ||
+            ! [[ $cnt =~ ^[1-9][0-9]{0,5}$ ]]; then
+            usage_die "bad --gres '$spec' (want NAME[:TYPE]:COUNT, e.g. gpu:2 or nic:tcp:4)"
+        fi
+        gres_node+=${gres_node:+,}$spec
+        case ",$gres_types," in
+            *",$name,"*) ;;
+            *) gres_types+=${gres_types:+,}$name ;;
+        esac
+        if [ "$name" = gpu ]; then
+            [ $((ngpu + cnt)) -le 64 ] || usage_die "--gres: at most 64 gpu per node"
+            files="gpu$ngpu-$((ngpu + cnt - 1))"
+            [ "$cnt" -eq 1 ] || files="gpu[${files#gpu}]"
+            [ "$cnt" -gt 1 ] || files="gpu$ngpu"
+            gres_lines+=("Name=gpu${type:+ Type=$type} File=$dir/dev/$files")
+            ngpu=$((ngpu + cnt))
+        else
+            gres_lines+=("Name=$name${type:+ Type=$type} Count=$cnt")
+        fi
+    done
+    if [ "$ngpu" -gt 0 ]; then
+        case "$dir" in *[][,\ ]*) usage_die "--gres gpu: --dir must not contain [ ] , \\ or blanks (File= list)" ;; esac
+    fi
+}
+
+write_gres_conf() {   # nnodes
+    local n=$1 nodes="n[0-$(($1 - 1))]" l k i
+    [ "$n" -gt 1 ] || nodes="n0"
+    rm -f "$dir/etc/gres.conf"
+    rm -rf "${dir:?}/dev"
+    if [ -n "$gres_conf_src" ]; then
+        [ -r "$gres_conf_src" ] || die "--gres-conf $gres_conf_src not readable"
+        cp -f "$gres_conf_src" "$dir/etc/gres.conf.tmp"
+        mv -f "$dir/etc/gres.conf.tmp" "$dir/etc/gres.conf"
+        return 0
+    fi
+    [ "${#gres_lines[@]}" -gt 0 ] || return 0
+    for l in "${gres_lines[@]}"; do
+        case "$l" in
+            *" File=$dir/dev/gpu"*)
+                mkdir -p "$dir/dev"
+                # gpu[0-1] or gpu3 -> links gpu0, gpu1 / gpu3
+                k=${l##*/dev/gpu}; k=${k#[}; k=${k%]}
+                for ((i = ${k%-*}; i <= ${k#*-}; i++)); do
+                    ln -sfn /dev/null "$dir/dev/gpu$i"
+                done
+                ;;
+        esac
+    done
+    {
+        echo "# Generated by slurm-mesh contrib/slurm-local/cluster.sh (--gres)"
+        for l in "${gres_lines[@]}"; do echo "NodeName=$nodes $l"; done
+    } >"$dir/etc/gres.conf"
 }
 
 write_mesh_conf() {   # nnodes
@@ -545,12 +633,24 @@ start_slurmctld() {
     done
 }
 
+# Slurm takes its program name from argv[0] (log_init) and decides by it
+# whether code runs in slurmd (running_in_slurmd(), run_in_daemon()).
+# Started as slurmd-wlm, slurmd drops the Gres= of its node's slurm.conf
+# line (node_conf.c: config_ptr->gres is set only "in slurmctld,slurmd"),
+# so every gres.conf count is "more configured than expected", it registers
+# 0 and slurmctld sets the node INVAL.  Likewise slurmd execs the stepd as
+# -d gives it, and slurmstepd-wlm is not running_in_slurmstepd().  So both
+# run through links with the real names, as slurmctld does.
 start_slurmds() {   # nnodes
     local n=$1 i pid
+    mkdir -p "$dir/run/bin"
+    ln -sfn "$SLURMD" "$dir/run/bin/slurmd"
+    ln -sfn "$SLURMSTEPD" "$dir/run/bin/slurmstepd"
     for ((i = 0; i < n; i++)); do
         mkdir -p "$dir/spool/n$i"
         spawn "$dir/log/slurmd-n$i.stdout" \
-            env "${daemon_env[@]}" SLURM_CONF="$(conf_file)" "$SLURMD" -D -d "$SLURMSTEPD" -N "n$i"
+            env "${daemon_env[@]}" SLURM_CONF="$(conf_file)" "$dir/run/bin/slurmd" -D \
+            -d "$dir/run/bin/slurmstepd" -N "n$i"
         pid=$spawned_pid
         record_pid "slurmd-n$i" "$pid"
     done
@@ -604,6 +704,7 @@ cmd_start() {
     [ -n "$mesh" ] || usage_die "start needs --mesh WxH[xD]"
     n=$(mesh_node_count "$mesh") || usage_die "bad --mesh '$mesh' (want e.g. 4x4, 4x4x2, 4tx4t)"
     [ "$n" -le 4096 ] || usage_die "mesh too large ($n nodes)"
+    parse_gres
     local b
     for b in "$SLURMCTLD" "$SLURMD" "$SLURMSTEPD" "$MUNGED"; do
         [ -x "$b" ] || die "$b not found (run contrib/setup-debian.sh)"
@@ -634,6 +735,7 @@ cmd_start() {
     fi
     write_slurm_conf "$n" "$base"
     write_mesh_conf "$n"
+    write_gres_conf "$n"
     echo "$base" >"$dir/run/port_base"
 
     log "starting munged"
