@@ -12,7 +12,9 @@
 #       --extra-slurm-conf L   append/override a slurm.conf line (repeatable;
 #                              a simple Key=Value replaces the default Key)
 #       --port-base N          first TCP port (default: auto, see README)
-#       --timeout SECS         bound for every wait (default 30)
+#       --timeout SECS         bound for every wait (default 30; the wait
+#                              for all nodes idle gets 1 s more per 8 nodes)
+#       --batch N              start the slurmd's N at a time (default 64)
 #       --keep-state           do not wipe DIR/state (recover old jobs)
 #       --accounting           real accounting: MariaDB and slurmdbd
 #                              (accounting.sh), started before slurmctld
@@ -48,7 +50,7 @@ usage_die() {
     printf "Try '%s --help'.\n" "$prog" >&2
     exit 2
 }
-usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # ---------------------------------------------------------------- options
 cmd=""
@@ -60,6 +62,7 @@ plugin_dir=""
 mesh_conf_src=""
 port_base=""
 timeout_s=30
+batch=64
 keep_state=0
 accounting=0
 extra_conf=()
@@ -86,6 +89,7 @@ parse_args() {
             --extra-slurm-conf) extra_conf+=("${2:?--extra-slurm-conf needs a value}"); shift ;;
             --port-base) port_base=${2:?--port-base needs a value}; shift ;;
             --timeout) timeout_s=${2:?--timeout needs a value}; shift ;;
+            --batch) batch=${2:?--batch needs a value}; shift ;;
             --keep-state) keep_state=1 ;;
             --accounting) accounting=1 ;;
             --daemon-env|--munged-env)
@@ -107,6 +111,7 @@ parse_args() {
     done
     [ -n "$dir" ] || usage_die "--dir is required"
     case "$timeout_s" in ''|*[!0-9]*) usage_die "--timeout must be a number" ;; esac
+    case "$batch" in ''|0|*[!0-9]*) usage_die "--batch must be a positive number" ;; esac
     if [ "$cmd" = start ]; then
         mkdir -p "$dir" || die "cannot create $dir"
     fi
@@ -120,17 +125,20 @@ conf_file() { printf '%s/etc/slurm.conf' "$dir"; }
 
 # True if PID is a live (non-zombie) process whose command name contains
 # WANT (guards against PID reuse).
+# No subshells: stop and the waits call this for every slurmd (512+).
 pid_alive() {
-    local pid=$1 want=${2:-} stat comm
+    local pid=$1 want=${2:-} stat comm argv
     [ -n "$pid" ] && [ -r "/proc/$pid/stat" ] || return 1
-    stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 1
+    read -r stat 2>/dev/null <"/proc/$pid/stat" || return 1
     comm=${stat#*(}; comm=${comm%)*}
     stat=${stat##*) }
     [ "${stat%% *}" != Z ] || return 1
     [ -z "$want" ] && return 0
     case "$comm" in *"$want"*) return 0 ;; esac
     # comm is truncated to 15 chars; fall back to argv[0].
-    case "$(tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline")" in
+    argv=()
+    mapfile -d '' argv 2>/dev/null <"/proc/$pid/cmdline" || true
+    case "${argv[*]}" in
         *"$want"*) return 0 ;;
     esac
     return 1
@@ -259,9 +267,15 @@ tail_ctld_log() {
 # -------------------------------------------------------------- stopping
 # Send SIG to PID and every process in the session PID leads (slurmstepd's
 # and job tasks started by a slurmd run under setsid keep its session).
-session_members() {   # sid [comm-regex]
+# One ps for all sessions: with 512 slurmds a ps per session took minutes.
+session_members() {   # comm-regex sid...
+    local re=$1
+    shift
+    [ $# -gt 0 ] || return 0
     ps -e -o pid= -o sid= -o comm= 2>/dev/null \
-        | awk -v s="$1" -v re="${2:-.}" '$2 == s && $3 ~ re {print $1}'
+        | awk -v list="$*" -v re="$re" '
+            BEGIN {n = split(list, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1}
+            ($2 in want) && $1 != $2 && $3 ~ re {print $1}'
 }
 
 # slurmstepd calls setsid(), so steps and their tasks leave slurmd's
@@ -325,18 +339,14 @@ stop_records() {
     fi
     # Members of those sessions and of the daemons' own sessions
     # (slurmscriptd), even if the daemon itself is already gone.
-    for pid in "${sids[@]}"; do
-        while read -r m; do
-            if [ -z "$m" ] || [ "$m" = "$pid" ]; then continue; fi
-            case " ${stepds[*]} " in *" $m "*) continue ;; esac
-            members+=("$m")
-        done < <(session_members "$pid")
-    done
-    for pid in "${dead_sids[@]}"; do
-        while read -r m; do
-            [ -z "$m" ] || members+=("$m")
-        done < <(session_members "$pid" '^(slurm|munge)')
-    done
+    while read -r m; do
+        [ -n "$m" ] || continue
+        case " ${stepds[*]} " in *" $m "*) continue ;; esac
+        members+=("$m")
+    done < <(session_members . "${sids[@]}")
+    while read -r m; do
+        [ -z "$m" ] || members+=("$m")
+    done < <(session_members '^(slurm|munge)' "${dead_sids[@]}")
     # Job tasks and client helpers (srun inside a batch job keeps retrying
     # after TERM) get a short grace period; slurmstepd ignores TERM anyway.
     if [ "${#targets[@]}" -gt 0 ]; then
@@ -641,25 +651,51 @@ start_slurmctld() {
 # 0 and slurmctld sets the node INVAL.  Likewise slurmd execs the stepd as
 # -d gives it, and slurmstepd-wlm is not running_in_slurmstepd().  So both
 # run through links with the real names, as slurmctld does.
+# The slurmds start in batches of --batch: each batch is started, then
+# waited for until every one of them has written its pid file (it has
+# opened its port and is about to register) or died. On 2 cores, 512
+# slurmds started at once starve slurmctld, which then answers the
+# registrations only after many retries.
 start_slurmds() {   # nnodes
-    local n=$1 i pid
+    local n=$1 i j pid end conf pids=()
+    conf=$(conf_file)
     mkdir -p "$dir/run/bin"
     ln -sfn "$SLURMD" "$dir/run/bin/slurmd"
     ln -sfn "$SLURMSTEPD" "$dir/run/bin/slurmstepd"
     for ((i = 0; i < n; i++)); do
         mkdir -p "$dir/spool/n$i"
         spawn "$dir/log/slurmd-n$i.stdout" \
-            env "${daemon_env[@]}" SLURM_CONF="$(conf_file)" "$dir/run/bin/slurmd" -D \
+            env "${daemon_env[@]}" SLURM_CONF="$conf" "$dir/run/bin/slurmd" -D \
             -d "$dir/run/bin/slurmstepd" -N "n$i"
         pid=$spawned_pid
+        pids[i]=$pid
         record_pid "slurmd-n$i" "$pid"
+        if [ $(((i + 1) % batch)) -ne 0 ] && [ $((i + 1)) -ne "$n" ]; then
+            continue
+        fi
+        end=$((SECONDS + timeout_s))
+        for ((j = i + 1 - ((i % batch) + 1); j <= i; j++)); do
+            while [ ! -s "$dir/run/slurmd-n$j.pid" ]; do
+                if ! pid_alive "${pids[j]}" slurmd; then
+                    log "slurmd n$j (pid ${pids[j]}) exited during startup:"
+                    tail -n 5 "$dir/log/slurmd-n$j.log" "$dir/log/slurmd-n$j.stdout" >&2 2>/dev/null || true
+                    return 1
+                fi
+                if [ "$SECONDS" -ge "$end" ]; then
+                    log "slurmd n$j did not write its pid file within ${timeout_s}s"
+                    return 1
+                fi
+                sleep 0.1
+            done
+        done
+        [ "$n" -le "$batch" ] || log "$((i + 1)) of $n slurmd's started"
     done
 }
 
 # Wait until sinfo reports all N nodes idle.
 wait_idle() {   # nnodes
     local n=$1 end idle i ctld_pid
-    end=$((SECONDS + timeout_s))
+    end=$((SECONDS + timeout_s + n / 8))
     while :; do
         idle=$(sl sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | grep -c . || true)
         [ "$idle" -lt "$n" ] || return 0
@@ -672,7 +708,7 @@ wait_idle() {   # nnodes
             return 1
         fi
         if [ "$SECONDS" -ge "$end" ]; then
-            log "only $idle of $n nodes idle after ${timeout_s}s:"
+            log "only $idle of $n nodes idle after $((timeout_s + n / 8))s:"
             sl sinfo -N -o '%N %T %E' 2>&1 | head -n 40 >&2 || true
             return 1
         fi
@@ -716,6 +752,13 @@ cmd_start() {
     if already_running; then
         die "a cluster is already running in $dir (run '$prog stop --dir $dir')"
     fi
+    # Every daemon raises its soft descriptor limit to the hard one; slurmctld
+    # holds a few per node while it fans out RPCs (agent threads).
+    local hard
+    hard=$(ulimit -Hn)
+    if [ "$hard" != unlimited ] && [ "$hard" -lt $((4 * n + 1024)) ]; then
+        log "WARNING: open-file hard limit $hard is low for $n nodes (want >= $((4 * n + 1024)))"
+    fi
 
     mkdir -p "$dir"/{etc,state,spool,log,run,munge}
     rm -f "$(pids_file)" "$dir"/run/*.pid
@@ -748,7 +791,7 @@ cmd_start() {
     log "starting slurmctld ($select_type, port $base)"
     start_slurmctld || fail_start
     log "starting $n slurmd's (ports $((base + 1))-$((base + n)))"
-    start_slurmds "$n"
+    start_slurmds "$n" || fail_start
     wait_idle "$n" || fail_start
     log "cluster up in $((SECONDS - t0))s: $n nodes idle; SLURM_CONF=$(conf_file)"
 }
@@ -756,15 +799,16 @@ cmd_start() {
 # Wait until no node is UNKNOWN or not responding ('*'): after a restart
 # slurmctld knows node states only once every slurmd has re-registered.
 wait_registered() {
-    local end bad
-    end=$((SECONDS + timeout_s))
+    local end bad n
+    n=$(sl sinfo -h -N -o '%N' 2>/dev/null | grep -c . || true)
+    end=$((SECONDS + timeout_s + n / 8))
     while :; do
         bad=$(sl sinfo -h -N -o '%N %T' 2>/dev/null \
             | awk 'BEGIN {b = 0; n = 0} {n++; if ($2 ~ /unknown|\*$/) b++}
                    END {print (n == 0) ? -1 : b}')
         [ "$bad" != 0 ] || return 0
         if [ "$SECONDS" -ge "$end" ]; then
-            log "nodes not all registered after ${timeout_s}s:"
+            log "nodes not all registered after $((timeout_s + n / 8))s:"
             sl sinfo -N -o '%N %T %E' 2>&1 | head -n 40 >&2 || true
             return 1
         fi
