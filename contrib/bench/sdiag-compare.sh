@@ -1,17 +1,34 @@
 #!/usr/bin/env bash
 # sdiag-compare.sh - scheduler cost of select/mesh vs stock select/linear.
 #
-# Starts the local 4x4 cluster (contrib/slurm-local/cluster.sh) once per
-# select plugin, submits the same seeded stream of N batch jobs (1-8 nodes,
-# sleep 0-2 s, time limits 1-3 min), waits until all have finished and
-# prints the main-scheduler and backfill cycle times reported by sdiag.
+# Starts the local cluster (contrib/slurm-local/cluster.sh) once per select
+# plugin and run, submits the same seeded stream of N batch jobs, waits until
+# all have finished and prints the main-scheduler and backfill cycle times
+# reported by sdiag, slurmctld's peak RSS and CPU time and the load average.
 #
-# Usage: sdiag-compare.sh [--jobs N] [--allocator NAME] [--seed S]
+# Usage: sdiag-compare.sh [--jobs N] [--allocator NAME]... [--seed S]
 #                         [--plugin PATH/select_mesh.so] [--keep]
 #                         [--mesh WxH[xD]] [--mesh-conf FILE]
-# --mesh sets the cluster (default 4x4); --mesh-conf gives select/mesh its
-# own mesh.conf (e.g. Dimensions=2048x2048 over the same 32 nodes).
-# "submit" is the mean sbatch wall time in milliseconds.
+#                         [--nodes MIN-MAX] [--size-dist uniform|log]
+#                         [--sleep MIN-MAX] [--limit MIN-MAX]
+#                         [--repeat R] [--quiet-logs] [--batch N]
+#                         [--max-wait S]
+# Defaults: 200 jobs, mc1x1, seed 42, 4x4, --nodes 1-8 uniform, --sleep 0-2
+# (seconds), --limit 1-3 (minutes), 1 run, max wait 900 s per run.
+# --allocator can be repeated (or a comma list): one select/mesh run each.
+# --mesh-conf gives select/mesh its own mesh.conf (e.g. Dimensions=2048x2048
+# over the same 32 nodes). --size-dist log draws log2(size) uniformly, then
+# the size uniformly within that power of two (many small, some large jobs).
+# --repeat R runs every plugin R times (interleaved: mesh, linear, mesh, ...)
+# and ends with the median of each column. --quiet-logs sets
+# SlurmctldDebug=info, SlurmdDebug=error and no DebugFlags=SelectType (use it
+# at scale: the default debug log writes lines per decision). --batch is
+# cluster.sh's slurmd start batch.
+# Columns: main/backfill cycle counts and times (microseconds, from sdiag),
+# bf-job = jobs started by backfill, wall = seconds from the first submit
+# until the queue is empty, submit = mean sbatch wall time (ms), hwm =
+# slurmctld VmHWM (MiB), cpu = slurmctld user+system CPU seconds, load = mean
+# of the 1-minute load average sampled every 2 s during the run.
 # Needs a built plugin (make) and Slurm installed (contrib/setup-debian.sh).
 set -euo pipefail
 
@@ -19,24 +36,60 @@ top=$(cd "$(dirname "$0")/../.." && pwd -P)
 CLUSTER=$top/contrib/slurm-local/cluster.sh
 plugin=$top/plugin/.libs/select_mesh.so
 jobs=200
-allocator=mc1x1
+allocators=()
 seed=42
 keep=0
 mesh=4x4
 mesh_conf=""
+nodes=1-8
+size_dist=uniform
+sleep_r=0-2
+limit_r=1-3
+repeat=1
+quiet=0
+batch=64
+max_wait=900
+usage_die() { echo "sdiag-compare: $*" >&2; exit 2; }
+range() {   # NAME VALUE -> prints "MIN MAX"
+    case "$2" in
+        *[!0-9-]* | -* | *- | *-*-* | '') usage_die "$1 wants MIN-MAX, got '$2'" ;;
+        *-*) ;;
+        *) echo "$2 $2"; return 0 ;;
+    esac
+    [ "${2%-*}" -le "${2#*-}" ] || usage_die "$1: MIN > MAX in '$2'"
+    echo "${2%-*} ${2#*-}"
+}
 while [ $# -gt 0 ]; do
     case "$1" in
         --jobs) jobs=$2; shift ;;
-        --allocator) allocator=$2; shift ;;
+        --allocator) IFS=, read -r -a a <<<"$2"; allocators+=("${a[@]}"); shift ;;
         --seed) seed=$2; shift ;;
         --plugin) plugin=$2; shift ;;
         --keep) keep=1 ;;
         --mesh) mesh=$2; shift ;;
         --mesh-conf) mesh_conf=$(cd "$(dirname "$2")" && pwd -P)/$(basename "$2"); shift ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "sdiag-compare: unknown argument $1" >&2; exit 2 ;;
+        --nodes) nodes=$2; shift ;;
+        --size-dist) size_dist=$2; shift ;;
+        --sleep) sleep_r=$2; shift ;;
+        --limit) limit_r=$2; shift ;;
+        --repeat) repeat=$2; shift ;;
+        --quiet-logs) quiet=1 ;;
+        --batch) batch=$2; shift ;;
+        --max-wait) max_wait=$2; shift ;;
+        -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) usage_die "unknown argument $1" ;;
     esac
     shift
+done
+[ "${#allocators[@]}" -gt 0 ] || allocators=(mc1x1)
+read -r nmin nmax <<<"$(range --nodes "$nodes")"
+read -r smin smax <<<"$(range --sleep "$sleep_r")"
+read -r tmin tmax <<<"$(range --limit "$limit_r")"
+[ "$nmin" -ge 1 ] || usage_die "--nodes must start at 1 or more"
+[ "$tmin" -ge 1 ] || usage_die "--limit must start at 1 minute or more"
+case "$size_dist" in uniform|log) ;; *) usage_die "--size-dist is uniform or log" ;; esac
+for v in "$jobs" "$repeat" "$batch" "$max_wait" "$seed"; do
+    case "$v" in ''|*[!0-9]*) usage_die "not a number: '$v'" ;; esac
 done
 [ -f "$plugin" ] || { echo "sdiag-compare: $plugin not built (run make)" >&2; exit 1; }
 
@@ -45,65 +98,136 @@ dirs=()
 cleanup() {
     local d
     for d in "${dirs[@]}"; do "$CLUSTER" stop --dir "$d" >/dev/null 2>&1 || true; done
-    [ "$keep" -eq 1 ] && echo "kept $work" || rm -rf "$work"
+    if [ "$keep" -eq 1 ]; then echo "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 mkdir -p "$work/plugins" "$work/jobs"
 install -m 0755 "$plugin" "$work/plugins/.select_mesh.so.$$"
 mv -f "$work/plugins/.select_mesh.so.$$" "$work/plugins/select_mesh.so"
 
-# sdiag_field SECTION-REGEX FIELD: value of "FIELD: v" after the section.
+# sdiag_field SECTION-REGEX FIELD: value of "FIELD: v" after the section
+# ("-" if sdiag does not print it, e.g. no backfill cycle yet).
 sdiag_field() {
     awk -v sec="$1" -v f="$2" '
         $0 ~ sec {in_sec = 1; next}
         in_sec && /^[A-Z][a-z].*:$/ && $0 !~ sec {in_sec = 0}
-        in_sec && index($0, f ":") {sub(/.*: */, ""); print $1; exit}' "$3"
+        in_sec && index($0, f ":") {sub(/.*: */, ""); v = $1; exit}
+        END {print (v == "") ? "-" : v}' "$3"
 }
 
-run_one() {   # select-type label
-    local sel=$1 label=$2 d="$work/$2" i n s t left end t0 ts sub
+# Job size: uniform in [nmin, nmax], or log: a power of two 2^k drawn
+# uniformly among those that meet the range, then uniform in
+# [2^k, 2^(k+1)) clipped to the range.
+job_size() {
+    local k lo hi ks=()
+    if [ "$size_dist" = uniform ]; then
+        size=$((nmin + RANDOM % (nmax - nmin + 1)))
+        return
+    fi
+    for ((k = 0; (1 << k) <= nmax; k++)); do
+        [ $(((1 << (k + 1)) - 1)) -lt "$nmin" ] || ks+=("$k")
+    done
+    k=${ks[RANDOM % ${#ks[@]}]}
+    lo=$((1 << k)); hi=$(((1 << (k + 1)) - 1))
+    [ "$lo" -ge "$nmin" ] || lo=$nmin
+    [ "$hi" -le "$nmax" ] || hi=$nmax
+    size=$((lo + RANDOM % (hi - lo + 1)))
+}
+
+ctld_pid() { awk '$1 == "slurmctld" {print $2}' "$1/run/pids"; }
+
+run_one() {   # select-type allocator label
+    local sel=$1 alloc=$2 label=$3 d i s t left end t0 ts sub pid hwm cpu
+    local loads=0 nload=0 load size
     local extra=()
+    d="$work/${label//#/-r}"   # '#' starts a comment in slurm.conf
     dirs+=("$d")
-    [ -z "$mesh_conf" ] || [ "$sel" != select/mesh ] || extra=(--mesh-conf "$mesh_conf")
-    "$CLUSTER" start --dir "$d" --mesh "$mesh" --select "$sel" --allocator "$allocator" \
-        --plugin-dir "$work/plugins" --timeout 60 "${extra[@]}" >/dev/null 2>&1 \
-        || { echo "cluster start failed for $sel" >&2; return 1; }
+    [ -z "$mesh_conf" ] || [ "$sel" != select/mesh ] || extra+=(--mesh-conf "$mesh_conf")
+    [ "$quiet" -eq 0 ] || extra+=(--extra-slurm-conf SlurmctldDebug=info
+        --extra-slurm-conf SlurmdDebug=error --extra-slurm-conf DebugFlags=NO_CONF_HASH)
+    "$CLUSTER" start --dir "$d" --mesh "$mesh" --select "$sel" --allocator "${alloc:-mc1x1}" \
+        --plugin-dir "$work/plugins" --timeout 60 --batch "$batch" "${extra[@]}" \
+        >"$d.start" 2>&1 \
+        || { echo "cluster start failed for $sel:" >&2; tail -n 20 "$d.start" >&2; return 1; }
     export SLURM_CONF=$d/etc/slurm.conf
+    pid=$(ctld_pid "$d")
     sdiag --reset >/dev/null
     RANDOM=$seed
     t0=$SECONDS
     ts=$(date +%s%N)
     for ((i = 0; i < jobs; i++)); do
-        n=$((1 + RANDOM % 8)); s=$((RANDOM % 3)); t=$((1 + RANDOM % 3))
-        (cd "$work/jobs" && sbatch -Q -o /dev/null -N "$n" -t "$t" --wrap "sleep $s")
+        job_size
+        s=$((smin + RANDOM % (smax - smin + 1))); t=$((tmin + RANDOM % (tmax - tmin + 1)))
+        (cd "$work/jobs" && sbatch -Q -o /dev/null -N "$size" -t "$t" --wrap "sleep $s")
     done
     sub=$(( ($(date +%s%N) - ts) / jobs / 1000 ))
     sub=$((sub / 1000)).$(printf '%03d' $((sub % 1000)))
-    end=$((SECONDS + 900))
+    end=$((SECONDS + max_wait))
     while :; do
+        read -r load _ </proc/loadavg
+        loads=$(awk -v a="$loads" -v b="$load" 'BEGIN {print a + b}'); nload=$((nload + 1))
         left=$(squeue -h | grep -c . || true)
         [ "$left" -gt 0 ] || break
-        [ "$SECONDS" -lt "$end" ] || { echo "$label: $left jobs left after 900 s" >&2; break; }
+        [ "$SECONDS" -lt "$end" ] || { echo "$label: $left jobs left after $max_wait s" >&2; break; }
         sleep 2
     done
-    sdiag >"$work/$label.sdiag"
-    printf '%-14s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %5ss %8s\n' "$label" \
-        "$(sdiag_field 'Main schedule statistics' 'Total cycles' "$work/$label.sdiag")" \
-        "$(sdiag_field 'Main schedule statistics' 'Last cycle' "$work/$label.sdiag")" \
-        "$(sdiag_field 'Main schedule statistics' 'Max cycle' "$work/$label.sdiag")" \
-        "$(sdiag_field 'Main schedule statistics' 'Mean cycle' "$work/$label.sdiag")" \
-        "$(sdiag_field 'Main schedule statistics' 'Mean depth cycle' "$work/$label.sdiag")" \
-        "$(sdiag_field 'Backfilling stats' 'Last cycle' "$work/$label.sdiag")" \
-        "$(sdiag_field 'Backfilling stats' 'Max cycle' "$work/$label.sdiag")" \
-        "$(sdiag_field 'Backfilling stats' 'Mean cycle' "$work/$label.sdiag")" \
-        "$(sdiag_field 'Backfilling stats' 'Total cycles' "$work/$label.sdiag")" \
-        "$(sdiag_field 'Backfilling stats' 'Total backfilled jobs (since last slurm start)' "$work/$label.sdiag")" \
-        "$((SECONDS - t0))" "$sub"
+    sdiag >"$d.sdiag"
+    hwm=$(awk '/^VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status")
+    cpu=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%.1f", ($12 + $13) / hz}' "/proc/$pid/stat")
+    load=$(awk -v a="$loads" -v n="$nload" 'BEGIN {printf "%.2f", a / n}')
+    printf '%-16s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %6s %8s %6s %6s %5s\n' "$label" \
+        "$(sdiag_field 'Main schedule statistics' 'Total cycles' "$d.sdiag")" \
+        "$(sdiag_field 'Main schedule statistics' 'Last cycle' "$d.sdiag")" \
+        "$(sdiag_field 'Main schedule statistics' 'Max cycle' "$d.sdiag")" \
+        "$(sdiag_field 'Main schedule statistics' 'Mean cycle' "$d.sdiag")" \
+        "$(sdiag_field 'Main schedule statistics' 'Mean depth cycle' "$d.sdiag")" \
+        "$(sdiag_field 'Backfilling stats' 'Last cycle' "$d.sdiag")" \
+        "$(sdiag_field 'Backfilling stats' 'Max cycle' "$d.sdiag")" \
+        "$(sdiag_field 'Backfilling stats' 'Mean cycle' "$d.sdiag")" \
+        "$(sdiag_field 'Backfilling stats' 'Total cycles' "$d.sdiag")" \
+        "$(sdiag_field 'Backfilling stats' 'Total backfilled jobs (since last slurm start)' "$d.sdiag")" \
+        "$((SECONDS - t0))s" "$sub" "$hwm" "$cpu" "$load" | tee -a "$work/rows"
     "$CLUSTER" stop --dir "$d" >/dev/null 2>&1 || true
+    rm -rf "$d/log" "$d/spool"
 }
 
-echo "$jobs jobs (1-8 nodes, sleep 0-2 s) on a $mesh cluster${mesh_conf:+ (select/mesh: $mesh_conf)}, seed $seed; cycle times in microseconds, submit in ms"
-printf '%-14s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %6s %8s\n' "select" \
-    "main#" "last" "max" "mean" "depth" "bf-last" "bf-max" "bf-mean" "bf#" "bf-job" "wall" "submit"
-run_one select/mesh "mesh-$allocator"
-run_one select/linear linear
+if [ "$size_dist" = uniform ]; then sz="$nodes nodes"; else sz="$nodes nodes, log-uniform"; fi
+echo "$jobs jobs ($sz, sleep $sleep_r s, limit $limit_r min) on a $mesh cluster${mesh_conf:+ (select/mesh: $mesh_conf)}, seed $seed; cycle times in microseconds, submit in ms, hwm in MiB, cpu in s"
+header() {
+    printf '%-16s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %6s %8s %6s %6s %5s\n' select \
+        "main#" "last" "max" "mean" "depth" "bf-last" "bf-max" "bf-mean" "bf#" "bf-job" \
+        "wall" "submit" "hwm" "cpu" "load"
+}
+header
+: >"$work/rows"
+for ((r = 1; r <= repeat; r++)); do
+    for a in "${allocators[@]}"; do
+        run_one select/mesh "$a" "mesh-$a$([ "$repeat" -eq 1 ] || echo "#$r")"
+    done
+    run_one select/linear "" "linear$([ "$repeat" -eq 1 ] || echo "#$r")"
+done
+if [ "$repeat" -gt 1 ]; then
+    echo "median of $repeat runs:"
+    header
+    sed 's/|//g' "$work/rows" | awk '
+        { lab = $1; sub(/#[0-9]+$/, "", lab)
+          if (!(lab in n)) order[++nl] = lab
+          n[lab]++
+          for (c = 2; c <= NF; c++) { x = $c; sub(/s$/, "", x); v[lab, c, n[lab]] = x } }
+        function med(lab, c,   k, i, j, t, a) {
+          k = n[lab]
+          for (i = 1; i <= k; i++) a[i] = v[lab, c, i] + 0
+          for (i = 2; i <= k; i++)
+            for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+          return (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+        }
+        END {
+          for (l = 1; l <= nl; l++) {
+            lab = order[l]
+            printf "%-16s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %5ss %8s %6s %6s %5s\n", lab,
+              med(lab, 2), med(lab, 3), med(lab, 4), med(lab, 5), med(lab, 6),
+              med(lab, 7), med(lab, 8), med(lab, 9), med(lab, 10), med(lab, 11),
+              med(lab, 12), med(lab, 13), med(lab, 14), med(lab, 15), med(lab, 16)
+          }
+        }'
+fi
