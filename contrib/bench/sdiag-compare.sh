@@ -12,7 +12,7 @@
 #                         [--nodes MIN-MAX] [--size-dist uniform|log]
 #                         [--sleep MIN-MAX] [--limit MIN-MAX]
 #                         [--repeat R] [--quiet-logs] [--batch N]
-#                         [--max-wait S]
+#                         [--max-wait S] [--hold]
 # Defaults: 200 jobs, mc1x1, seed 42, 4x4, --nodes 1-8 uniform, --sleep 0-2
 # (seconds), --limit 1-3 (minutes), 1 run, max wait 900 s per run.
 # --allocator can be repeated (or a comma list): one select/mesh run each.
@@ -23,12 +23,17 @@
 # and ends with the median of each column. --quiet-logs sets
 # SlurmctldDebug=info, SlurmdDebug=error and no DebugFlags=SelectType (use it
 # at scale: the default debug log writes lines per decision). --batch is
-# cluster.sh's slurmd start batch.
+# cluster.sh's slurmd start batch. --hold submits every job held and
+# releases them all with one scontrol release: sdiag is reset and the wall
+# clock starts at the release, so the submission (slow when the machine is
+# loaded) is not part of the measurement and every run starts from the
+# same queue of N pending jobs.
 # Columns: main/backfill cycle counts and times (microseconds, from sdiag),
 # bf-job = jobs started by backfill, wall = seconds from the first submit
-# until the queue is empty, submit = mean sbatch wall time (ms), hwm =
-# slurmctld VmHWM (MiB), cpu = slurmctld user+system CPU seconds, load = mean
-# of the 1-minute load average sampled every 2 s during the run.
+# (--hold: from the release) until the queue is empty, submit = mean sbatch
+# wall time (ms), hwm = slurmctld VmHWM (MiB), cpu = slurmctld user+system
+# CPU seconds (both include the submission), load = mean of the 1-minute
+# load average sampled every 2 s during the run.
 # Needs a built plugin (make) and Slurm installed (contrib/setup-debian.sh).
 set -euo pipefail
 
@@ -49,6 +54,7 @@ repeat=1
 quiet=0
 batch=64
 max_wait=900
+hold=0
 usage_die() { echo "sdiag-compare: $*" >&2; exit 2; }
 range() {   # NAME VALUE -> prints "MIN MAX"
     case "$2" in
@@ -76,7 +82,8 @@ while [ $# -gt 0 ]; do
         --quiet-logs) quiet=1 ;;
         --batch) batch=$2; shift ;;
         --max-wait) max_wait=$2; shift ;;
-        -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --hold) hold=1 ;;
+        -h|--help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) usage_die "unknown argument $1" ;;
     esac
     shift
@@ -92,6 +99,8 @@ for v in "$jobs" "$repeat" "$batch" "$max_wait" "$seed"; do
     case "$v" in ''|*[!0-9]*) usage_die "not a number: '$v'" ;; esac
 done
 [ -f "$plugin" ] || { echo "sdiag-compare: $plugin not built (run make)" >&2; exit 1; }
+hold_opt=""
+[ "$hold" -eq 0 ] || hold_opt=--hold
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/sdiag-compare.XXXXXX")
 dirs=()
@@ -151,17 +160,24 @@ run_one() {   # select-type allocator label
         || { echo "cluster start failed for $sel:" >&2; tail -n 20 "$d.start" >&2; return 1; }
     export SLURM_CONF=$d/etc/slurm.conf
     pid=$(ctld_pid "$d")
-    sdiag --reset >/dev/null
+    [ "$hold" -eq 1 ] || sdiag --reset >/dev/null
     RANDOM=$seed
     t0=$SECONDS
     ts=$(date +%s%N)
+    : >"$d.ids"
     for ((i = 0; i < jobs; i++)); do
         job_size
         s=$((smin + RANDOM % (smax - smin + 1))); t=$((tmin + RANDOM % (tmax - tmin + 1)))
-        (cd "$work/jobs" && sbatch -Q -o /dev/null -N "$size" -t "$t" --wrap "sleep $s")
+        (cd "$work/jobs" && sbatch --parsable ${hold_opt:+"$hold_opt"} -o /dev/null \
+            -N "$size" -t "$t" --wrap "sleep $s") >>"$d.ids"
     done
     sub=$(( ($(date +%s%N) - ts) / jobs / 1000 ))
     sub=$((sub / 1000)).$(printf '%03d' $((sub % 1000)))
+    if [ "$hold" -eq 1 ]; then
+        sdiag --reset >/dev/null
+        t0=$SECONDS
+        scontrol release "$(paste -sd, "$d.ids")"
+    fi
     end=$((SECONDS + max_wait))
     while :; do
         read -r load _ </proc/loadavg
@@ -192,7 +208,7 @@ run_one() {   # select-type allocator label
 }
 
 if [ "$size_dist" = uniform ]; then sz="$nodes nodes"; else sz="$nodes nodes, log-uniform"; fi
-echo "$jobs jobs ($sz, sleep $sleep_r s, limit $limit_r min) on a $mesh cluster${mesh_conf:+ (select/mesh: $mesh_conf)}, seed $seed; cycle times in microseconds, submit in ms, hwm in MiB, cpu in s"
+echo "$jobs jobs ($sz, sleep $sleep_r s, limit $limit_r min${hold_opt:+, submitted held, released at once}) on a $mesh cluster${mesh_conf:+ (select/mesh: $mesh_conf)}, seed $seed; cycle times in microseconds, submit in ms, hwm in MiB, cpu in s"
 header() {
     printf '%-16s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %6s %8s %6s %6s %5s\n' select \
         "main#" "last" "max" "mean" "depth" "bf-last" "bf-max" "bf-mean" "bf#" "bf-job" \
