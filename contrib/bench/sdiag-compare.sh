@@ -154,10 +154,20 @@ run_one() {   # select-type allocator label
     [ -z "$mesh_conf" ] || [ "$sel" != select/mesh ] || extra+=(--mesh-conf "$mesh_conf")
     [ "$quiet" -eq 0 ] || extra+=(--extra-slurm-conf SlurmctldDebug=info
         --extra-slurm-conf SlurmdDebug=error --extra-slurm-conf DebugFlags=NO_CONF_HASH)
-    "$CLUSTER" start --dir "$d" --mesh "$mesh" --select "$sel" --allocator "${alloc:-mc1x1}" \
-        --plugin-dir "$work/plugins" --timeout 60 --batch "$batch" "${extra[@]}" \
-        >"$d.start" 2>&1 \
-        || { echo "cluster start failed for $sel:" >&2; tail -n 20 "$d.start" >&2; return 1; }
+    # Up to three tries: another cluster on this machine may take a port of
+    # our block between the port check and a slurmd's bind (a 512-node
+    # start takes ~20 s).
+    for i in 1 2 3; do
+        if "$CLUSTER" start --dir "$d" --mesh "$mesh" --select "$sel" \
+                --allocator "${alloc:-mc1x1}" --plugin-dir "$work/plugins" \
+                --timeout 60 --batch "$batch" "${extra[@]}" >"$d.start" 2>&1; then
+            break
+        fi
+        echo "$label: cluster start failed (try $i of 3):" >&2
+        grep -m 3 'error\|ERROR' "$d.start" >&2 || tail -n 5 "$d.start" >&2
+        [ "$i" -lt 3 ] || return 1
+        sleep 5
+    done
     export SLURM_CONF=$d/etc/slurm.conf
     pid=$(ctld_pid "$d")
     [ "$hold" -eq 1 ] || sdiag --reset >/dev/null
