@@ -12,7 +12,7 @@
 #                         [--nodes MIN-MAX] [--size-dist uniform|log]
 #                         [--sleep MIN-MAX] [--limit MIN-MAX]
 #                         [--repeat R] [--quiet-logs] [--batch N]
-#                         [--max-wait S] [--hold]
+#                         [--max-wait S] [--hold] [--also-plugin NAME=PATH]...
 # Defaults: 200 jobs, mc1x1, seed 42, 4x4, --nodes 1-8 uniform, --sleep 0-2
 # (seconds), --limit 1-3 (minutes), 1 run, max wait 900 s per run.
 # --allocator can be repeated (or a comma list): one select/mesh run each.
@@ -27,7 +27,9 @@
 # releases them all with one scontrol release: sdiag is reset and the wall
 # clock starts at the release, so the submission (slow when the machine is
 # loaded) is not part of the measurement and every run starts from the
-# same queue of N pending jobs.
+# same queue of N pending jobs. --also-plugin adds, in every round, a
+# select/mesh run of another build of select_mesh.so (e.g. the one before a
+# change) with the first allocator, labelled mesh-ALLOCATOR@NAME.
 # Columns: main/backfill cycle counts and times (microseconds, from sdiag),
 # bf-job = jobs started by backfill, wall = seconds from the first submit
 # (--hold: from the release) until the queue is empty, submit = mean sbatch
@@ -55,6 +57,7 @@ quiet=0
 batch=64
 max_wait=900
 hold=0
+also=()
 usage_die() { echo "sdiag-compare: $*" >&2; exit 2; }
 range() {   # NAME VALUE -> prints "MIN MAX"
     case "$2" in
@@ -83,7 +86,8 @@ while [ $# -gt 0 ]; do
         --batch) batch=$2; shift ;;
         --max-wait) max_wait=$2; shift ;;
         --hold) hold=1 ;;
-        -h|--help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --also-plugin) also+=("$2"); shift ;;
+        -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) usage_die "unknown argument $1" ;;
     esac
     shift
@@ -113,6 +117,12 @@ trap cleanup EXIT
 mkdir -p "$work/plugins" "$work/jobs"
 install -m 0755 "$plugin" "$work/plugins/.select_mesh.so.$$"
 mv -f "$work/plugins/.select_mesh.so.$$" "$work/plugins/select_mesh.so"
+for e in "${also[@]}"; do
+    case "$e" in *=*) ;; *) usage_die "--also-plugin wants NAME=PATH, got '$e'" ;; esac
+    [ -f "${e#*=}" ] || usage_die "--also-plugin ${e%%=*}: ${e#*=} not found"
+    mkdir -p "$work/plugins-${e%%=*}"
+    install -m 0755 "${e#*=}" "$work/plugins-${e%%=*}/select_mesh.so"
+done
 
 # sdiag_field SECTION-REGEX FIELD: value of "FIELD: v" after the section
 # ("-" if sdiag does not print it, e.g. no backfill cycle yet).
@@ -145,11 +155,12 @@ job_size() {
 
 ctld_pid() { awk '$1 == "slurmctld" {print $2}' "$1/run/pids"; }
 
-run_one() {   # select-type allocator label
-    local sel=$1 alloc=$2 label=$3 d i s t left end t0 ts sub pid hwm cpu
+run_one() {   # select-type allocator label [plugin-dir]
+    local sel=$1 alloc=$2 label=$3 pdir=${4:-$work/plugins} d i s t left end t0 ts sub pid hwm cpu
     local loads=0 nload=0 load size
     local extra=()
-    d="$work/${label//#/-r}"   # '#' starts a comment in slurm.conf
+    d=${label//#/-r}   # '#' starts a comment in slurm.conf
+    d="$work/${d//@/-}"
     dirs+=("$d")
     [ -z "$mesh_conf" ] || [ "$sel" != select/mesh ] || extra+=(--mesh-conf "$mesh_conf")
     [ "$quiet" -eq 0 ] || extra+=(--extra-slurm-conf SlurmctldDebug=info
@@ -159,7 +170,7 @@ run_one() {   # select-type allocator label
     # start takes ~20 s).
     for i in 1 2 3; do
         if "$CLUSTER" start --dir "$d" --mesh "$mesh" --select "$sel" \
-                --allocator "${alloc:-mc1x1}" --plugin-dir "$work/plugins" \
+                --allocator "${alloc:-mc1x1}" --plugin-dir "$pdir" \
                 --timeout 60 --batch "$batch" "${extra[@]}" >"$d.start" 2>&1; then
             break
         fi
@@ -201,7 +212,7 @@ run_one() {   # select-type allocator label
     hwm=$(awk '/^VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status")
     cpu=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%.1f", ($12 + $13) / hz}' "/proc/$pid/stat")
     load=$(awk -v a="$loads" -v n="$nload" 'BEGIN {printf "%.2f", a / n}')
-    printf '%-16s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %6s %8s %6s %6s %5s\n' "$label" \
+    printf '%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %6s %8s %6s %6s %5s\n' "$label" \
         "$(sdiag_field 'Main schedule statistics' 'Total cycles' "$d.sdiag")" \
         "$(sdiag_field 'Main schedule statistics' 'Last cycle' "$d.sdiag")" \
         "$(sdiag_field 'Main schedule statistics' 'Max cycle' "$d.sdiag")" \
@@ -220,7 +231,7 @@ run_one() {   # select-type allocator label
 if [ "$size_dist" = uniform ]; then sz="$nodes nodes"; else sz="$nodes nodes, log-uniform"; fi
 echo "$jobs jobs ($sz, sleep $sleep_r s, limit $limit_r min${hold_opt:+, submitted held, released at once}) on a $mesh cluster${mesh_conf:+ (select/mesh: $mesh_conf)}, seed $seed; cycle times in microseconds, submit in ms, hwm in MiB, cpu in s"
 header() {
-    printf '%-16s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %6s %8s %6s %6s %5s\n' select \
+    printf '%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %6s %8s %6s %6s %5s\n' select \
         "main#" "last" "max" "mean" "depth" "bf-last" "bf-max" "bf-mean" "bf#" "bf-job" \
         "wall" "submit" "hwm" "cpu" "load"
 }
@@ -229,6 +240,11 @@ header
 for ((r = 1; r <= repeat; r++)); do
     for a in "${allocators[@]}"; do
         run_one select/mesh "$a" "mesh-$a$([ "$repeat" -eq 1 ] || echo "#$r")"
+    done
+    for e in "${also[@]}"; do
+        run_one select/mesh "${allocators[0]}" \
+            "mesh-${allocators[0]}@${e%%=*}$([ "$repeat" -eq 1 ] || echo "#$r")" \
+            "$work/plugins-${e%%=*}"
     done
     run_one select/linear "" "linear$([ "$repeat" -eq 1 ] || echo "#$r")"
 done
@@ -250,7 +266,7 @@ if [ "$repeat" -gt 1 ]; then
         END {
           for (l = 1; l <= nl; l++) {
             lab = order[l]
-            printf "%-16s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %5ss %8s %6s %6s %5s\n", lab,
+            printf "%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %5ss %8s %6s %6s %5s\n", lab,
               med(lab, 2), med(lab, 3), med(lab, 4), med(lab, 5), med(lab, 6),
               med(lab, 7), med(lab, 8), med(lab, 9), med(lab, 10), med(lab, 11),
               med(lab, 12), med(lab, 13), med(lab, 14), med(lab, 15), med(lab, 16)
