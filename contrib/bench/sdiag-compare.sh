@@ -13,6 +13,7 @@
 #                         [--sleep MIN-MAX] [--limit MIN-MAX]
 #                         [--repeat R] [--quiet-logs] [--batch N]
 #                         [--max-wait S] [--hold] [--also-plugin NAME=PATH]...
+#                         [--sched-params LIST] [--only-mesh]
 # Defaults: 200 jobs, mc1x1, seed 42, 4x4, --nodes 1-8 uniform, --sleep 0-2
 # (seconds), --limit 1-3 (minutes), 1 run, max wait 900 s per run.
 # --allocator can be repeated (or a comma list): one select/mesh run each.
@@ -30,8 +31,13 @@
 # same queue of N pending jobs. --also-plugin adds, in every round, a
 # select/mesh run of another build of select_mesh.so (e.g. the one before a
 # change) with the first allocator, labelled mesh-ALLOCATOR@NAME.
+# --sched-params replaces cluster.sh's SchedulerParameters
+# (bf_interval=1,sched_interval=2), e.g. to raise bf_max_time.
+# --only-mesh skips select/linear.
 # Columns: main/backfill cycle counts and times (microseconds, from sdiag),
-# bf-job = jobs started by backfill, wall = seconds from the first submit
+# bf-dep = mean jobs tested per backfill cycle (sdiag's Depth Mean; a
+# cycle stops after bf_max_time, 1 s here, so at scale compare bf-mean /
+# bf-dep, the time per tested job), bf-job = jobs started by backfill, wall = seconds from the first submit
 # (--hold: from the release) until the queue is empty, submit = mean sbatch
 # wall time (ms), hwm = slurmctld VmHWM (MiB), cpu = slurmctld user+system
 # CPU seconds (both include the submission), load = mean of the 1-minute
@@ -58,6 +64,8 @@ batch=64
 max_wait=900
 hold=0
 also=()
+sched_params=""
+only_mesh=0
 usage_die() { echo "sdiag-compare: $*" >&2; exit 2; }
 range() {   # NAME VALUE -> prints "MIN MAX"
     case "$2" in
@@ -87,7 +95,9 @@ while [ $# -gt 0 ]; do
         --max-wait) max_wait=$2; shift ;;
         --hold) hold=1 ;;
         --also-plugin) also+=("$2"); shift ;;
-        -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --sched-params) sched_params=$2; shift ;;
+        --only-mesh) only_mesh=1 ;;
+        -h|--help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) usage_die "unknown argument $1" ;;
     esac
     shift
@@ -165,6 +175,7 @@ run_one() {   # select-type allocator label [plugin-dir]
     [ -z "$mesh_conf" ] || [ "$sel" != select/mesh ] || extra+=(--mesh-conf "$mesh_conf")
     [ "$quiet" -eq 0 ] || extra+=(--extra-slurm-conf SlurmctldDebug=info
         --extra-slurm-conf SlurmdDebug=error --extra-slurm-conf DebugFlags=NO_CONF_HASH)
+    [ -z "$sched_params" ] || extra+=(--extra-slurm-conf "SchedulerParameters=$sched_params")
     # Up to three tries: another cluster on this machine may take a port of
     # our block between the port check and a slurmd's bind (a 512-node
     # start takes ~20 s).
@@ -212,7 +223,7 @@ run_one() {   # select-type allocator label [plugin-dir]
     hwm=$(awk '/^VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status")
     cpu=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%.1f", ($12 + $13) / hz}' "/proc/$pid/stat")
     load=$(awk -v a="$loads" -v n="$nload" 'BEGIN {printf "%.2f", a / n}')
-    printf '%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %6s %8s %6s %6s %5s\n' "$label" \
+    printf '%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s %6s | %6s %8s %6s %6s %5s\n' "$label" \
         "$(sdiag_field 'Main schedule statistics' 'Total cycles' "$d.sdiag")" \
         "$(sdiag_field 'Main schedule statistics' 'Last cycle' "$d.sdiag")" \
         "$(sdiag_field 'Main schedule statistics' 'Max cycle' "$d.sdiag")" \
@@ -222,6 +233,7 @@ run_one() {   # select-type allocator label [plugin-dir]
         "$(sdiag_field 'Backfilling stats' 'Max cycle' "$d.sdiag")" \
         "$(sdiag_field 'Backfilling stats' 'Mean cycle' "$d.sdiag")" \
         "$(sdiag_field 'Backfilling stats' 'Total cycles' "$d.sdiag")" \
+        "$(sdiag_field 'Backfilling stats' 'Depth Mean' "$d.sdiag")" \
         "$(sdiag_field 'Backfilling stats' 'Total backfilled jobs (since last slurm start)' "$d.sdiag")" \
         "$((SECONDS - t0))s" "$sub" "$hwm" "$cpu" "$load" | tee -a "$work/rows"
     "$CLUSTER" stop --dir "$d" >/dev/null 2>&1 || true
@@ -229,10 +241,10 @@ run_one() {   # select-type allocator label [plugin-dir]
 }
 
 if [ "$size_dist" = uniform ]; then sz="$nodes nodes"; else sz="$nodes nodes, log-uniform"; fi
-echo "$jobs jobs ($sz, sleep $sleep_r s, limit $limit_r min${hold_opt:+, submitted held, released at once}) on a $mesh cluster${mesh_conf:+ (select/mesh: $mesh_conf)}, seed $seed; cycle times in microseconds, submit in ms, hwm in MiB, cpu in s"
+echo "$jobs jobs ($sz, sleep $sleep_r s, limit $limit_r min${hold_opt:+, submitted held, released at once}) on a $mesh cluster${mesh_conf:+ (select/mesh: $mesh_conf)}${sched_params:+, SchedulerParameters=$sched_params}, seed $seed; cycle times in microseconds, submit in ms, hwm in MiB, cpu in s"
 header() {
-    printf '%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %6s %8s %6s %6s %5s\n' select \
-        "main#" "last" "max" "mean" "depth" "bf-last" "bf-max" "bf-mean" "bf#" "bf-job" \
+    printf '%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s %6s | %6s %8s %6s %6s %5s\n' select \
+        "main#" "last" "max" "mean" "depth" "bf-last" "bf-max" "bf-mean" "bf#" "bf-dep" "bf-job" \
         "wall" "submit" "hwm" "cpu" "load"
 }
 header
@@ -246,7 +258,7 @@ for ((r = 1; r <= repeat; r++)); do
             "mesh-${allocators[0]}@${e%%=*}$([ "$repeat" -eq 1 ] || echo "#$r")" \
             "$work/plugins-${e%%=*}"
     done
-    run_one select/linear "" "linear$([ "$repeat" -eq 1 ] || echo "#$r")"
+    [ "$only_mesh" -eq 1 ] || run_one select/linear "" "linear$([ "$repeat" -eq 1 ] || echo "#$r")"
 done
 if [ "$repeat" -gt 1 ]; then
     echo "median of $repeat runs:"
@@ -266,10 +278,11 @@ if [ "$repeat" -gt 1 ]; then
         END {
           for (l = 1; l <= nl; l++) {
             lab = order[l]
-            printf "%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s | %5ss %8s %6s %6s %5s\n", lab,
+            printf "%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s %6s | %5ss %8s %6s %6s %5s\n", lab,
               med(lab, 2), med(lab, 3), med(lab, 4), med(lab, 5), med(lab, 6),
               med(lab, 7), med(lab, 8), med(lab, 9), med(lab, 10), med(lab, 11),
-              med(lab, 12), med(lab, 13), med(lab, 14), med(lab, 15), med(lab, 16)
+              med(lab, 12), med(lab, 13), med(lab, 14), med(lab, 15), med(lab, 16),
+              med(lab, 17)
           }
         }'
 fi
