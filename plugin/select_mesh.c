@@ -237,6 +237,18 @@ static void _build_maps_locked(struct mesh_conf *c)
 	if (mesh_planner_create(c->topo, &mplanner))
 		fatal("%s: no memory for the earliest-start planner",
 		      plugin_type);
+	/*
+	 * Only positions of Slurm nodes are ever free: the allocators'
+	 * per-decision passes then cover the box of those positions, not
+	 * the whole mesh (issue 12.4: 32 nodes in Dimensions=2048x2048).
+	 */
+	for (i = 0; i < map_node_cnt; i++)
+		mesh_bitmap_set(buf_free, node2mesh[i]);
+	if (mallocator && mesh_alloc_set_usable(mallocator, buf_free))
+		error("%s: allocator bound not set", plugin_type);
+	if (mcontig && mesh_alloc_set_usable(mcontig, buf_free))
+		error("%s: contiguous helper bound not set", plugin_type);
+	mesh_bitmap_fill(buf_free, false);
 }
 
 /*

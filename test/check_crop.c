@@ -37,17 +37,17 @@ static int never_sparse(const char *name)
 /* Free nodes only inside a random box (each with probability p); a few
  * maps also free one node elsewhere.  Returns the number free. */
 static uint32_t boxed_map(const struct mesh_topo *t, struct mesh_bitmap *f,
-			  uint64_t *s)
+			  const int ulo[3], const int uext[3], uint64_t *s)
 {
 	int lo[3], ext[3], c[3], d;
 	uint32_t i, n = 0, p = 30 + (uint32_t) (tu_rand(s) % 65);
 
 	for (d = 0; d < 3; d++) {
-		ext[d] = 1 + (int) (tu_rand(s) % (uint64_t) t->dim[d]);
+		ext[d] = 1 + (int) (tu_rand(s) % (uint64_t) uext[d]);
 		if (tu_rand(s) % 2)
 			ext[d] = 1 + ext[d] / 2;
-		lo[d] =
-		    (int) (tu_rand(s) % (uint64_t) (t->dim[d] - ext[d] + 1));
+		lo[d] = ulo[d] +
+			(int) (tu_rand(s) % (uint64_t) (uext[d] - ext[d] + 1));
 	}
 	mesh_bitmap_fill(f, false);
 	for (i = 0; i < t->nodes; i++) {
@@ -58,8 +58,11 @@ static uint32_t boxed_map(const struct mesh_topo *t, struct mesh_bitmap *f,
 		if (d == 3 && tu_rand(s) % 100 < p)
 			mesh_bitmap_set(f, i);
 	}
-	if (tu_rand(s) % 8 == 0)
-		mesh_bitmap_set(f, (uint32_t) (tu_rand(s) % t->nodes));
+	if (tu_rand(s) % 8 == 0) { /* a stray free node in the usable box */
+		for (d = 0; d < 3; d++)
+			c[d] = ulo[d] + (int) (tu_rand(s) % (uint64_t) uext[d]);
+		mesh_bitmap_set(f, mesh_topo_index(t, c));
+	}
 	for (i = 0; i < t->nodes; i++)
 		n += mesh_bitmap_test(f, i);
 	return n;
@@ -95,7 +98,7 @@ static long compare_one(struct mesh_topo *t, const char *name, int rounds,
 	double *end = malloc(t->nodes * sizeof(*end));
 	uint64_t s = seed;
 	uint32_t nfree, i;
-	int r, rc1, rc2, placed = 0;
+	int r, rc1, rc2, placed = 0, ulo[3], uext[3], c[3], dd;
 	long used;
 
 	if (mesh_alloc_create(t, name, NULL, &whole, &d)) {
@@ -106,11 +109,36 @@ static long compare_one(struct mesh_topo *t, const char *name, int rounds,
 	mesh_alloc_set_sparse(whole, MESH_SPARSE_OFF);
 	mesh_alloc_set_sparse(sparse, MESH_SPARSE_ALWAYS);
 	ck_assert_int_eq(mesh_bitmap_create(t->nodes, &f), 0);
+	/* Half the time a usable box (mesh_alloc_set_usable, as select/mesh
+	 * declares its named nodes) holds every map's free nodes. */
+	for (dd = 0; dd < 3; dd++) {
+		ulo[dd] = 0, uext[dd] = t->dim[dd];
+		if (seed % 2) {
+			uext[dd] =
+			    1 + (int) (tu_rand(&s) % (uint64_t) t->dim[dd]);
+			ulo[dd] =
+			    (int) (tu_rand(&s) %
+				   (uint64_t) (t->dim[dd] - uext[dd] + 1));
+		}
+	}
+	if (seed % 2) {
+		mesh_bitmap_fill(f, false);
+		for (i = 0; i < t->nodes; i++) {
+			mesh_topo_coords(t, i, c);
+			for (dd = 0; dd < 3; dd++)
+				if (c[dd] < ulo[dd] ||
+				    c[dd] >= ulo[dd] + uext[dd])
+					break;
+			if (dd == 3)
+				mesh_bitmap_set(f, i);
+		}
+		ck_assert_int_eq(mesh_alloc_set_usable(sparse, f), 0);
+	}
 	for (r = 0; r < rounds; r++) {
 		struct mesh_request req;
 		struct mesh_view v = { t, f, end, 1000.0 };
 
-		nfree = boxed_map(t, f, &s);
+		nfree = boxed_map(t, f, ulo, uext, &s);
 		if (!nfree)
 			continue;
 		for (i = 0; i < t->nodes; i++)

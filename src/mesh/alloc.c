@@ -393,7 +393,7 @@ int mesh_alloc_place(struct mesh_allocator *a, const struct mesh_view *v,
 	if (req->nodes == 0 || req->nodes > a->topo->nodes ||
 	    (req->n_required && !req->required))
 		return MESH_EINVAL;
-	if (mesh_bitmap_count(v->free) < req->nodes)
+	if (mesh__free_count(a, v->free) < req->nodes)
 		return MESH_ENOSPC;
 	if (req->n_required)
 		rc = place_with_required(a, v, req, out);

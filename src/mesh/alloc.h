@@ -129,6 +129,15 @@ enum mesh_sparse_mode {
 /** \brief Set the sparse mode (also of a wrapped base allocator). */
 void mesh_alloc_set_sparse(struct mesh_allocator *a, enum mesh_sparse_mode m);
 
+/** \brief Declare that only positions set in usable are ever free in
+ *  the views given to a (select/mesh: the positions of named nodes).
+ *  Per-decision passes over the free map then cover only the bounding
+ *  box of usable, and free positions outside that box are ignored.  NULL
+ *  lifts the bound.  Applies to a wrapped base too.
+ *  \return 0, or MESH_EINVAL if usable is not of the mesh's size. */
+int mesh_alloc_set_usable(struct mesh_allocator *a,
+			  const struct mesh_bitmap *usable);
+
 /** \brief Decisions so far that took a sparse path (a crop or the curve
  *  fits' free-node run list), including a wrapped base's. */
 unsigned long mesh_alloc_sparse_count(const struct mesh_allocator *a);

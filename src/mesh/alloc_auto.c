@@ -8,6 +8,7 @@
  *    compactness by mc1x1 (Mache Ch. IV).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "alloc_internal.h"
 #include "error.h"
@@ -69,6 +70,9 @@ static int auto_place(struct mesh_allocator *a, const struct mesh_view *v,
 	/* mc1x1 looks at free nodes only, so it may crop (crop.c); plas
 	 * takes its sparse path itself */
 	b->sparse = a->sparse;
+	b->bounded = a->bounded;
+	memcpy(b->blo, a->blo, sizeof(b->blo));
+	memcpy(b->bhi, a->bhi, sizeof(b->bhi));
 	if (mesh__crop_place(b, v, req, out, &rc)) {
 		a->sparse_used++;
 		return rc;

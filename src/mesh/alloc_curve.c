@@ -201,10 +201,11 @@ static uint32_t list_free_ranks(struct curve_priv *p, uint32_t n)
  * decision.  Instead the free nodes' ranks are looked up and sorted
  * (mesh__free_sorted), and the same run list (and free_rank) is read off
  * them. */
-static uint32_t sparse_runs(struct curve_priv *p, const struct mesh_view *v,
+static uint32_t sparse_runs(const struct mesh_allocator *a,
+			    struct curve_priv *p, const struct mesh_view *v,
 			    uint32_t *nruns)
 {
-	uint32_t m = mesh__free_sorted(v->free, p->rank, p->free_rank), i,
+	uint32_t m = mesh__free_sorted(a, v->free, p->rank, p->free_rank), i,
 		 ns = 0;
 
 	for (i = 0; i < m; i++) {
@@ -353,7 +354,7 @@ static int curve_place(struct mesh_allocator *a, const struct mesh_view *v,
 
 	p->sparse_now = mesh__sparse_wanted(a, v);
 	if (p->sparse_now) {
-		m = sparse_runs(p, v, &nr);
+		m = sparse_runs(a, p, v, &nr);
 		if (m < k)
 			return MESH_ENOSPC;
 		if (p->fit == FIT_FREELIST) {
@@ -430,7 +431,7 @@ static int curve_candidates(struct mesh_allocator *a, const struct mesh_view *v,
 						   : (cb(ctx, buf), 0);
 	p->sparse_now = mesh__sparse_wanted(a, v);
 	if (p->sparse_now) {
-		m = sparse_runs(p, v, &nr);
+		m = sparse_runs(a, p, v, &nr);
 	} else {
 		gather_ranks(p, v);
 		m = find_runs(p, v->topo->nodes, &nr);

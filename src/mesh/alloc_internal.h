@@ -59,6 +59,9 @@ struct mesh_allocator {
 	 * a shell reaches) reads these, not topo->dim. */
 	int gdim[MESH_MAX_DIMS];
 	enum mesh_sparse_mode sparse;
+	/* mesh_alloc_set_usable(): free nodes lie in blo..bhi (inclusive) */
+	int bounded;
+	int blo[MESH_MAX_DIMS], bhi[MESH_MAX_DIMS];
 	unsigned long sparse_used; /* decisions that took a sparse path */
 	struct mesh__crop *crop;
 };
@@ -82,8 +85,16 @@ void mesh__crop_destroy(struct mesh__crop *c);
  * scanning the order (at most 1/64 of the nodes free, per a->sparse). */
 int mesh__sparse_wanted(struct mesh_allocator *a, const struct mesh_view *v);
 /* pos[node] of every free node into buf, ascending; returns how many. */
-uint32_t mesh__free_sorted(const struct mesh_bitmap *f, const uint32_t *pos,
+uint32_t mesh__free_sorted(const struct mesh_allocator *a,
+			   const struct mesh_bitmap *f, const uint32_t *pos,
 			   uint32_t *buf);
+/* Free nodes of f, within a's usable box if it has one. */
+uint32_t mesh__free_count(const struct mesh_allocator *a,
+			  const struct mesh_bitmap *f);
+/* fn(ctx, node) for every free node of f in ascending order (within a's
+ * usable box if any) until fn returns non-zero; returns that value. */
+int mesh__free_each(const struct mesh_allocator *a, const struct mesh_bitmap *f,
+		    int (*fn)(void *ctx, uint32_t node), void *ctx);
 
 /* Parameter helpers: look up "key" in "k=v,k=v"; 1 if found. */
 int mesh__param_get(const char *params, const char *key, char *val, size_t len);

@@ -153,7 +153,7 @@ static int plas_place(struct mesh_allocator *a, const struct mesh_view *v,
 	uint32_t i, m = 0;
 
 	if (mesh__sparse_wanted(a, v)) {
-		m = mesh__free_sorted(v->free, p->pos, p->free_pos);
+		m = mesh__free_sorted(a, v->free, p->pos, p->free_pos);
 		if (m < req->nodes)
 			return MESH_ENOSPC;
 		for (i = 0; i < req->nodes; i++)

@@ -87,43 +87,56 @@ static uint64_t box_volume(const struct mesh_topo *t, const int lo[3],
 	return vol;
 }
 
+struct box_scan {
+	const struct mesh_topo *t;
+	int l[3], h[3], margin;
+	uint64_t limit, vol;
+};
+
+static int box_grow(void *ctx, uint32_t node)
+{
+	struct box_scan *b = ctx;
+	int c[3], d, grew = 0;
+
+	mesh_topo_coords(b->t, node, c);
+	for (d = 0; d < 3; d++) {
+		if (c[d] < b->l[d])
+			b->l[d] = c[d], grew = 1;
+		if (c[d] > b->h[d])
+			b->h[d] = c[d], grew = 1;
+	}
+	if (grew)
+		b->vol = box_volume(b->t, b->l, b->h, b->margin);
+	return b->vol > b->limit;
+}
+
 /* The box of the free nodes grown by margin (clipped; whole extent on
  * wrapped dimensions) into lo/ext; its volume, or 0 as soon as it
  * exceeds limit. */
-static uint64_t free_box(const struct mesh_topo *t, const struct mesh_bitmap *f,
-			 int margin, uint64_t limit, int lo[3], int ext[3])
+static uint64_t free_box(const struct mesh_allocator *a,
+			 const struct mesh_bitmap *f, int margin,
+			 uint64_t limit, int lo[3], int ext[3])
 {
-	int l[3] = { 1 << 30, 1 << 30, 1 << 30 }, h[3] = { -1, -1, -1 }, c[3];
-	uint32_t w, nw = (t->nodes + 63) / 64;
-	uint64_t x, vol = 0;
-	int d, grew;
+	const struct mesh_topo *t = a->topo;
+	struct box_scan b = {
+		t, { 1 << 30, 1 << 30, 1 << 30 }, { -1, -1, -1 }, margin, limit,
+		0
+	};
+	int d;
 
-	for (w = 0; w < nw; w++)
-		for (x = f->words[w]; x; x &= x - 1) {
-			mesh_topo_coords(
-			    t, w * 64 + (uint32_t) __builtin_ctzll(x), c);
-			for (d = 0, grew = 0; d < 3; d++) {
-				if (c[d] < l[d])
-					l[d] = c[d], grew = 1;
-				if (c[d] > h[d])
-					h[d] = c[d], grew = 1;
-			}
-			if (grew && (vol = box_volume(t, l, h, margin)) > limit)
-				return 0;
-		}
-	if (!vol)
+	if (mesh__free_each(a, f, box_grow, &b) || !b.vol)
 		return 0;
 	for (d = 0; d < 3; d++) {
 		if (t->wrap[d]) {
 			lo[d] = 0, ext[d] = t->dim[d];
 			continue;
 		}
-		lo[d] = l[d] - margin < 0 ? 0 : l[d] - margin;
-		ext[d] = (h[d] + margin >= t->dim[d] ? t->dim[d] - 1
-						     : h[d] + margin) -
+		lo[d] = b.l[d] - margin < 0 ? 0 : b.l[d] - margin;
+		ext[d] = (b.h[d] + margin >= t->dim[d] ? t->dim[d] - 1
+						       : b.h[d] + margin) -
 			 lo[d] + 1;
 	}
-	return vol;
+	return b.vol;
 }
 
 static int box_contains(const struct mesh__crop *c, const int lo[3],
@@ -184,23 +197,33 @@ fail:
 	return NULL;
 }
 
+struct fill_ctx {
+	const struct mesh_topo *t;
+	struct mesh__crop *c;
+};
+
+static int fill_one(void *ctx, uint32_t node)
+{
+	struct fill_ctx *x = ctx;
+	int q[3], d;
+
+	mesh_topo_coords(x->t, node, q);
+	for (d = 0; d < 3; d++)
+		q[d] -= x->c->lo[d];
+	mesh_bitmap_set(x->c->free, mesh_topo_index(x->c->topo, q));
+	return 0;
+}
+
 /* The crop's free map and end times from the whole mesh's view. */
-static void crop_fill(struct mesh__crop *c, const struct mesh_topo *t,
+static void crop_fill(const struct mesh_allocator *a, struct mesh__crop *c,
 		      const struct mesh_view *v)
 {
-	uint32_t w, nw = (t->nodes + 63) / 64;
-	uint64_t x;
-	int q[3], d, y, z;
+	const struct mesh_topo *t = a->topo;
+	struct fill_ctx x = { t, c };
+	int y, z;
 
 	mesh_bitmap_fill(c->free, false);
-	for (w = 0; w < nw; w++)
-		for (x = v->free->words[w]; x; x &= x - 1) {
-			mesh_topo_coords(
-			    t, w * 64 + (uint32_t) __builtin_ctzll(x), q);
-			for (d = 0; d < 3; d++)
-				q[d] -= c->lo[d];
-			mesh_bitmap_set(c->free, mesh_topo_index(c->topo, q));
-		}
+	mesh__free_each(a, v->free, fill_one, &x);
 	if (!c->end || !v->end_time)
 		return;
 	for (z = 0; z < c->ext[2]; z++)
@@ -228,7 +251,7 @@ int mesh__crop_place(struct mesh_allocator *a, const struct mesh_view *v,
 		return 0;
 	limit = a->sparse == MESH_SPARSE_ALWAYS ? (uint64_t) t->nodes - 1
 						: t->nodes / CROP_RATIO;
-	vol = free_box(t, v->free, margin, limit, lo, ext);
+	vol = free_box(a, v->free, margin, limit, lo, ext);
 	if (!vol)
 		return 0;
 	c = a->crop;
@@ -239,7 +262,7 @@ int mesh__crop_place(struct mesh_allocator *a, const struct mesh_view *v,
 		if (!c)
 			return 0; /* no memory: place on the whole mesh */
 	}
-	crop_fill(c, t, v);
+	crop_fill(a, c, v);
 	sv = *v;
 	sv.topo = c->topo;
 	sv.free = c->free;
@@ -260,7 +283,7 @@ int mesh__sparse_wanted(struct mesh_allocator *a, const struct mesh_view *v)
 {
 	if (a->sparse == MESH_SPARSE_OFF ||
 	    (a->sparse == MESH_SPARSE_AUTO &&
-	     mesh_bitmap_count(v->free) > v->topo->nodes / 64))
+	     mesh__free_count(a, v->free) > v->topo->nodes / 64))
 		return 0;
 	a->sparse_used++;
 	return 1;
@@ -273,15 +296,128 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-uint32_t mesh__free_sorted(const struct mesh_bitmap *f, const uint32_t *pos,
+struct sorted_ctx {
+	const uint32_t *pos;
+	uint32_t *buf, m;
+};
+
+static int sorted_one(void *ctx, uint32_t node)
+{
+	struct sorted_ctx *x = ctx;
+
+	x->buf[x->m++] = x->pos[node];
+	return 0;
+}
+
+uint32_t mesh__free_sorted(const struct mesh_allocator *a,
+			   const struct mesh_bitmap *f, const uint32_t *pos,
 			   uint32_t *buf)
 {
-	uint32_t w, nw = (f->nbits + 63) / 64, m = 0;
+	struct sorted_ctx x = { pos, buf, 0 };
+
+	mesh__free_each(a, f, sorted_one, &x);
+	qsort(buf, x.m, sizeof(*buf), cmp_u32);
+	return x.m;
+}
+
+/* Bits first..last (inclusive) of word w's range in f, as a mask. */
+static uint64_t span_mask(uint32_t w, uint32_t first, uint32_t last)
+{
+	uint64_t m = ~(uint64_t) 0;
+
+	if (w == first >> 6)
+		m &= ~(uint64_t) 0 << (first & 63);
+	if (w == last >> 6 && (last & 63) != 63)
+		m &= ((uint64_t) 1 << ((last & 63) + 1)) - 1;
+	return m;
+}
+
+/* Bit count of a word without a library call (no -mpopcnt). */
+static uint32_t popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (uint32_t) ((x * 0x0101010101010101ull) >> 56);
+}
+
+uint32_t mesh__free_count(const struct mesh_allocator *a,
+			  const struct mesh_bitmap *f)
+{
+	const struct mesh_topo *t = a->topo;
+	uint32_t n = 0, w, first, last;
+	int c[3], y, z;
+
+	if (!a->bounded)
+		return mesh_bitmap_count(f);
+	for (z = a->blo[2]; z <= a->bhi[2]; z++)
+		for (y = a->blo[1]; y <= a->bhi[1]; y++) {
+			c[0] = a->blo[0], c[1] = y, c[2] = z;
+			first = mesh_topo_index(t, c);
+			last = first + (uint32_t) (a->bhi[0] - a->blo[0]);
+			for (w = first >> 6; w <= last >> 6; w++)
+				n += popcount64(f->words[w] &
+						span_mask(w, first, last));
+		}
+	return n;
+}
+
+int mesh__free_each(const struct mesh_allocator *a, const struct mesh_bitmap *f,
+		    int (*fn)(void *ctx, uint32_t node), void *ctx)
+{
+	const struct mesh_topo *t = a->topo;
+	uint32_t w, first = 0, last = t->nodes - 1;
+	int c[3], y = 0, z = 0, rc;
 	uint64_t x;
 
-	for (w = 0; w < nw; w++)
-		for (x = f->words[w]; x; x &= x - 1)
-			buf[m++] = pos[w * 64 + (uint32_t) __builtin_ctzll(x)];
-	qsort(buf, m, sizeof(*buf), cmp_u32);
-	return m;
+	if (a->bounded)
+		y = a->blo[1], z = a->blo[2];
+	for (;;) {
+		if (a->bounded) {
+			c[0] = a->blo[0], c[1] = y, c[2] = z;
+			first = mesh_topo_index(t, c);
+			last = first + (uint32_t) (a->bhi[0] - a->blo[0]);
+		}
+		for (w = first >> 6; w <= last >> 6; w++)
+			for (x = f->words[w] & span_mask(w, first, last); x;
+			     x &= x - 1) {
+				rc = fn(ctx,
+					w * 64 + (uint32_t) __builtin_ctzll(x));
+				if (rc)
+					return rc;
+			}
+		if (!a->bounded || (y == a->bhi[1] && z == a->bhi[2]))
+			return 0;
+		if (++y > a->bhi[1])
+			y = a->blo[1], z++;
+	}
+}
+
+int mesh_alloc_set_usable(struct mesh_allocator *a,
+			  const struct mesh_bitmap *usable)
+{
+	int lo[3] = { 1 << 30, 1 << 30, 1 << 30 }, hi[3] = { -1, -1, -1 };
+	int c[3], d;
+	uint32_t w;
+	uint64_t x;
+
+	if (usable && usable->nbits != a->topo->nodes)
+		return MESH_EINVAL;
+	for (w = 0; usable && w < (usable->nbits + 63) / 64; w++)
+		for (x = usable->words[w]; x; x &= x - 1) {
+			mesh_topo_coords(
+			    a->topo, w * 64 + (uint32_t) __builtin_ctzll(x), c);
+			for (d = 0; d < 3; d++) {
+				lo[d] = c[d] < lo[d] ? c[d] : lo[d];
+				hi[d] = c[d] > hi[d] ? c[d] : hi[d];
+			}
+		}
+	for (; a; a = a->base) {
+		a->bounded = usable && hi[0] >= 0;
+		memcpy(a->blo, lo, sizeof(lo));
+		memcpy(a->bhi, hi, sizeof(hi));
+		mesh__crop_destroy(a->crop); /* rebuilt for the new bound */
+		a->crop = NULL;
+	}
+	return 0;
 }

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc_internal.h"
 #include "error.h"
 
 struct by_end {
@@ -237,7 +238,7 @@ static int scan(struct mesh_planner *p, struct mesh_allocator *a,
 	for (c = 0; c < nt; c++) {
 		advance(p, q, p->times[c], &next);
 		apply_reservations(p, q, p->times[c]);
-		if (mesh_bitmap_count(p->cur) < req->nodes)
+		if (mesh__free_count(a, p->cur) < req->nodes)
 			continue;
 		rc = try_at(p, a, q, req, p->times[c], out);
 		if (rc < 0)
@@ -256,7 +257,7 @@ static int by_count(struct mesh_planner *p, struct mesh_allocator *a,
 		    const struct mesh_request *req, size_t nt, double *start,
 		    uint32_t *out)
 {
-	uint64_t free = mesh_bitmap_count(q->free_now);
+	uint64_t free = mesh__free_count(a, q->free_now);
 	size_t c, next = 0;
 
 	for (c = 0; c < nt; c++) {
@@ -291,7 +292,7 @@ static int bisect(struct mesh_planner *p, struct mesh_allocator *a,
 
 		base_at(p, q, p->times[mid]);
 		mesh_bitmap_copy(p->cur, p->base);
-		rc = mesh_bitmap_count(p->cur) < req->nodes
+		rc = mesh__free_count(a, p->cur) < req->nodes
 			 ? 0
 			 : try_at(p, a, q, req, p->times[mid], out);
 		if (rc < 0)
