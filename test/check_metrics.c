@@ -7,7 +7,8 @@ static struct mesh_metrics metrics_of(const struct mesh_topo *t,
 	struct mesh_metrics m;
 
 	ck_assert_int_eq(mesh_metrics_compute(t, nodes, n, &m), 0);
-	ck_assert_uint_eq(m.sum_pairwise, mesh_metrics_sum_pairwise(t, nodes, n));
+	ck_assert_uint_eq(m.sum_pairwise,
+			  mesh_metrics_sum_pairwise(t, nodes, n));
 	return m;
 }
 
@@ -100,7 +101,8 @@ END_TEST
 
 /* The histogram-based sums and the O(1) diameter agree with the O(n^2)
  * definitions on random sets, meshes and tori, 2D and 3D. */
-static const char *const random_meshes[] = { "7x5", "6tx5", "4x3x5", "5tx4tx3t", "9x2t" };
+static const char *const random_meshes[] = { "7x5", "6tx5", "4x3x5", "5tx4tx3t",
+					     "9x2t" };
 
 START_TEST(test_metrics_random_vs_bruteforce)
 {
@@ -123,7 +125,8 @@ START_TEST(test_metrics_random_vs_bruteforce)
 		for (i = 0; i < n; i++) {
 			row = 0;
 			for (j = 0; j < n; j++) {
-				dist = mesh_topo_distance(t, nodes[i], nodes[j]);
+				dist =
+				    mesh_topo_distance(t, nodes[i], nodes[j]);
 				row += (uint64_t) dist;
 				if (j > i)
 					sum += (uint64_t) dist;
@@ -136,6 +139,26 @@ START_TEST(test_metrics_random_vs_bruteforce)
 		ck_assert_uint_eq(m.sum_pairwise, sum);
 		ck_assert_int_eq(m.diameter, diam);
 		ck_assert_uint_eq(m.distance_from_center, best);
+		/* links_affected: per axis, span times the distinct lines
+		 * along that axis holding a node (pairwise, by definition) */
+		row = 0;
+		for (int d = 0; d < 3; d++) {
+			uint64_t lines = 0;
+
+			for (i = 0; i < n; i++) {
+				int a[3], b[3], e, same = 0;
+
+				mesh_topo_coords(t, nodes[i], a);
+				for (j = 0; j < i && !same; j++) {
+					mesh_topo_coords(t, nodes[j], b);
+					for (e = 0, same = 1; e < 3; e++)
+						same &= e == d || a[e] == b[e];
+				}
+				lines += !same;
+			}
+			row += (uint64_t) (m.bbox[d] - 1) * lines;
+		}
+		ck_assert_uint_eq(m.links_affected, row);
 	}
 	free(nodes);
 	mesh_topo_destroy(t);

@@ -108,34 +108,56 @@ static int axis_span(const struct mesh_topo *t, int d, const uint32_t *hist)
 	return len - gap - 1;
 }
 
-/* Distinct projections of the nodes onto the hyperplane orthogonal to d. */
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* Distinct projections of the nodes onto the hyperplane orthogonal to d:
+ * the projections' keys sorted in keys (n entries), O(n log n) whatever
+ * the mesh's size (issue 12.4: no position-sized buffer). */
 static uint64_t distinct_projections(const struct mesh_topo *t, int d,
 				     const uint32_t *nodes, size_t n,
-				     uint8_t *seen)
+				     uint32_t *keys)
 {
 	int c[MESH_MAX_DIMS], u = d == 0 ? 1 : 0, w = d == 2 ? 1 : 2;
 	uint64_t count = 0;
-	uint32_t key;
 	size_t i;
 
-	memset(seen, 0, t->nodes / (uint32_t) t->dim[d]);
 	for (i = 0; i < n; i++) {
 		mesh_topo_coords(t, nodes[i], c);
-		key = (uint32_t) c[u] + (uint32_t) t->dim[u] * (uint32_t) c[w];
-		if (!seen[key]) {
-			seen[key] = 1;
-			count++;
-		}
+		keys[i] =
+		    (uint32_t) c[u] + (uint32_t) t->dim[u] * (uint32_t) c[w];
 	}
+	qsort(keys, n, sizeof(*keys), cmp_u32);
+	for (i = 0; i < n; i++)
+		count += !i || keys[i] != keys[i - 1];
 	return count;
 }
 
-/* Per axis, cost[a] = sum over nodes of the axis distance from a. */
+/* Per axis, cost[a] = sum over nodes of the axis distance from a: O(L)
+ * on a mesh axis (moving a by one adds the nodes at or below a and
+ * subtracts those above), O(L^2) on a ring. */
 static void axis_costs(const struct mesh_topo *t, int d, const uint32_t *hist,
 		       uint64_t *cost)
 {
+	uint64_t below = 0, total = 0;
 	int a, b;
 
+	if (!t->wrap[d]) {
+		cost[0] = 0;
+		for (b = 0; b < t->dim[d]; b++) {
+			cost[0] += (uint64_t) hist[b] * (uint64_t) b;
+			total += hist[b];
+		}
+		for (a = 0; a + 1 < t->dim[d]; a++) {
+			below += hist[a];
+			cost[a + 1] = cost[a] + below - (total - below);
+		}
+		return;
+	}
 	for (a = 0; a < t->dim[d]; a++) {
 		cost[a] = 0;
 		for (b = 0; b < t->dim[d]; b++)
@@ -212,15 +234,15 @@ int mesh_metrics_compute(const struct mesh_topo *t, const uint32_t *nodes,
 {
 	uint32_t *hist[MESH_MAX_DIMS];
 	struct mesh_metrics r;
-	uint8_t *seen;
+	uint32_t *keys;
 	int d;
 
 	if (!t || !nodes || !m || n == 0)
 		return MESH_EINVAL;
 	if (axis_histograms(t, nodes, n, hist))
 		return MESH_ENOMEM;
-	seen = malloc(t->nodes);
-	if (!seen) {
+	keys = malloc(n * sizeof(*keys));
+	if (!keys) {
 		free(hist[0]);
 		return MESH_ENOMEM;
 	}
@@ -234,13 +256,13 @@ int mesh_metrics_compute(const struct mesh_topo *t, const uint32_t *nodes,
 		r.bbox[d] = span + 1;
 		r.nodes_affected *= (uint64_t) (span + 1);
 		r.links_affected += (uint64_t) span *
-				    distinct_projections(t, d, nodes, n, seen);
+				    distinct_projections(t, d, nodes, n, keys);
 	}
 	if (n > 1)
 		r.avg_pairwise = (double) r.sum_pairwise /
 				 ((double) n * (double) (n - 1) / 2.0);
 	r.diameter = diameter(t, nodes, n);
-	free(seen);
+	free(keys);
 	if (center_distance(t, nodes, n, hist, &r.distance_from_center)) {
 		free(hist[0]);
 		return MESH_ENOMEM;
