@@ -674,7 +674,9 @@ static void bench_will_run(const struct bench_opts *o)
 /* Sparse meshes (issue 12.4): 32 named positions in 2048x2048, where
  * mesh.conf's Nodes=n[0-31] puts them (x = 0..31, y = 0), half of them
  * busy at random.  Each allocator decides on the same maps with the
- * sparse paths off (the whole mesh, as before) and on (the default). */
+ * sparse paths off (the whole mesh, as before), on (the default, as
+ * meshsim), and on with the 32 positions declared usable (as select/mesh
+ * declares its nodes). */
 static double sparse_time(struct mesh_allocator *a, struct mesh_topo *t,
 			  struct mesh_bitmap **maps, int nmaps, uint32_t k,
 			  double budget, uint32_t *out, uint32_t *answers,
@@ -709,6 +711,7 @@ static void bench_sparse(const struct bench_opts *o)
 	struct mesh_bitmap **maps;
 	struct mesh_diag d;
 	uint32_t *out, *want, *got, i;
+	struct mesh_bitmap *usable = NULL;
 	uint64_t seed = 12;
 	int m, c[3] = { 0, 0, 0 };
 	size_t a, k;
@@ -730,49 +733,66 @@ static void bench_sparse(const struct bench_opts *o)
 			mesh_bitmap_set(maps[m], mesh_topo_index(t, c));
 		}
 	}
+	mesh_bitmap_create(t->nodes, &usable);
+	for (i = 0, c[0] = 0; i < 32; i++) {
+		c[0] = (int) i;
+		mesh_bitmap_set(usable, mesh_topo_index(t, c));
+	}
 	out = malloc(64 * sizeof(*out));
 	want = malloc((size_t) o->maps * 8 * sizeof(*want));
 	got = malloc((size_t) o->maps * 8 * sizeof(*got));
 	printf("\n== sparse mesh (issue 12.4): 2048x2048, 32 named nodes at "
 	       "x = 0..31, y = 0, about half busy; median us per decision, "
-	       "k = 1/4/8; whole = sparse paths off, now = default ==\n");
-	printf("%-18s %-26s %-26s %s\n", "allocator", "whole mesh", "now",
-	       "answer");
+	       "k = 1/4/8; whole = sparse paths off, default = as meshsim, "
+	       "usable = the 32 positions declared, as select/mesh ==\n");
+	printf("%-18s %-26s %-26s %-26s %s\n", "allocator", "whole mesh",
+	       "default", "usable", "answer");
 	for (a = 0; a < mesh_alloc_count(); a++) {
 		const char *name = mesh_alloc_describe(a)->name;
-		struct mesh_allocator *whole = NULL, *now = NULL;
-		char col[2][96] = { "", "" }, buf[32];
+		struct mesh_allocator *whole = NULL, *now = NULL, *use = NULL;
+		char col[3][96] = { "", "", "" }, buf[32];
 		int same = 1, q;
 
 		if (!selected(o, name) ||
 		    mesh_alloc_create(t, name, NULL, &whole, &d) ||
-		    mesh_alloc_create(t, name, NULL, &now, &d)) {
+		    mesh_alloc_create(t, name, NULL, &now, &d) ||
+		    mesh_alloc_create(t, name, NULL, &use, &d)) {
 			mesh_alloc_destroy(whole);
+			mesh_alloc_destroy(now);
 			continue;
 		}
 		mesh_alloc_set_sparse(whole, MESH_SPARSE_OFF);
+		mesh_alloc_set_usable(use, usable);
 		for (k = 0; k < 3; k++) {
-			int n[2];
+			int n[3];
 
-			for (q = 0; q < 2; q++) {
-				double us = sparse_time(
-				    q ? now : whole, t, maps, o->maps, ks[k],
-				    o->budget, out, q ? got : want, &n[q]);
+			for (q = 0; q < 3; q++) {
+				struct mesh_allocator *al = q == 0   ? whole
+							    : q == 1 ? now
+								     : use;
+				double us = sparse_time(al, t, maps, o->maps,
+							ks[k], o->budget, out,
+							q ? got : want, &n[q]);
 
 				snprintf(buf, sizeof(buf), "%s%.1f%s",
 					 k ? " / " : "", us,
 					 n[q] < o->maps ? "*" : "");
 				strcat(col[q], buf);
+				if (q) {
+					int nn = n[0] < n[q] ? n[0] : n[q];
+
+					same &= !memcmp(want, got,
+							(size_t) nn * ks[k] *
+							    sizeof(*got));
+				}
 			}
-			n[0] = n[0] < n[1] ? n[0] : n[1];
-			same &= !memcmp(want, got,
-					(size_t) n[0] * ks[k] * sizeof(*got));
 		}
-		printf("%-18s %-26s %-26s %s\n", name, col[0], col[1],
-		       same ? "same" : "DIFFERENT");
+		printf("%-18s %-26s %-26s %-26s %s\n", name, col[0], col[1],
+		       col[2], same ? "same" : "DIFFERENT");
 		fflush(stdout);
 		mesh_alloc_destroy(whole);
 		mesh_alloc_destroy(now);
+		mesh_alloc_destroy(use);
 	}
 	for (m = 0; m < o->maps; m++)
 		mesh_bitmap_destroy(maps[m]);
@@ -780,6 +800,7 @@ static void bench_sparse(const struct bench_opts *o)
 	free(out);
 	free(want);
 	free(got);
+	mesh_bitmap_destroy(usable);
 	mesh_topo_destroy(t);
 }
 
