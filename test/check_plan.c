@@ -251,11 +251,11 @@ static int place_plus2(void *arg, const struct mesh_view *v,
 	return mesh_alloc_place(tc->a, v, &r, out);
 }
 
-/* Places only at time 20: not monotone in the free set. */
-static int place_at_20(void *arg, const struct mesh_view *v,
+/* Places only at time 50: not monotone in the free set. */
+static int place_at_50(void *arg, const struct mesh_view *v,
 		       const struct mesh_request *req, uint32_t *out)
 {
-	if (v->now != 20)
+	if (v->now != 50)
 		return MESH_ENOSPC;
 	return mesh_alloc_place(arg, v, req, out);
 }
@@ -263,7 +263,8 @@ static int place_at_20(void *arg, const struct mesh_view *v,
 /* 8x1 line, contig-ff, nothing free now; jobs end at 20, 50 and 80.
  * A hook that needs all 4 nodes (req->nodes 2 is only the fewest) makes
  * the count path fall back to the scan: 4 nodes first at 50.  A hook
- * that places only at 20 is found by in_order; the bisection, which
+ * that places only at 50 is found by in_order; the contiguous search
+ * (first time with 2 free, 20, then bisection over 50, 80), which
  * assumes monotonicity, cannot see it. */
 START_TEST(test_plan_hook_hand_worked)
 {
@@ -309,16 +310,16 @@ START_TEST(test_plan_hook_hand_worked)
 		ck_assert_uint_ge(out[i], 3);
 	/* non-monotone hook on a contiguous-only allocator */
 	req.nodes = 2;
-	q.place = place_at_20;
+	q.place = place_at_50;
 	q.place_arg = ff;
 	ck_assert_int_eq(mesh_plan_earliest(p, ff, &q, &req, &start, out),
 			 MESH_ENOSPC); /* the bisection assumes monotone */
 	q.in_order = 1;
 	ck_assert_int_eq(mesh_plan_earliest(p, ff, &q, &req, &start, out), 0);
-	ck_assert_double_eq(start, 20);
+	ck_assert_double_eq(start, 50);
 	ck_assert_int_eq(mesh_plan_earliest_naive(p, ff, &q, &req, &start, out),
 			 0);
-	ck_assert_double_eq(start, 20);
+	ck_assert_double_eq(start, 50);
 	mesh_planner_destroy(p);
 	mesh_alloc_destroy(ff);
 	mesh_alloc_destroy(tc.a);

@@ -12,7 +12,9 @@
  *     or MAY_REFUSE flag): the first t with k free nodes, found by
  *     counting, then one placement;
  *   - contiguous-only allocators: a free box stays free in a superset,
- *     so a binary search over the candidates needs O(log R) placements;
+ *     so after one placement at the first t with k free nodes (often
+ *     the answer), a binary search over the later candidates needs
+ *     O(log R) placements;
  *   - buddy systems that may refuse with k nodes free: no monotonicity is
  *     claimed, so every candidate with k free nodes is tried in order.
  * With reservations the set can shrink as t grows (a reservation
@@ -251,11 +253,11 @@ static int scan(struct mesh_planner *p, struct mesh_allocator *a,
 	return MESH_ENOSPC;
 }
 
-/* Monotone, places whenever k are free: count, then place once. */
-static int by_count(struct mesh_planner *p, struct mesh_allocator *a,
-		    const struct mesh_plan_query *q,
-		    const struct mesh_request *req, size_t nt, double *start,
-		    uint32_t *out)
+/* First candidate with at least k free nodes, by counting (running
+ * holds are disjoint and not in free_now); nt if none. */
+static size_t first_enough(struct mesh_planner *p, struct mesh_allocator *a,
+			   const struct mesh_plan_query *q, uint32_t k,
+			   size_t nt)
 {
 	uint64_t free = mesh__free_count(a, q->free_now);
 	size_t c, next = 0;
@@ -263,40 +265,73 @@ static int by_count(struct mesh_planner *p, struct mesh_allocator *a,
 	for (c = 0; c < nt; c++) {
 		while (next < q->n_running && p->order[next].end <= p->times[c])
 			free += q->running[p->order[next++].job].n;
-		if (free < req->nodes)
-			continue;
-		base_at(p, q, p->times[c]);
-		mesh_bitmap_copy(p->cur, p->base);
-		if (try_at(p, a, q, req, p->times[c], out) == 1) {
-			*start = p->times[c];
-			return 0;
-		}
-		/* required nodes or a surprise refusal: be exact */
-		return scan(p, a, q, req, nt, start, out);
+		if (free >= k)
+			return c;
 	}
-	return MESH_ENOSPC;
+	return nt;
 }
 
-/* Monotone, may refuse with k free (contiguous): binary search for the
- * first candidate that places. */
+/* The free set at candidate c (no reservations), then one placement. */
+static int probe(struct mesh_planner *p, struct mesh_allocator *a,
+		 const struct mesh_plan_query *q,
+		 const struct mesh_request *req, size_t c, uint32_t *out)
+{
+	base_at(p, q, p->times[c]);
+	mesh_bitmap_copy(p->cur, p->base);
+	return try_at(p, a, q, req, p->times[c], out);
+}
+
+/* Monotone, places whenever k are free: count, then place once. */
+static int by_count(struct mesh_planner *p, struct mesh_allocator *a,
+		    const struct mesh_plan_query *q,
+		    const struct mesh_request *req, size_t nt, double *start,
+		    uint32_t *out)
+{
+	size_t c = first_enough(p, a, q, req->nodes, nt);
+	int rc;
+
+	if (c == nt)
+		return MESH_ENOSPC;
+	rc = probe(p, a, q, req, c, out);
+	if (rc < 0)
+		return rc;
+	if (rc) {
+		*start = p->times[c];
+		return 0;
+	}
+	/* required nodes or a surprise refusal: be exact */
+	return scan(p, a, q, req, nt, start, out);
+}
+
+/* Monotone, may refuse with k free (contiguous): the first candidate
+ * with k free nodes first (often the answer: one placement), then a
+ * binary search over the later ones. */
 static int bisect(struct mesh_planner *p, struct mesh_allocator *a,
 		  const struct mesh_plan_query *q,
 		  const struct mesh_request *req, size_t nt, double *start,
 		  uint32_t *out)
 {
-	size_t lo = 0, hi = nt; /* the answer is in [lo, hi); hi = none */
+	size_t lo = first_enough(p, a, q, req->nodes, nt), hi = nt, last = nt;
 	int rc;
 
-	while (lo < hi) {
+	if (lo == nt)
+		return MESH_ENOSPC;
+	rc = probe(p, a, q, req, lo, out);
+	if (rc < 0)
+		return rc;
+	if (rc) {
+		*start = p->times[lo];
+		return 0;
+	}
+	/* the answer is in [lo, hi); hi = none; last = where the latest
+	 * probe placed (out holds that answer), nt if it refused */
+	for (lo++; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		base_at(p, q, p->times[mid]);
-		mesh_bitmap_copy(p->cur, p->base);
-		rc = mesh__free_count(a, p->cur) < req->nodes
-			 ? 0
-			 : try_at(p, a, q, req, p->times[mid], out);
+		rc = probe(p, a, q, req, mid, out);
 		if (rc < 0)
 			return rc;
+		last = rc ? mid : nt;
 		if (rc)
 			hi = mid;
 		else
@@ -304,11 +339,11 @@ static int bisect(struct mesh_planner *p, struct mesh_allocator *a,
 	}
 	if (lo == nt)
 		return MESH_ENOSPC;
-	base_at(p, q, p->times[lo]); /* out must be the answer at lo */
-	mesh_bitmap_copy(p->cur, p->base);
-	rc = try_at(p, a, q, req, p->times[lo], out);
-	if (rc != 1)
-		return rc < 0 ? rc : MESH_EINTERNAL;
+	if (last != lo) { /* out must be the answer at lo */
+		rc = probe(p, a, q, req, lo, out);
+		if (rc != 1)
+			return rc < 0 ? rc : MESH_EINTERNAL;
+	}
 	*start = p->times[lo];
 	return 0;
 }

@@ -17,7 +17,8 @@
 #include "alloc.h"
 
 /* Nodes held over [start, end): a running job (start <= now; its nodes
- * are not in free_now) or a reservation (nodes free until start). */
+ * are not in free_now, nor in another running job's hold) or a
+ * reservation (nodes free until start). */
 struct mesh_plan_hold {
 	double start, end;
 	const uint32_t *nodes;
