@@ -871,10 +871,12 @@ static uint64_t pattern_gather(const struct mesh__l1near *x,
 
 		for (j = 0; j < x->pupto[r]; j++) {
 			i = x->pnear[j];
-			rx = x->prow[i].rx - cut;
+			/* A row within radius r keeps at least its centre
+			 * cell; prow[i].rx is 0 on an x-extent of 1. */
+			rx = imax(x->prow[i].rx - cut, 0);
 			v = row[x->prow[i].off] >> (c[0] + x->rp - rx);
 			pat |= (v & ((2ull << (2 * rx)) - 1))
-			       << (x->prow[i].pos + cut);
+			       << (x->prow[i].pos + x->prow[i].rx - rx);
 		}
 		return pat;
 	}
@@ -907,9 +909,12 @@ static void pattern_prepare(struct mesh__l1near *x, const struct mesh_bitmap *f)
 	const int *dim = x->topo->dim;
 	int y, z, s, W = dim[1] + 2 * x->rp;
 	uint32_t p = 0;
-	uint64_t v, mask = (2ull << (dim[0] - 1)) - 1;
+	uint64_t v, mask;
 
-	for (z = 0; x->padrow && z < dim[2]; z++)
+	if (!x->padrow) /* rows too long for one word */
+		return;
+	mask = (2ull << (dim[0] - 1)) - 1;
+	for (z = 0; z < dim[2]; z++)
 		for (y = 0; y < dim[1]; y++, p += (uint32_t) dim[0]) {
 			s = (int) (p & 63);
 			v = f->words[p >> 6] >> s;
