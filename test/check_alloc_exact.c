@@ -258,6 +258,59 @@ static void ex_compare(struct mesh_allocator *a, const struct mesh_topo *t,
 	free(out);
 }
 
+/* contig-ff and contig-bf (word boxes where rows fit a word, prefix
+ * sums on 70x3): box for box the definition's answer. */
+static const char *const contig_meshes[] = { "9x7", "5x4x3", "12x3", "70x3",
+					     "8x8x8", "16x16x4", "64x2x2" };
+
+START_TEST(test_exact_contig)
+{
+	struct mesh_topo *t = tu_topo(contig_meshes[_i]);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t *out = malloc(t->nodes * sizeof(*out));
+	uint32_t *want = malloc(t->nodes * sizeof(*want));
+	uint64_t seed = 77 + (uint64_t) _i;
+	struct mesh_view v = { t, f, NULL, 0 };
+	struct mesh_request req;
+	int bf, round, rc, rc_ref, placed = 0;
+	uint32_t nfree, i;
+
+	for (bf = 0; bf < 2; bf++) {
+		struct mesh_allocator *a = NULL;
+
+		ck_assert_int_eq(mesh_alloc_create(t, bf ? "contig-bf" : "contig-ff",
+						   NULL, &a, NULL),
+				 0);
+		for (round = 0; round < 300; round++) {
+			ex_random_map(t, f, &seed, round);
+			nfree = mesh_bitmap_count(f);
+			if (!nfree)
+				continue;
+			memset(&req, 0, sizeof(req));
+			req.nodes = 1 + (uint32_t) (tu_rand(&seed) % (nfree < 24 ? nfree : 24));
+			rc = mesh_alloc_place(a, &v, &req, out);
+			rc_ref = ref_contig_place(t, f, req.nodes, bf, want);
+			ck_assert_msg((rc == 0) == (rc_ref == 0),
+				      "%s %s round %d k=%u: rc %d, reference %d",
+				      contig_meshes[_i], bf ? "bf" : "ff", round, req.nodes,
+				      rc, rc_ref);
+			placed += rc == 0;
+			for (i = 0; rc == 0 && i < req.nodes; i++)
+				ck_assert_msg(out[i] == want[i],
+					      "%s %s round %d k=%u: out[%u]=%u, reference %u",
+					      contig_meshes[_i], bf ? "bf" : "ff", round,
+					      req.nodes, i, out[i], want[i]);
+		}
+		mesh_alloc_destroy(a);
+	}
+	ck_assert_int_gt(placed, 100); /* the comparison covered placements */
+	free(want);
+	free(out);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 static int ex_ref_mbs(void *ctx, const struct mesh_bitmap *f, uint32_t k, uint32_t *out)
 {
 	return ref_mbs_place(ctx, f, k, out);
@@ -592,6 +645,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_exact_curve_fits, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_test(tc, test_exact_curve_runs_across_words);
+	tcase_add_loop_test(tc, test_exact_contig, 0,
+			    (int) (sizeof(contig_meshes) / sizeof(contig_meshes[0])));
 	tcase_add_loop_test(tc, test_exact_greedy_fill, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_loop_test(tc, test_exact_mc_search, 0,

@@ -1154,3 +1154,109 @@ int ref_l1_ties(struct ref_l1near *x, const struct mesh_bitmap *f, uint32_t k,
 
 	return ref_l1near_ties(x, f, k, pred, x, best, buf, cb, cb_ctx);
 }
+
+/* Free positions of the box lo .. lo + e - 1 (0 for positions off the
+ * mesh). */
+static uint64_t ref_box_free(const struct mesh_topo *t,
+			     const struct mesh_bitmap *f, const int lo[3],
+			     const int e[3])
+{
+	int c[3], d, on;
+	uint64_t n = 0;
+
+	for (c[2] = lo[2]; c[2] < lo[2] + e[2]; c[2]++)
+		for (c[1] = lo[1]; c[1] < lo[1] + e[1]; c[1]++)
+			for (c[0] = lo[0]; c[0] < lo[0] + e[0]; c[0]++) {
+				for (d = 0, on = 1; d < 3; d++)
+					on &= c[d] >= 0 && c[d] < t->dim[d];
+				n += on && mesh_bitmap_test(
+					       f, mesh_topo_index(t, c));
+			}
+	return n;
+}
+
+static uint64_t ref_contact(const struct mesh_topo *t,
+			    const struct mesh_bitmap *f, const int b[3],
+			    const int e[3])
+{
+	int d, side, lo[3], ext[3];
+	uint64_t n = 0;
+
+	for (d = 0; d < 3; d++) {
+		if (t->dim[d] == 1)
+			continue;
+		for (side = 0; side < 2; side++) {
+			memcpy(lo, b, sizeof(lo));
+			memcpy(ext, e, sizeof(ext));
+			lo[d] = side ? b[d] + e[d] : b[d] - 1;
+			ext[d] = 1;
+			n += (uint64_t) ext[0] * ext[1] * ext[2] -
+			     ref_box_free(t, f, lo, ext);
+		}
+	}
+	return n;
+}
+
+static int ref_shape_before(const int a[3], const int b[3])
+{
+	int d;
+
+	if (a[0] + a[1] + a[2] != b[0] + b[1] + b[2])
+		return a[0] + a[1] + a[2] < b[0] + b[1] + b[2];
+	for (d = 2; d >= 0; d--)
+		if (a[d] != b[d])
+			return a[d] < b[d];
+	return 0;
+}
+
+int ref_contig_place(const struct mesh_topo *t, const struct mesh_bitmap *f,
+		     uint32_t k, int best_fit, uint32_t *out)
+{
+	int shapes[512][3], n = 0, i, j, e[3], b[3], best_b[3] = { 0 }, best_s = -1;
+	int tmp[3], c[3];
+	uint64_t vol = k, best_contact = 0, ct;
+	uint32_t a, bb, m = 0;
+
+	for (a = 1; a <= k; a++)
+		for (bb = 1; bb <= k; bb++)
+			if (k % (a * bb) == 0 && a <= (uint32_t) t->dim[0] &&
+			    bb <= (uint32_t) t->dim[1] &&
+			    k / (a * bb) <= (uint32_t) t->dim[2] && n < 512) {
+				shapes[n][0] = (int) a;
+				shapes[n][1] = (int) bb;
+				shapes[n++][2] = (int) (k / (a * bb));
+			}
+	for (i = 1; i < n; i++) /* insertion sort by preference */
+		for (j = i; j > 0 && ref_shape_before(shapes[j], shapes[j - 1]);
+		     j--) {
+			memcpy(tmp, shapes[j], sizeof(tmp));
+			memcpy(shapes[j], shapes[j - 1], sizeof(tmp));
+			memcpy(shapes[j - 1], tmp, sizeof(tmp));
+		}
+	for (i = 0; i < n && !(best_s >= 0 && !best_fit); i++) {
+		memcpy(e, shapes[i], sizeof(e));
+		for (b[2] = 0; b[2] + e[2] <= t->dim[2]; b[2]++)
+			for (b[1] = 0; b[1] + e[1] <= t->dim[1]; b[1]++)
+				for (b[0] = 0; b[0] + e[0] <= t->dim[0];
+				     b[0]++) {
+					if (ref_box_free(t, f, b, e) != vol)
+						continue;
+					ct = best_fit ? ref_contact(t, f, b, e)
+						      : 0;
+					if (best_s >= 0 &&
+					    (!best_fit || ct <= best_contact))
+						continue;
+					best_s = i;
+					best_contact = ct;
+					memcpy(best_b, b, sizeof(best_b));
+				}
+	}
+	if (best_s < 0)
+		return -1;
+	memcpy(e, shapes[best_s], sizeof(e));
+	for (c[2] = best_b[2]; c[2] < best_b[2] + e[2]; c[2]++)
+		for (c[1] = best_b[1]; c[1] < best_b[1] + e[1]; c[1]++)
+			for (c[0] = best_b[0]; c[0] < best_b[0] + e[0]; c[0]++)
+				out[m++] = mesh_topo_index(t, c);
+	return 0;
+}

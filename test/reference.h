@@ -73,4 +73,13 @@ int ref_l1_ties(struct ref_l1near *x, const struct mesh_bitmap *f, uint32_t k,
 		uint64_t best, uint32_t *buf,
 		int (*cb)(void *, const uint32_t *), void *cb_ctx);
 
+/* contig-ff (best_fit 0) or contig-bf (1) on a mesh without wrapping,
+ * by its definition: every shape a x b x c = k, most cube-like first
+ * (least a+b+c, then smallest c, b, a), every base in index order, each
+ * box tested node by node; bf keeps the box with strictly the most busy
+ * or off-mesh positions on its faces.  Fills out[0..k) in index order.
+ * Returns 0, or -1 if no free box exists. */
+int ref_contig_place(const struct mesh_topo *t, const struct mesh_bitmap *f,
+		     uint32_t k, int best_fit, uint32_t *out);
+
 #endif

@@ -21,8 +21,10 @@
  *    boundary positions across its faces ("least fragmentation": the
  *    block hugs what is already used and leaves the free region in one
  *    piece); ties go to the preferred shape, then the lowest base.
- * Free-ness and contact are counted with prefix sums (boxsum), O(1) per
- * candidate box.  The equally good placements are listed for sl:contig-*
+ * Free boxes are found a word at a time (mesh__box_starts: one bit per
+ * low corner) when x-rows fit a 64-bit word and no axis wraps, else by
+ * prefix sums (boxsum), O(1) per candidate box; both visit the free
+ * boxes in the same order.  Contact (bf) is counted with prefix sums.  The equally good placements are listed for sl:contig-*
  * (contig_candidates).  Refuses (MESH_ENOSPC) when no free sub-mesh of any
  * allowed shape exists: MESH_ALLOC_CONTIGUOUS_ONLY.
  */
@@ -38,9 +40,21 @@
 struct contig_priv {
 	struct mesh__boxsum box;
 	int best_fit;
+	int word_boxes;        /* free boxes from mesh__box_starts */
+	const uint64_t *words; /* this decision's free map */
+	uint64_t *starts, *tmp;
 	int shapes[MAX_SHAPES][3];
 	int n_shapes;
 };
+
+static void contig_destroy(struct mesh_allocator *a);
+
+/* Word boxes need x-rows of at most 64 nodes and no wrapping (boxes
+ * that wrap around a torus are found by prefix sums). */
+static int word_boxes_fit(const struct mesh_topo *t)
+{
+	return t->dim[0] <= 64 && !t->wrap[0] && !t->wrap[1] && !t->wrap[2];
+}
 
 static int contig_create(struct mesh_allocator *a, const char *params,
 			 struct mesh_diag *d)
@@ -54,8 +68,18 @@ static int contig_create(struct mesh_allocator *a, const char *params,
 	if (!p)
 		return MESH_ENOMEM;
 	p->best_fit = a->entry->variant;
-	if (mesh__boxsum_init(&p->box, a->topo)) {
-		free(p);
+	p->word_boxes = word_boxes_fit(a->topo);
+	if (p->word_boxes) {
+		size_t rows = (size_t) a->topo->dim[1] * a->topo->dim[2];
+
+		p->starts = malloc(rows * sizeof(*p->starts));
+		p->tmp = malloc(2 * rows * sizeof(*p->tmp));
+	}
+	if (mesh__boxsum_init(&p->box, a->topo) ||
+	    (p->word_boxes && (!p->starts || !p->tmp))) {
+		a->priv = p;
+		contig_destroy(a);
+		a->priv = NULL;
 		return MESH_ENOMEM;
 	}
 	a->priv = p;
@@ -67,6 +91,8 @@ static void contig_destroy(struct mesh_allocator *a)
 	struct contig_priv *p = a->priv;
 
 	mesh__boxsum_free(&p->box);
+	free(p->starts);
+	free(p->tmp);
 	free(p);
 }
 
@@ -176,6 +202,36 @@ struct contig_pick {
 	int found;
 };
 
+/* visit_boxes on word boxes: the low corners of the free boxes of
+ * shape si, row by row, lowest x first: the same order. */
+static int visit_word_boxes(const struct contig_priv *p, int si,
+			    int (*fn)(void *arg, int si, const int b[3],
+				      const int hi[3]),
+			    void *arg)
+{
+	const struct mesh_topo *t = p->box.topo;
+	const int *e = p->shapes[si];
+	uint32_t ext[3] = { (uint32_t) e[0], (uint32_t) e[1], (uint32_t) e[2] };
+	uint32_t row, rows = (uint32_t) t->dim[1] * (uint32_t) t->dim[2];
+	uint64_t x;
+	int b[3], hi[3], d, rc;
+
+	if (!mesh__box_starts(t, p->words, ext, p->tmp, p->starts))
+		return 0;
+	for (row = 0; row < rows; row++)
+		for (x = p->starts[row]; x; x &= x - 1) {
+			b[0] = __builtin_ctzll(x);
+			b[1] = (int) (row % (uint32_t) t->dim[1]);
+			b[2] = (int) (row / (uint32_t) t->dim[1]);
+			for (d = 0; d < 3; d++)
+				hi[d] = b[d] + e[d] - 1;
+			rc = fn(arg, si, b, hi);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
 /* Calls fn on every free box of shape si, bases in index order (z, y,
  * x slowest to fastest), until fn returns non-zero; returns that. */
 static int visit_boxes(const struct contig_priv *p, int si,
@@ -188,6 +244,8 @@ static int visit_boxes(const struct contig_priv *p, int si,
 	uint64_t vol = (uint64_t) e[0] * e[1] * e[2];
 	int b[3], hi[3], d, rc;
 
+	if (p->word_boxes)
+		return visit_word_boxes(p, si, fn, arg);
 	for (b[2] = 0; b[2] <= base_limit(t, 2, e[2]); b[2]++)
 		for (b[1] = 0; b[1] <= base_limit(t, 1, e[1]); b[1]++)
 			for (b[0] = 0; b[0] <= base_limit(t, 0, e[0]); b[0]++) {
@@ -256,7 +314,9 @@ static int find_pick(struct contig_priv *p, const struct mesh_view *v,
 
 	memset(pick, 0, sizeof(*pick));
 	list_shapes(p, v->topo, req);
-	mesh__boxsum_build(&p->box, v->free);
+	p->words = v->free->words;
+	if (!p->word_boxes || p->best_fit)
+		mesh__boxsum_build(&p->box, v->free);
 	for (si = 0; si < p->n_shapes && !(pick->found && !p->best_fit); si++)
 		scan_shape(p, si, pick);
 	return pick->found ? 0 : MESH_ENOSPC;

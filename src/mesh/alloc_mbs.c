@@ -67,6 +67,7 @@
 #include <string.h>
 
 #include "alloc_internal.h"
+#include "boxsum.h"
 #include "error.h"
 
 enum mbs_kind { MBS_2D, MBS_LAYERED, MBS_OCTET, MBS_GRANULAR };
@@ -546,17 +547,6 @@ static int free_memo(struct mbs_priv *p, const struct mesh_view *v, uint32_t id)
 	return r;
 }
 
-/* Bits pos .. pos + n - 1 of w (n <= 64), bit 0 = pos. */
-static uint64_t bits_at(const uint64_t *w, uint32_t pos, uint32_t n)
-{
-	uint32_t sh = pos & 63;
-	uint64_t x = w[pos >> 6] >> sh;
-
-	if (sh && sh + n > 64)
-		x |= w[(pos >> 6) + 1] << (64 - sh);
-	return n == 64 ? x : x & (((uint64_t) 1 << n) - 1);
-}
-
 /* box[l] for level l's shape e.  If level l - 1 has one shape and e is
  * it doubled along some axes, box[l] is box[l - 1] ANDed with itself
  * shifted by the old extent along each of them (one pass per axis);
@@ -567,10 +557,9 @@ static int box_build(struct mbs_priv *p, const struct mesh_topo *t,
 		     const uint64_t *w, int l)
 {
 	const uint32_t *e = p->geo[p->shape[l]].ext, *f = NULL;
-	uint32_t X = (uint32_t) t->dim[0], Y = (uint32_t) t->dim[1],
-		 Z = (uint32_t) t->dim[2], y, z, i, n = Y * Z, d, ok;
-	uint64_t *run = p->rows, *ys = p->rows + n,
-		 *box = p->box + (size_t) l * n, *src, bits, r, any = 0;
+	uint32_t Y = (uint32_t) t->dim[1], Z = (uint32_t) t->dim[2], y, z, i,
+		 n = Y * Z, d, ok;
+	uint64_t *box = p->box + (size_t) l * n, *src, any = 0;
 
 	if (l > 0 && p->shape[l - 1] >= 0) {
 		f = p->geo[p->shape[l - 1]].ext;
@@ -607,37 +596,7 @@ static int box_build(struct mbs_priv *p, const struct mesh_topo *t,
 		p->box_epoch[l] = p->epoch;
 		return any != 0;
 	}
-	if (e[0] == 1 && e[1] == 1 && e[2] == 1) {
-		for (i = 0; i < n; i++)
-			any |= box[i] = bits_at(w, i * X, X);
-		p->box_epoch[l] = p->epoch;
-		return any != 0;
-	}
-	for (i = 0; i < n; i++) {
-		bits = bits_at(w, i * X, X);
-		for (y = 1, r = bits; y < e[0] && r; y++)
-			r &= bits >> y;
-		run[i] = r;
-	}
-	for (z = 0; z < Z; z++)
-		for (y = 0; y < Y; y++) {
-			r = 0;
-			if (y + e[1] <= Y)
-				for (i = 0, r = ~(uint64_t) 0; i < e[1] && r;
-				     i++)
-					r &= run[z * Y + y + i];
-			ys[z * Y + y] = r;
-		}
-	for (z = 0; z < Z; z++)
-		for (y = 0; y < Y; y++) {
-			r = 0;
-			if (z + e[2] <= Z)
-				for (i = 0, r = ~(uint64_t) 0; i < e[2] && r;
-				     i++)
-					r &= ys[(z + i) * Y + y];
-			box[z * Y + y] = r;
-			any |= r;
-		}
+	any = (uint64_t) mesh__box_starts(t, w, e, p->rows, box);
 	p->box_epoch[l] = p->epoch;
 	return any != 0;
 }

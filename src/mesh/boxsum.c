@@ -117,3 +117,51 @@ uint32_t mesh__boxsum_ball(const struct mesh__boxsum *b, const int c[3],
 			}
 	return total;
 }
+
+uint64_t mesh__bits_at(const uint64_t *w, uint32_t pos, uint32_t n)
+{
+	uint32_t sh = pos & 63;
+	uint64_t x = w[pos >> 6] >> sh;
+
+	if (sh && sh + n > 64)
+		x |= w[(pos >> 6) + 1] << (64 - sh);
+	return n == 64 ? x : x & (((uint64_t) 1 << n) - 1);
+}
+
+/* Per x-row the bits where a free run of e[0] starts, ANDed over e[1]
+ * rows (in y), then over e[2] planes (in z).  Runs that would cross the
+ * row's end shift in zeros, so they never start. */
+int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
+		     const uint32_t e[3], uint64_t *tmp, uint64_t *out)
+{
+	uint32_t X = (uint32_t) t->dim[0], Y = (uint32_t) t->dim[1],
+		 Z = (uint32_t) t->dim[2], y, z, i, n = Y * Z;
+	uint64_t *run = tmp, *ys = tmp + n, bits, r, any = 0;
+
+	for (i = 0; i < n; i++) {
+		bits = mesh__bits_at(w, i * X, X);
+		for (y = 1, r = bits; y < e[0] && r; y++)
+			r &= bits >> y;
+		run[i] = r;
+	}
+	for (z = 0; z < Z; z++)
+		for (y = 0; y < Y; y++) {
+			r = 0;
+			if (y + e[1] <= Y)
+				for (i = 0, r = ~(uint64_t) 0; i < e[1] && r;
+				     i++)
+					r &= run[z * Y + y + i];
+			ys[z * Y + y] = r;
+		}
+	for (z = 0; z < Z; z++)
+		for (y = 0; y < Y; y++) {
+			r = 0;
+			if (z + e[2] <= Z)
+				for (i = 0, r = ~(uint64_t) 0; i < e[2] && r;
+				     i++)
+					r &= ys[(z + i) * Y + y];
+			out[z * Y + y] = r;
+			any |= r;
+		}
+	return any != 0;
+}

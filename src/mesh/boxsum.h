@@ -31,4 +31,15 @@ uint32_t mesh__boxsum_box(const struct mesh__boxsum *b, const int lo[3],
 uint32_t mesh__boxsum_ball(const struct mesh__boxsum *b, const int c[3],
 			   const int rad[3]);
 
+/* Word boxes, for meshes whose x-rows fit a 64-bit word (dim[0] <= 64),
+ * without wrapping: per x-row i = z * Y + y, out[i] has bit x set when
+ * the box of extents e with low corner (x, y, z) lies on the mesh and
+ * all its nodes are free in w (the free map's words, index order).
+ * tmp holds 2 * Y * Z words.  Returns whether any bit is set. */
+int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
+		     const uint32_t e[3], uint64_t *tmp, uint64_t *out);
+
+/* Bits pos .. pos + n - 1 of w (n <= 64), bit 0 = pos. */
+uint64_t mesh__bits_at(const uint64_t *w, uint32_t pos, uint32_t n);
+
 #endif
