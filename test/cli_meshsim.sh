@@ -3,12 +3,7 @@
 # outputs, file formats, and clear errors for bad flags and bad input.
 set -u
 meshsim=${MESHSIM:-../src/meshsim/meshsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "PASS: $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
-check() { if eval "$2"; then ok "$1"; else ko "$1"; fi; }
+. "$(dirname "$0")/cli_lib.sh"
 
 cat >"$tmp/t.swf" <<'SWF'
 ; MaxNodes: 16
@@ -230,5 +225,4 @@ check "no summary written on a bad trace" '[ ! -e "$tmp/bad.json" ]'
 "$meshsim" "$tmp/missing.swf" >/dev/null 2>"$tmp/err"
 check "missing trace file is named" '[ $? -ne 0 ] && grep -q "missing.swf" "$tmp/err"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -5,12 +5,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 table=${MESHTABLE:-$top/contrib/plots/meshtable}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "PASS: $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
-check() { if eval "$2"; then ok "$1"; else ko "$1"; fi; }
+. "$top/test/cli_lib.sh"
 # The cells of the table row whose label is $1, "|"-separated, trimmed.
 row() { grep "^| $1 |" "$tmp/out" | sed 's/ *| */|/g'; }
 
@@ -88,5 +83,4 @@ check "two tidy files read as one" '[ $? -eq 0 ] && [ "$(row C | cut -d"|" -f5)"
 "$table" "$tmp/t.csv" "$tmp/a.csv" --metrics makespan >/dev/null 2>"$tmp/err"
 check "files with different columns exit 1" '[ $? -eq 1 ] && grep -q "columns differ" "$tmp/err"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
