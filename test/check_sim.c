@@ -550,6 +550,86 @@ START_TEST(test_sim_paired_filling)
 }
 END_TEST
 
+/* Combo (Tang et al.): SL and PF together, FCFS on a 12x1 line with
+ * contig-ff, estimates = runtimes.  At 0, A (2 nodes, 300 s), B (4, 20 s)
+ * and C (1 node, 1000 s) take 0-1, 2-5 and 6 (no queued job has the size
+ * of one that starts, so PF pairs none; SL has nothing to compare on the
+ * empty mesh and then picks what ff picks: B beside A, C beside B).  B
+ * ends at 20: free are 2-5 and 7-11.  At 25, J1 (2 nodes, ends 1000), J2
+ * (12 nodes, blocks the queue until everything has ended) and J3 (J1's
+ * size and estimate) arrive.
+ *  - Base: J1 at ff's 2-3; J3 waits for J2 (1000-1010): starts 1010.
+ *  - SL: J1's free pairs with a busy neighbour are 2-3 (A, |300 - 1000|
+ *    = 700), 4-5 and 7-8 (C, 0): 4-5, the earlier of the ties.  J3 still
+ *    starts at 1010.
+ *  - PF: J1 at 2-3 has an idle neighbour (4), so J3 starts with it at
+ *    25, by ff at 4-5.
+ *  - Combo: J1 at 4-5 (SL); PF starts J3 at 25, and SL puts it at 7-8
+ *    (beside C: 0) rather than 2-3 (A 700 and J1 0: mean 350). */
+static void nodes_of(const struct mesh_sim_result *r, long id, uint32_t *lo,
+		     uint32_t *hi)
+{
+	const struct mesh_sim_job *j = job_of(r, id);
+	const uint32_t *n = r->nodes + j->node_off;
+	uint32_t i;
+
+	*lo = UINT32_MAX;
+	*hi = 0;
+	for (i = 0; i < j->size; i++) {
+		*lo = n[i] < *lo ? n[i] : *lo;
+		*hi = n[i] > *hi ? n[i] : *hi;
+	}
+}
+
+START_TEST(test_sim_combo_sl_and_pf)
+{
+	static const struct jobspec js[] = {
+		{ 10, 0, 300, 300, 2 },   { 11, 0, 20, 20, 4 },
+		{ 12, 0, 1000, 1000, 1 }, { 1, 25, 975, 975, 2 },
+		{ 2, 25, 10, 10, 12 },    { 3, 25, 975, 975, 2 },
+	};
+	/* J1's and J3's lowest nodes and J3's start, for base, SL, PF and
+	 * Combo. */
+	static const struct {
+		const char *alloc;
+		int pf;
+		uint32_t j1, j3;
+		double j3_start;
+	} want[] = { { "contig-ff", 0, 2, 2, 1010 },
+		     { "sl:contig-ff", 0, 4, 2, 1010 },
+		     { "contig-ff", 1, 2, 4, 25 },
+		     { "sl:contig-ff", 1, 4, 7, 25 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+	uint32_t lo, hi;
+	size_t k;
+
+	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		mesh_sim_opts_init(&o);
+		o.sched = MESH_SCHED_FCFS;
+		o.paired_filling = want[k].pf;
+		r = simulate("12x1", want[k].alloc, js, 6, &o);
+		ck_assert_int_eq(r->n, 6);
+		nodes_of(r, 10, &lo, &hi);
+		ck_assert_uint_eq(lo, 0);
+		nodes_of(r, 12, &lo, &hi);
+		ck_assert_uint_eq(lo, 6);
+		nodes_of(r, 1, &lo, &hi);
+		ck_assert_msg(lo == want[k].j1 && hi == lo + 1,
+			      "case %zu: J1 at %u-%u", k, lo, hi);
+		ck_assert_double_eq(start_of(r, 1), 25);
+		ck_assert_double_eq(start_of(r, 3), want[k].j3_start);
+		if (want[k].j3_start == 25) {
+			nodes_of(r, 3, &lo, &hi);
+			ck_assert_msg(lo == want[k].j3 && hi == lo + 1,
+				      "case %zu: J3 at %u-%u", k, lo, hi);
+			ck_assert_double_eq(start_of(r, 2), 1000);
+		}
+		mesh_sim_result_free(r);
+	}
+}
+END_TEST
+
 /* Spatial estimates.  User 7's job 1 (2 nodes) asked for 100 s and ran
  * 50; job 2 (same user and size) asks for 100 after job 1 ended:
  * AdjEst gives it 100 * 50/100 = 50, ActRun its actual 80, and the
@@ -813,6 +893,7 @@ int main(void)
 	tcase_add_test(tc, test_sim_ozden_alpha0_is_fcfs);
 	tcase_add_test(tc, test_sim_size_classes);
 	tcase_add_test(tc, test_sim_paired_filling);
+	tcase_add_test(tc, test_sim_combo_sl_and_pf);
 	tcase_add_test(tc, test_sim_spatial_estimates);
 	tcase_add_test(tc, test_sim_pfs_sharing);
 	tcase_add_test(tc, test_sim_usable_positions);

@@ -3,12 +3,7 @@
 # outputs, file formats, and clear errors for bad flags and bad input.
 set -u
 meshsim=${MESHSIM:-../src/meshsim/meshsim}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "PASS: $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
-check() { if eval "$2"; then ok "$1"; else ko "$1"; fi; }
+. "$(dirname "$0")/cli_lib.sh"
 
 cat >"$tmp/t.swf" <<'SWF'
 ; MaxNodes: 16
@@ -25,14 +20,27 @@ check "runs on a small trace" '[ $? -eq 0 ]'
 check "default mesh from MaxProcs is 4x4" 'grep -q "^mesh  *4x4 (16 nodes)" "$tmp/out"'
 check "skips the missing runtime (-1) with a count, keeps runtime 0" 'grep -q "jobs skipped  *1 (runtime 1" "$tmp/out" && grep -q "jobs simulated  *4" "$tmp/out"'
 check "skipped jobs are announced on stderr" 'grep -q "warning: .*t.swf: 1 of 5 jobs not simulated (skipped: runtime 1," "$tmp/err"'
-check "csv header" '[ "$(head -1 "$tmp/j.csv")" = "job_id,submit,start,end,wait,run,nodes,sum_pairwise,avg_pairwise,diameter,coords,trace_run,io_time" ]'
+check "csv header" '[ "$(head -1 "$tmp/j.csv")" = "job_id,submit,start,end,wait,run,nodes,sum_pairwise,avg_pairwise,diameter,coords,trace_run,io_time,stretch" ]'
 check "csv has one row per simulated job" '[ "$(wc -l <"$tmp/j.csv")" -eq 5 ]'
-check "mc1x1 gives job 1 a 2x2 block (sum 8, 4 coords)" 'grep -q "^1,0,0,100,0,100,4,8,1.333333,2,[0-9]:[0-9] [0-9]:[0-9] [0-9]:[0-9] [0-9]:[0-9],100,0$" "$tmp/j.csv"'
+check "mc1x1 gives job 1 a 2x2 block (sum 8, 4 coords)" 'grep -q "^1,0,0,100,0,100,4,8,1.333333,2,[0-9]:[0-9] [0-9]:[0-9] [0-9]:[0-9] [0-9]:[0-9],100,0,1$" "$tmp/j.csv"'
+check "stretch is 1 under the trace model, also for the zero-length job 3" '[ "$(cut -d, -f14 "$tmp/j.csv" | sort -u | tr "\n" " ")" = "1 stretch " ]'
 for key in jobs skipped makespan utilization mean_wait mean_bounded_slowdown \
 	mean_sum_pairwise mean_avg_pairwise_multi allocator scheduler mesh; do
 	check "summary has $key" "grep -q '\"$key\":' '$tmp/s.json'"
 done
 check "summary is JSON" 'python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/s.json" 2>/dev/null || ! command -v python3 >/dev/null'
+# A 5-node job has no 5-node rectangle in 4x4 (1x5 and 5x1 do not fit),
+# so contig-ff refuses it even on the empty mesh: counted and announced.
+cat >"$tmp/r.swf" <<'SWF'
+; MaxProcs: 16
+1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1
+2 10 -1 50 5 -1 -1 5 -1 -1 1 1 1 -1 -1 -1 -1 -1
+SWF
+"$meshsim" --allocator contig-ff --jobs-csv "$tmp/r.csv" "$tmp/r.swf" >"$tmp/out" 2>"$tmp/err"
+check "refused job: exit 0, counted, only job 1 in the CSV" '[ $? -eq 0 ] && grep -q "^jobs never placeable  *1$" "$tmp/out" && [ "$(cut -d, -f1 "$tmp/r.csv" | tr "\n" " ")" = "job_id 1 " ]'
+check "refused job is announced on stderr in one line" '[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^meshsim: warning: .*r.swf: 1 of 2 jobs not simulated (skipped: runtime 0, size 0, more than 16 usable nodes 0, submit time 0; never placeable: 1)$" "$tmp/err"'
+"$meshsim" --allocator mc1x1 "$tmp/r.swf" >/dev/null 2>"$tmp/err"
+check "no warning when every job is placed (mc1x1 places 5 nodes)" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ]'
 check "--keep-zero-runtime (the default) counts the zero-length job" '"$meshsim" --keep-zero-runtime "$tmp/t.swf" 2>/dev/null | grep -q "jobs simulated  *4"'
 check "--skip-zero-runtime skips it" '"$meshsim" --skip-zero-runtime "$tmp/t.swf" 2>/dev/null | grep -q "jobs skipped  *2 (runtime 2"'
 check "summary records zero-runtime handling, seed and version" '"$meshsim" --skip-zero-runtime --seed 7 --summary - "$tmp/t.swf" 2>/dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if d[\"zero_runtime\"] == \"skip\" and d[\"seed\"] == 7 and d[\"version\"] and d[\"fates\"][\"total\"] == 5 else 1)"'
@@ -42,7 +50,13 @@ check "list-allocators lists the curve fits and mc1x1" '"$meshsim" --list-alloca
 # long as the 2x2 block mc1x1 gives (doc/runtime-models.md).
 "$meshsim" --allocator snake-ff --runtime-model contention --comm all-to-all \
 	--comm-share 1 --jobs-csv "$tmp/c.csv" --summary "$tmp/c.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
-check "contention: snake-ff row of 4 runs 200 s for 100 traced" '[ $? -eq 0 ] && grep -q "^1,0,0,200,0,200,4," "$tmp/c.csv" && grep -q ",100,0$" "$tmp/c.csv"'
+check "contention: snake-ff row of 4 runs 200 s for 100 traced" '[ $? -eq 0 ] && grep -q "^1,0,0,200,0,200,4,.*,100,0,2$" "$tmp/c.csv"'
+check "contention: per-job stretch is run/trace_run and averages to mean_stretch" 'python3 -c "
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ok = all(abs(float(r[\"stretch\"]) - (float(r[\"run\"]) / float(r[\"trace_run\"]) if float(r[\"trace_run\"]) > 0 else 1)) < 1e-9 for r in rows)
+m = sum(float(r[\"stretch\"]) for r in rows) / len(rows)
+sys.exit(0 if ok and max(float(r[\"stretch\"]) for r in rows) > 1 and abs(m - json.load(open(sys.argv[2]))[\"mean_stretch\"]) < 1e-9 else 1)" "$tmp/c.csv" "$tmp/c.json"'
 check "contention: summary names the model" 'grep -q "\"runtime_model\": \"contention\"" "$tmp/c.json" && grep -q "\"comm\": \"all-to-all\"" "$tmp/c.json"'
 "$meshsim" --allocator mc1x1 --runtime-model contention --comm all-to-all \
 	--comm-share 1 --jobs-csv "$tmp/c.csv" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
@@ -211,5 +225,4 @@ check "no summary written on a bad trace" '[ ! -e "$tmp/bad.json" ]'
 "$meshsim" "$tmp/missing.swf" >/dev/null 2>"$tmp/err"
 check "missing trace file is named" '[ $? -ne 0 ] && grep -q "missing.swf" "$tmp/err"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -931,6 +931,11 @@ static void summarise_events(struct sim *s)
 	}
 }
 
+double mesh_sim_job_stretch(const struct mesh_sim_job *j)
+{
+	return j->trace_run > 0 ? j->run / j->trace_run : 1;
+}
+
 static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 {
 	struct mesh_sim_summary *sum = &r->summary;
@@ -949,7 +954,7 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 		wait += w;
 		bsld += fmax(1.0, (w + j->run) / fmax(j->run, 10.0));
 		pair += (double) j->sum_pairwise;
-		stretch += j->trace_run > 0 ? j->run / j->trace_run : 1;
+		stretch += mesh_sim_job_stretch(j);
 		io += j->io_time;
 		service += j->run;
 		if (j->size >= 2) {

@@ -207,4 +207,10 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 
 void mesh_sim_result_free(struct mesh_sim_result *r);
 
+/** \brief A job's slowdown from contention: wall runtime over trace
+ *  runtime (run / trace_run), 1 for a zero-length trace runtime and
+ *  always 1 under the trace model. The summary's mean_stretch is its
+ *  mean over the jobs. */
+double mesh_sim_job_stretch(const struct mesh_sim_job *j);
+
 #endif
