@@ -181,6 +181,14 @@ for title, body in groups:
     pts = body.count("gpPt")
     assert len(bars) == 3 and pts == 4, (title, len(bars), pts)
 PY'
+"$plot" curve "$tmp/t-agg.csv" --y avg_balance_factor --logy --out "$tmp/curvelog.svg" 2>"$tmp/err"
+check "curve --logy: decade ticks 1, 10 and 100 on the y axis, all points kept" '[ $? -eq 0 ] && python3 - "$tmp/curvelog.svg" <<PY
+import re, sys
+svg = open(sys.argv[1]).read()
+t = [x.strip() for x in re.findall(r"text-anchor=.end.>\s*<text>(?:<tspan[^>]*>)?([^<]*)<", svg)]
+assert {"1", "10", "100"} <= set(t), t
+assert svg.count("gpPt") >= 9 + 3, svg.count("gpPt")
+PY'
 "$plot" ratio "$tmp/t.csv" --y mean_sum_pairwise --baseline mc1x1 --out "$tmp/ratio.svg" 2>"$tmp/err"
 check "ratio plot: an SVG with the three allocators and the ratio label" 'grep -q "<svg" "$tmp/ratio.svg" && grep -q ">plas<" "$tmp/ratio.svg" && grep -q ">random<" "$tmp/ratio.svg" && grep -q "mean sum pairwise / mc1x1" "$tmp/ratio.svg"'
 "$plot" snapshot "$tmp/j.csv" --mesh 9x8 --io-nodes "$io" --out "$tmp/snap.svg" --title "PLAS snapshot" 2>"$tmp/err"
