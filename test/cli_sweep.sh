@@ -14,12 +14,7 @@ meshsim=${MESHSIM:-$top/src/meshsim/meshsim}
 plot=${MESHPLOT:-$top/contrib/plots/meshplot}
 table=${MESHTABLE:-$top/contrib/plots/meshtable}
 export MESHSIM=$meshsim MESHGEN=${MESHGEN:-$top/src/meshgen/meshsim-gen}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "PASS: $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
-check() { if eval "$2"; then ok "$1"; else ko "$1"; fi; }
+. "$(dirname "$0")/cli_lib.sh"
 io=$(seq -s';' -f '0,%g' 0 7)
 cat >"$tmp/g.grid" <<GRID
 # 3 allocators x 3 loads x 3 seeds on Mache's Workload I
@@ -159,8 +154,7 @@ check "sys_balance_factor is empty without I/O nodes" '[ "$(head -1 "$tmp/j3.csv
 
 if ! command -v "${GNUPLOT:-gnuplot}" >/dev/null; then
 	echo "SKIP: the plot checks: gnuplot not installed (contrib/setup-debian.sh installs gnuplot-nox)"
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
+	finish
 	exit
 fi
 
@@ -225,5 +219,4 @@ check "timeseries: no balance-factor panel without I/O nodes" '[ $? -eq 0 ] && g
 "$plot" curve "$tmp/t-agg.csv" --out "$tmp/x.jpg" >/dev/null 2>"$tmp/err"
 check "meshplot refuses an unknown output format" '[ $? -eq 2 ] && grep -q "must end in .png or .svg" "$tmp/err"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
