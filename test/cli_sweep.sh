@@ -214,6 +214,8 @@ svg = open(sys.argv[1]).read()
 t = [x.strip() for x in re.findall(r"text-anchor=.start.>\s*<text>(?:<tspan[^>]*>)?([^<]*)<", svg)]
 assert t[:2] == ["0", "1"] and all(re.fullmatch(r"\d+", x) for x in t), t
 PY'
+"$plot" timeseries "$tmp/q1.csv" --out "$tmp/q1n.svg" 2>"$tmp/err"
+check "timeseries without --nodes: the most nodes ever busy (4)" '[ $? -eq 0 ] && grep -q "utilization (fraction of 4 nodes)" "$tmp/q1n.svg"'
 "$plot" timeseries "$tmp/j3.csv" --nodes 32 --out "$tmp/ts3.svg" 2>"$tmp/err"
 check "timeseries: no balance-factor panel without I/O nodes" '[ $? -eq 0 ] && grep -q "queue length (jobs)" "$tmp/ts3.svg" && ! grep -q "system balance factor" "$tmp/ts3.svg"'
 "$plot" curve "$tmp/t-agg.csv" --out "$tmp/x.jpg" >/dev/null 2>"$tmp/err"
