@@ -3,8 +3,10 @@
 # allocators x 3 loads x 3 seeds on a generated workload gives the tidy
 # and aggregated CSVs (means and 95% CIs checked against the rows), and
 # all three plot kinds render to valid PNG and SVG files with the
-# expected labels.  Also: resuming skips finished points; bad grid lines
-# name file:line:key.
+# expected labels.  Also: the version, fate and by-size columns; resuming
+# skips finished points (and refuses an older CSV); bad grid lines name
+# file:line:key; meshsim's per-start system balance factor.  Without
+# gnuplot only the plot checks are skipped.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 sweep=${MESHSWEEP:-$top/src/meshsweep/meshsweep}
@@ -12,17 +14,7 @@ meshsim=${MESHSIM:-$top/src/meshsim/meshsim}
 plot=${MESHPLOT:-$top/contrib/plots/meshplot}
 table=${MESHTABLE:-$top/contrib/plots/meshtable}
 export MESHSIM=$meshsim MESHGEN=${MESHGEN:-$top/src/meshgen/meshsim-gen}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { echo "PASS: $1"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
-check() { if eval "$2"; then ok "$1"; else ko "$1"; fi; }
-if ! command -v gnuplot >/dev/null; then
-	echo "SKIP: gnuplot not installed (contrib/setup-debian.sh installs gnuplot-nox)"
-	exit 77
-fi
-
+. "$(dirname "$0")/cli_lib.sh"
 io=$(seq -s';' -f '0,%g' 0 7)
 cat >"$tmp/g.grid" <<GRID
 # 3 allocators x 3 loads x 3 seeds on Mache's Workload I
@@ -36,7 +28,35 @@ GRID
 "$sweep" -j 2 --no-progress --out "$tmp/t.csv" "$tmp/g.grid" >"$tmp/out" 2>"$tmp/err"
 check "sweep of 27 points succeeds" '[ $? -eq 0 ]'
 check "tidy CSV: header and 27 rows, all ok" '[ "$(wc -l <"$tmp/t.csv")" -eq 28 ] && [ "$(grep -c ",ok," "$tmp/t.csv")" -eq 27 ]'
-check "tidy CSV has the options and metrics as columns" 'head -1 "$tmp/t.csv" | grep -q "^point,workload,mesh,io-nodes,allocator,load,seed,flags,status,jobs,.*,mean_sum_pairwise,.*,avg_balance_factor"'
+check "tidy CSV has the options, version, fates and metrics as columns" 'head -1 "$tmp/t.csv" | grep -q "^point,workload,mesh,io-nodes,allocator,load,seed,flags,status,version,jobs,skipped,skipped_runtime,skipped_size,skipped_too_large,skipped_submit,refused,.*,mean_sum_pairwise,.*,avg_balance_factor"'
+ver=$("$meshsim" --version | awk '{ print $NF }')
+check "every row names meshsim's version ($ver)" 'python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(0 if r and all(x[\"version\"] == sys.argv[2] for x in r) else 1)" "$tmp/t.csv" "$ver"'
+check "fates add up: jobs + skipped + refused = 120, and skipped = its reasons" 'python3 - "$tmp/t.csv" <<PY
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    f = {k: int(r[k]) for k in ("jobs", "skipped", "skipped_runtime", "skipped_size", "skipped_too_large", "skipped_submit", "refused")}
+    assert f["jobs"] + f["skipped"] + f["refused"] == 120, f
+    assert f["skipped"] == f["skipped_runtime"] + f["skipped_size"] + f["skipped_too_large"] + f["skipped_submit"], f
+PY'
+check "by-size CSV: per point, the classes sum to its jobs and their weighted wait and slowdown to its means" 'python3 - "$tmp/t.csv" "$tmp/t-by-size.csv" <<PY
+import csv, sys
+tidy = {r["point"]: r for r in csv.DictReader(open(sys.argv[1]))}
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert list(rows[0])[:8] == ["point", "workload", "mesh", "io-nodes", "allocator", "load", "seed", "size_min"], list(rows[0])
+pts = {}
+for r in rows:
+    pts.setdefault(r["point"], []).append(r)
+assert set(pts) == set(tidy), (len(pts), len(tidy))
+for p, cls in pts.items():
+    t = tidy[p]
+    assert all(c["allocator"] == t["allocator"] and c["seed"] == t["seed"] for c in cls)
+    assert len(cls) >= 3 and [int(c["size_min"]) for c in cls] == sorted(int(c["size_min"]) for c in cls)
+    n = sum(int(c["jobs"]) for c in cls)
+    assert n == int(t["jobs"]), (n, t["jobs"])
+    for m in ("mean_wait", "mean_bounded_slowdown"):
+        w = sum(int(c["jobs"]) * float(c[m]) for c in cls) / n
+        assert abs(w - float(t[m])) <= 1e-6 * max(1, w), (m, w, t[m])
+PY'
 check "aggregated CSV: 9 groups of 3 seeds" 'python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(0 if len(r) == 9 and all(x[\"n\"] == \"3\" for x in r) else 1)" "$tmp/t-agg.csv"'
 check "aggregated mean and 95% CI equal a recomputation" 'python3 - "$tmp/t.csv" "$tmp/t-agg.csv" <<PY
 import csv, statistics, sys
@@ -68,10 +88,23 @@ PY'
 "$table" "$tmp/t-agg.csv" --metrics nosuch >/dev/null 2>"$tmp/err"
 check "meshtable: an unknown metric names the column" '[ $? -eq 1 ] && grep -q "no column .nosuch_mean." "$tmp/err"'
 
-# Resume: the finished points are skipped; a deleted row is redone.
+# Resume: the finished points are skipped; a deleted row is redone, and
+# its by-size rows (left behind) are not doubled.
+sort "$tmp/t-by-size.csv" >"$tmp/bys.before"
 sed -i '$d' "$tmp/t.csv"
 "$sweep" -j 2 --no-progress --out "$tmp/t.csv" "$tmp/g.grid" >"$tmp/out" 2>"$tmp/err"
 check "resume reruns only the missing point" '[ $? -eq 0 ] && grep -q "26 of 27 points already in" "$tmp/err" && [ "$(wc -l <"$tmp/t.csv")" -eq 28 ]'
+check "resume: the by-size rows are the same, none doubled" 'sort "$tmp/t-by-size.csv" | cmp -s - "$tmp/bys.before"'
+# A tidy CSV of an older meshsweep (no version or fate columns) is refused.
+python3 - "$tmp/t.csv" "$tmp/old.csv" <<PY
+import csv, sys
+r = list(csv.reader(open(sys.argv[1])))
+drop = {r[0].index(c) for c in ("version", "skipped_runtime", "skipped_size", "skipped_too_large", "skipped_submit")}
+csv.writer(open(sys.argv[2], "w"), lineterminator="\n").writerows([[v for i, v in enumerate(x) if i not in drop] for x in r[:5]])
+PY
+cp "$tmp/old.csv" "$tmp/old.keep"
+"$sweep" --no-progress --out "$tmp/old.csv" "$tmp/g.grid" >/dev/null 2>"$tmp/err"
+check "resume refuses an older meshsweep's CSV, naming it, and leaves it alone" '[ $? -eq 1 ] && grep -q "old.csv: its header is not the one this meshsweep writes" "$tmp/err" && cmp -s "$tmp/old.csv" "$tmp/old.keep"'
 
 # Bad grid lines.
 printf 'trace = x.swf\nallocater = mc1x1\n' >"$tmp/bad.grid"
@@ -100,27 +133,92 @@ check "--aggregate of a complete sweep runs nothing and rewrites the same aggreg
 "$sweep" --aggregate --out "$tmp/two.csv" "$tmp/g.grid" >/dev/null 2>"$tmp/err"
 check "--aggregate of an incomplete sweep exits 1 and names the missing points" '[ $? -eq 1 ] && grep -q "point 0 (workload=.*seed=1) has no ok row" "$tmp/err" && grep -q "INCOMPLETE: 25 of 27 points missing or failed" "$tmp/err" && [ "$(wc -l <"$tmp/two.csv")" -eq 3 ]'
 
+# meshsim's per-start system balance factor (a jobs CSV column): the mean
+# of its absolute value is the summary's avg_balance_factor.
+"$MESHGEN" --workload mache --jobs 120 --interarrival 300 --nodes 64 --seed 1 --swf "$tmp/w.swf" --attrs "$tmp/w.csv"
+for a in plas mc1x1; do
+	"$meshsim" --mesh 9x8 --io-nodes "$io" --allocator $a --job-attrs "$tmp/w.csv" --jobs-csv "$tmp/j-$a.csv" --summary "$tmp/s-$a.json" "$tmp/w.swf" >/dev/null
+done
+cp "$tmp/j-plas.csv" "$tmp/j.csv"
+check "sys_balance_factor: mean |value| over starts = avg_balance_factor, and not all zero" 'python3 - "$tmp" <<PY
+import csv, json, sys
+for a in ("plas", "mc1x1"):
+    v = [int(r["sys_balance_factor"]) for r in csv.DictReader(open(sys.argv[1] + "/j-" + a + ".csv"))]
+    s = json.load(open(sys.argv[1] + "/s-" + a + ".json"))
+    assert len(v) == s["jobs"] and any(v), (a, len(v))
+    m = sum(abs(x) for x in v) / len(v)
+    assert abs(m - s["avg_balance_factor"]) <= 1e-9 * max(1, m), (a, m, s["avg_balance_factor"])
+PY'
+"$meshsim" --mesh 4x4x2 --allocator mc1x1 --jobs-csv "$tmp/j3.csv" "$tmp/w.swf" >/dev/null 2>&1
+check "sys_balance_factor is empty without I/O nodes" '[ "$(head -1 "$tmp/j3.csv" | tr , "\n" | tail -1)" = sys_balance_factor ] && [ -z "$(tail -n +2 "$tmp/j3.csv" | sed "s/.*,//" | sort -u)" ]'
+
+if ! command -v "${GNUPLOT:-gnuplot}" >/dev/null; then
+	echo "SKIP: the plot checks: gnuplot not installed (contrib/setup-debian.sh installs gnuplot-nox)"
+	finish
+	exit
+fi
+
 # Pictures: the three kinds, PNG and SVG.
 valid_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && [ "$(stat -c %s "$1")" -gt 5000 ]; }
 "$plot" curve "$tmp/t-agg.csv" --y avg_balance_factor --out "$tmp/curve.png" --title "balance" 2>"$tmp/err"
 check "curve: a PNG of non-trivial size" 'valid_png "$tmp/curve.png"'
+"$plot" curve "$tmp/t-agg.csv" --y avg_balance_factor --out "$tmp/curve.svg" --title "balance" 2>"$tmp/err"
+check "curve SVG: axis labels, one series per allocator, each with 3 points and 3 vertical 95% CI bars" 'grep -q "<text>avg balance factor</text>" "$tmp/curve.svg" && grep -q "<text>utilization (fraction of usable nodes)</text>" "$tmp/curve.svg" && python3 - "$tmp/curve.svg" <<PY
+import re, sys
+svg = open(sys.argv[1]).read()
+groups = re.findall(r"<g id=.gnuplot_plot_\\d+. ><title>([^<]*)</title>(.*?)(?=<g id=.gnuplot_plot_|$)", svg, re.S)
+assert sorted(t for t, _ in groups) == ["mc1x1", "plas", "random"], [t for t, _ in groups]
+for title, body in groups:
+    d = " ".join(" ".join(re.findall(r"d=.([^\x27]*).", body)).split())
+    segs = re.findall(r"M([\\d.]+),([\\d.]+) L([\\d.]+),([\\d.]+)(?= M| *$)", d)
+    bars = [s for s in segs if s[0] == s[2] and s[1] != s[3]]
+    pts = body.count("gpPt")
+    assert len(bars) == 3 and pts == 4, (title, len(bars), pts)
+PY'
+"$plot" curve "$tmp/t-agg.csv" --y avg_balance_factor --logy --out "$tmp/curvelog.svg" 2>"$tmp/err"
+check "curve --logy: decade ticks 1, 10 and 100 on the y axis, all points kept" '[ $? -eq 0 ] && python3 - "$tmp/curvelog.svg" <<PY
+import re, sys
+svg = open(sys.argv[1]).read()
+t = [x.strip() for x in re.findall(r"text-anchor=.end.>\s*<text>(?:<tspan[^>]*>)?([^<]*)<", svg)]
+assert {"1", "10", "100"} <= set(t), t
+assert svg.count("gpPt") >= 9 + 3, svg.count("gpPt")
+PY'
 "$plot" ratio "$tmp/t.csv" --y mean_sum_pairwise --baseline mc1x1 --out "$tmp/ratio.svg" 2>"$tmp/err"
 check "ratio plot: an SVG with the three allocators and the ratio label" 'grep -q "<svg" "$tmp/ratio.svg" && grep -q ">plas<" "$tmp/ratio.svg" && grep -q ">random<" "$tmp/ratio.svg" && grep -q "mean sum pairwise / mc1x1" "$tmp/ratio.svg"'
-"$MESHGEN" --workload mache --jobs 120 --interarrival 300 --nodes 64 --seed 1 --swf "$tmp/w.swf" --attrs "$tmp/w.csv"
-"$meshsim" --mesh 9x8 --io-nodes "$io" --allocator plas --job-attrs "$tmp/w.csv" --jobs-csv "$tmp/j.csv" "$tmp/w.swf" >/dev/null
 "$plot" snapshot "$tmp/j.csv" --mesh 9x8 --io-nodes "$io" --out "$tmp/snap.svg" --title "PLAS snapshot" 2>"$tmp/err"
 check "snapshot: an SVG with the title, job legend and I/O marker note" 'grep -q "PLAS snapshot" "$tmp/snap.svg" && grep -q "nodes, avg dist" "$tmp/snap.svg" && grep -q "x = I/O node" "$tmp/snap.svg" && [ "$(stat -c %s "$tmp/snap.svg")" -gt 5000 ]'
 "$plot" snapshot "$tmp/j.csv" --mesh 9x8 --io-nodes "$io" --out "$tmp/snap.png" 2>"$tmp/err"
 check "snapshot: a PNG of non-trivial size" 'valid_png "$tmp/snap.png"'
-"$meshsim" --mesh 4x4x2 --allocator mc1x1 --jobs-csv "$tmp/j3.csv" "$tmp/w.swf" >/dev/null 2>&1
 "$plot" snapshot "$tmp/j3.csv" --mesh 4x4x2 --out "$tmp/snap3.svg" 2>"$tmp/err"
 check "snapshot of a 3D mesh: one panel per z layer" 'grep -q "z = 0" "$tmp/snap3.svg" && grep -q "z = 1" "$tmp/snap3.svg"'
 "$plot" timeseries "$tmp/j.csv" --nodes 64 --out "$tmp/ts.png" 2>"$tmp/err"
 check "timeseries: a PNG of non-trivial size" 'valid_png "$tmp/ts.png"'
 "$plot" timeseries "$tmp/j.csv" --nodes 64 --out "$tmp/ts.svg" 2>"$tmp/err"
 check "timeseries: SVG labels name utilization and queue length with units" 'grep -q "utilization (fraction of 64 nodes)" "$tmp/ts.svg" && grep -q "queue length (jobs)" "$tmp/ts.svg" && grep -q "time (hours)" "$tmp/ts.svg"'
+check "timeseries: with I/O nodes, a balance-factor panel with one point per job start; whole-job queue ticks" 'grep -q ">system balance factor<" "$tmp/ts.svg" && python3 - "$tmp/ts.svg" "$(($(wc -l <"$tmp/j.csv") - 1))" <<PY
+import re, sys
+svg = open(sys.argv[1]).read()
+groups = re.findall(r"<g id=.gnuplot_plot_\\d+[a-z]*. ><title>([^<]*)</title>(.*?)(?=<g id=.gnuplot_plot_|$)", svg, re.S)
+# one point per job start, + the key sample
+n = sum(b.count("gpPt") for t, b in groups if t == "system balance factor at each job start (0 = balanced)")
+assert n == int(sys.argv[2]) + 1 and n > 100, (n, sys.argv[2])
+PY'
+# A queue of at most one job: the job axis still has whole-job ticks only
+# (gnuplot's own would be 0, 0.2, 0.4, ...).
+printf 'job_id,submit,start,end,wait,run,nodes\n1,0,0,3600,0,3600,4\n2,60,3600,7200,3540,3600,4\n' >"$tmp/q1.csv"
+"$plot" timeseries "$tmp/q1.csv" --nodes 4 --out "$tmp/q1.svg" 2>"$tmp/err"
+check "timeseries: whole-job ticks on the queue axis when the queue is short" '[ $? -eq 0 ] && python3 - "$tmp/q1.svg" <<PY
+import re, sys
+svg = open(sys.argv[1]).read()
+# the queue axis tick labels are the left-aligned (start-anchored) ones
+t = [x.strip() for x in re.findall(r"text-anchor=.start.>\s*<text>(?:<tspan[^>]*>)?([^<]*)<", svg)]
+assert t[:2] == ["0", "1"] and all(re.fullmatch(r"\d+", x) for x in t), t
+PY'
+"$plot" timeseries "$tmp/q1.csv" --out "$tmp/q1n.svg" 2>"$tmp/err"
+check "timeseries without --nodes: the most nodes ever busy (4)" '[ $? -eq 0 ] && grep -q "utilization (fraction of 4 nodes)" "$tmp/q1n.svg"'
+"$plot" timeseries "$tmp/j3.csv" --nodes 32 --out "$tmp/ts3.svg" 2>"$tmp/err"
+check "timeseries: no balance-factor panel without I/O nodes" '[ $? -eq 0 ] && grep -q "queue length (jobs)" "$tmp/ts3.svg" && ! grep -q "system balance factor" "$tmp/ts3.svg"'
 "$plot" curve "$tmp/t-agg.csv" --out "$tmp/x.jpg" >/dev/null 2>"$tmp/err"
 check "meshplot refuses an unknown output format" '[ $? -eq 2 ] && grep -q "must end in .png or .svg" "$tmp/err"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

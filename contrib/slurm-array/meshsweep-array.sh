@@ -72,13 +72,18 @@ if [ "$merge" -eq 1 ]; then
     # One tidy CSV from the parts: the header once, then every row.  The
     # points with no ok row are named by meshsweep --aggregate; here, the
     # tail of their task's log says why.
-    rm -f "$out"
+    bys=${out%.csv}-by-size.csv
+    rm -f "$out" "$bys"
     bad=0
     for ((i = 0; i < np; i++)); do
         f=$parts/point-$i.csv
         if [ -s "$f" ]; then
             [ -s "$out" ] || head -n 1 "$f" >"$out"
             tail -n +2 "$f" >>"$out"
+        fi
+        if [ -s "${f%.csv}-by-size.csv" ]; then
+            [ -s "$bys" ] || head -n 1 "${f%.csv}-by-size.csv" >"$bys"
+            tail -n +2 "${f%.csv}-by-size.csv" >>"$bys"
         fi
         if [ ! -s "$f" ] || ! tail -n +2 "$f" | grep -q ',ok,'; then
             bad=$((bad + 1))

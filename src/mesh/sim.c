@@ -472,6 +472,7 @@ static int start_on(struct sim *s, size_t idx, double now)
 	if (s->side) {
 		for (i = 0; i < j->size; i++)
 			s->sys_bf += s->side[out[i]];
+		j->sys_balance_factor = s->sys_bf;
 	}
 	s->start_events++;
 	if (s->run) {

@@ -146,6 +146,10 @@ struct mesh_sim_job {
 	uint64_t sum_pairwise;
 	double avg_pairwise;
 	int diameter;
+	/* With I/O nodes: the system balance factor (doc/io-balance.md) of
+	 * all running jobs just after this job started, signed; the mean of
+	 * its absolute value over jobs is avg_balance_factor.  0 without. */
+	long sys_balance_factor;
 	size_t node_off; /* nodes in result->nodes[node_off .. + size) */
 };
 

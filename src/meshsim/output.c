@@ -32,7 +32,8 @@ int meshsim_write_jobs_csv(FILE *f, const char *path, const struct mesh_topo *t,
 	size_t i;
 
 	fprintf(f, "job_id,submit,start,end,wait,run,nodes,sum_pairwise,"
-		   "avg_pairwise,diameter,coords,trace_run,io_time,stretch\n");
+		   "avg_pairwise,diameter,coords,trace_run,io_time,stretch,"
+		   "sys_balance_factor\n");
 	for (i = 0; i < r->n; i++) {
 		const struct mesh_sim_job *j = &r->jobs[i];
 
@@ -42,8 +43,11 @@ int meshsim_write_jobs_csv(FILE *f, const char *path, const struct mesh_topo *t,
 			(unsigned long long) j->sum_pairwise, j->avg_pairwise,
 			j->diameter);
 		write_coords(f, t, r->nodes + j->node_off, j->size);
-		fprintf(f, ",%.17g,%.17g,%.17g\n", j->trace_run, j->io_time,
+		fprintf(f, ",%.17g,%.17g,%.17g,", j->trace_run, j->io_time,
 			mesh_sim_job_stretch(j));
+		if (t->n_io) /* empty: no I/O nodes, no balance factor */
+			fprintf(f, "%ld", j->sys_balance_factor);
+		fputc('\n', f);
 	}
 	if (fflush(f) || ferror(f)) {
 		fprintf(stderr, "meshsim: --jobs-csv: write error on %s\n",

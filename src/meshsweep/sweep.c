@@ -5,6 +5,9 @@
  * are started as meshsim processes, each writing its JSON summary to a
  * temporary file; when one exits, its row is appended (flushed at once,
  * so an interrupted sweep keeps what finished) and the next point starts.
+ * Each point's rows by job-size class go to a second, long CSV (one row
+ * per point and class), written before its tidy row; on a rerun, the
+ * rows of points without an ok tidy row are dropped from it.
  */
 #include "sweep.h"
 
@@ -20,6 +23,10 @@
 
 const char *const sweep_metrics[] = { "jobs",
 				      "skipped",
+				      "skipped_runtime",
+				      "skipped_size",
+				      "skipped_too_large",
+				      "skipped_submit",
 				      "refused",
 				      "makespan",
 				      "utilization",
@@ -51,7 +58,8 @@ struct runner {
 	struct sweep *s;
 	char meshsim[PATH_MAX], meshgen[PATH_MAX];
 	char tmpdir[64];
-	FILE *out;
+	FILE *out, *by_size;
+	char *by_size_path;
 	char *done; /* per point: already in the tidy CSV */
 	size_t todo, finished, failed;
 	time_t t0;
@@ -155,9 +163,82 @@ static void write_header(FILE *f, const struct grid *g)
 	fputs("point,", f);
 	for (d = 0; d < g->ndims; d++)
 		csv_field(f, g->dim[d].key, 0);
-	fputs("flags,status,", f);
+	fputs("flags,status,version,", f);
 	for (m = 0; sweep_metrics[m]; m++)
 		csv_field(f, sweep_metrics[m], !sweep_metrics[m + 1]);
+}
+
+static void write_by_size_header(FILE *f, const struct grid *g)
+{
+	size_t d;
+
+	fputs("point,", f);
+	for (d = 0; d < g->ndims; d++)
+		csv_field(f, g->dim[d].key, 0);
+	fputs("size_min,size_max,jobs,mean_wait,mean_bounded_slowdown\n", f);
+}
+
+/* The header write_header() gives this grid, in a malloc'ed string. */
+static char *expected_header(const struct grid *g)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	write_header(m, g);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Keeps the by-size rows of finished points only (an interrupted or
+ * failed point may have left some), then opens the file for appending. */
+static int open_by_size(struct runner *r)
+{
+	const struct grid *g = &r->s->grid;
+	size_t np = grid_points(g), p, cap = 0;
+	char *line = NULL, *copy = NULL, key[2048], *f[64], tmp[PATH_MAX + 8];
+	FILE *in = fopen(r->by_size_path, "r"), *keep;
+	int first = 1, ok, kept = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", r->by_size_path);
+	keep = in ? fopen(tmp, "w") : NULL;
+	while (keep && getline(&line, &cap, in) >= 0) {
+		free(copy);
+		copy = strdup(line);
+		ok = first;
+		if (!first && copy && csv_split(copy, f, 64) > 0)
+			for (p = 0; p < np && !ok; p++) {
+				point_key(g, p, key, sizeof(key));
+				ok = r->done[p] && !strcmp(key, f[0]);
+			}
+		first = 0;
+		if (ok)
+			kept += fputs(line, keep) >= 0;
+	}
+	free(line);
+	free(copy);
+	if (in)
+		fclose(in);
+	if (in && (!keep || fclose(keep) || rename(tmp, r->by_size_path))) {
+		fprintf(stderr, "meshsweep: cannot rewrite %s: %s\n",
+			r->by_size_path, strerror(errno));
+		return -1;
+	}
+	r->by_size = fopen(r->by_size_path, "a");
+	if (!r->by_size) {
+		fprintf(stderr, "meshsweep: cannot open %s: %s\n",
+			r->by_size_path, strerror(errno));
+		return -1;
+	}
+	if (!kept) /* a new (or empty) file */
+		write_by_size_header(r->by_size, g);
+	fflush(r->by_size);
+	return 0;
 }
 
 /* Reads the tidy CSV (if any): marks finished points, checks the
@@ -166,30 +247,35 @@ static int open_tidy(struct runner *r)
 {
 	const struct grid *g = &r->s->grid;
 	size_t np = grid_points(g), p, cap = 0;
-	char *line = NULL, key[2048], *f[64];
+	char *line = NULL, key[2048], *f[64], *want = expected_header(g);
 	FILE *in = fopen(r->s->out, "r");
 	int n, first = 1;
 
 	r->done = calloc(np ? np : 1, 1);
-	if (!r->done)
+	if (!r->done || !want) {
+		free(want);
 		return -1;
+	}
 	while (in && getline(&line, &cap, in) >= 0) {
-		n = csv_split(line, f, 64);
 		if (first) {
 			first = 0;
-			if (n != (int) g->ndims + 3 + 15 ||
-			    strcmp(f[0], "point")) {
+			if (strcmp(line, want)) {
 				fprintf(
 				    stderr,
-				    "meshsweep: %s: its columns are not this "
-				    "grid's; give another --out\n",
+				    "meshsweep: %s: its header is not the one "
+				    "this meshsweep writes for this grid (an "
+				    "older meshsweep's CSV has no version and "
+				    "fate columns, or another grid's); give "
+				    "another --out, or move the file away\n",
 				    r->s->out);
 				fclose(in);
 				free(line);
+				free(want);
 				return -1;
 			}
 			continue;
 		}
+		n = csv_split(line, f, 64);
 		if (n < (int) g->ndims + 3 || strcmp(f[g->ndims + 2], "ok"))
 			continue;
 		for (p = 0; p < np; p++) {
@@ -199,6 +285,7 @@ static int open_tidy(struct runner *r)
 		}
 	}
 	free(line);
+	free(want);
 	if (in)
 		fclose(in);
 	r->out = fopen(r->s->out, "a");
@@ -425,6 +512,36 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* The point's rows of meshsim's "by_size" array, one per size class. */
+static void write_by_size(struct runner *r, size_t p, const char *json)
+{
+	const struct grid *g = &r->s->grid;
+	const char *q = strstr(json, "\n  \"by_size\": [");
+	char key[2048];
+	unsigned lo, hi;
+	size_t jobs, d;
+	double w, bsd;
+
+	if (!r->by_size || !q)
+		return;
+	point_key(g, p, key, sizeof(key));
+	for (q = strchr(q + 1, '\n'); q && !strncmp(q, "\n    {", 6);
+	     q = strchr(q + 1, '\n')) {
+		if (sscanf(q,
+			   "\n    {\"min\": %u, \"max\": %u, \"jobs\": %zu, "
+			   "\"mean_wait\": %lg, \"mean_bounded_slowdown\": %lg",
+			   &lo, &hi, &jobs, &w, &bsd) != 5)
+			break;
+		csv_field(r->by_size, key, 0);
+		for (d = 0; d < g->ndims; d++)
+			csv_field(r->by_size,
+				  g->dim[d].values[grid_index(g, p, d)], 0);
+		fprintf(r->by_size, "%u,%u,%zu,%.17g,%.17g\n", lo, hi, jobs, w,
+			bsd);
+	}
+	fflush(r->by_size);
+}
+
 static void write_row(struct runner *r, size_t p, int status, const char *json)
 {
 	const struct grid *g = &r->s->grid;
@@ -432,12 +549,19 @@ static void write_row(struct runner *r, size_t p, int status, const char *json)
 	size_t d;
 	int m;
 
+	if (json)
+		write_by_size(r, p, json);
 	point_key(g, p, key, sizeof(key));
 	csv_field(r->out, key, 0);
 	for (d = 0; d < g->ndims; d++)
 		csv_field(r->out, g->dim[d].values[grid_index(g, p, d)], 0);
 	csv_field(r->out, g->flags ? g->flags : "", 0);
 	csv_field(r->out, status ? "failed" : "ok", 0);
+	v[0] = '\0';
+	if (json) /* "x.y" -> x.y */
+		json_value(json, "version", v, sizeof(v));
+	csv_field(r->out, v[0] == '"' ? (v[strlen(v) - 1] = '\0', v + 1) : v,
+		  0);
 	for (m = 0; sweep_metrics[m]; m++) {
 		v[0] = '\0';
 		if (json)
@@ -524,16 +648,17 @@ static int run_points(struct runner *r)
 	return 0;
 }
 
-static char *default_agg(const char *out)
+/* OUT.csv -> OUT-SUFFIX.csv */
+static char *sibling_csv(const char *out, const char *suffix)
 {
 	size_t n = strlen(out);
-	char *a = malloc(n + 16);
+	char *a = malloc(n + strlen(suffix) + 8);
 
 	if (!a)
 		return NULL;
 	if (n > 4 && !strcmp(out + n - 4, ".csv"))
 		n -= 4;
-	sprintf(a, "%.*s-agg.csv", (int) n, out);
+	sprintf(a, "%.*s-%s.csv", (int) n, out, suffix);
 	return a;
 }
 
@@ -587,7 +712,9 @@ int sweep_run(struct sweep *s, const char *argv0)
 	find_tool(argv0, "MESHGEN", "meshsim-gen", "../meshgen/meshsim-gen",
 		  r.meshgen);
 	snprintf(r.tmpdir, sizeof(r.tmpdir), "/tmp/meshsweep.XXXXXX");
-	if (!mkdtemp(r.tmpdir) || open_tidy(&r))
+	r.by_size_path = sibling_csv(s->out, "by-size");
+	if (!r.by_size_path || !mkdtemp(r.tmpdir) || open_tidy(&r) ||
+	    (!s->aggregate && open_by_size(&r)))
 		goto out;
 	if (s->point >= 0 && (size_t) s->point >= np) {
 		fprintf(stderr,
@@ -612,11 +739,18 @@ int sweep_run(struct sweep *s, const char *argv0)
 		goto out;
 	fclose(r.out);
 	r.out = NULL;
+	if (r.by_size && fclose(r.by_size)) {
+		r.by_size = NULL;
+		fprintf(stderr, "meshsweep: write error on %s\n",
+			r.by_size_path);
+		goto out;
+	}
+	r.by_size = NULL;
 	if (s->point >= 0) { /* one point of many: nothing to aggregate */
 		rc = r.failed != 0;
 		goto out;
 	}
-	agg = s->agg ? NULL : default_agg(s->out);
+	agg = s->agg ? NULL : sibling_csv(s->out, "agg");
 	rc = (!s->agg && !agg) ||
 	     sweep_aggregate(s->out, s->agg ? s->agg : agg) || r.failed;
 	if (r.failed && !s->aggregate)
@@ -626,6 +760,9 @@ int sweep_run(struct sweep *s, const char *argv0)
 out:
 	if (r.out)
 		fclose(r.out);
+	if (r.by_size)
+		fclose(r.by_size);
+	free(r.by_size_path);
 	free(r.done);
 	if (r.tmpdir[0] && r.tmpdir[0] != 'X')
 		remove_tmpdir(r.tmpdir);

@@ -43,12 +43,17 @@ if [ "$rc" -eq 0 ] && grep -q "8 of 8 points ok" "$work/arr.out"; then
 else
     fail "array run: rc=$rc: $(cat "$work/arr.out")"
 fi
-n=$(ls "$work"/arr.parts/point-*.csv 2>/dev/null | wc -l)
+n=$(ls "$work"/arr.parts/point-*[0-9].csv 2>/dev/null | wc -l)
 [ "$n" -eq 8 ] && pass "8 array tasks wrote one row file each" || fail "$n row files, wanted 8"
 if [ -n "$(rows "$work/arr.csv")" ] && diff <(rows "$work/local.csv") <(rows "$work/arr.csv") >"$work/diff"; then
     pass "tidy rows from the array equal meshsweep's (8 rows, every metric)"
 else
     fail "tidy rows differ: $(head -5 "$work/diff")"
+fi
+if [ -n "$(rows "$work/arr-by-size.csv")" ] && diff <(rows "$work/local-by-size.csv") <(rows "$work/arr-by-size.csv") >/dev/null; then
+    pass "by-size rows from the array equal meshsweep's ($(($(wc -l <"$work/arr-by-size.csv") - 1)) rows)"
+else
+    fail "by-size rows differ or are missing"
 fi
 if [ -s "$work/arr-agg.csv" ] && diff <(sort "$work/local-agg.csv") <(sort "$work/arr-agg.csv") >/dev/null; then
     pass "aggregated CSV equals meshsweep's ($(($(wc -l <"$work/arr-agg.csv") - 1)) groups)"
