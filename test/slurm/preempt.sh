@@ -37,6 +37,19 @@ victims() {   # logfile lowjobids...
         | grep -Fxf <(printf '%s\n' "$@") | wc -l
 }
 
+# preempt_cluster DIR SELECT MODE "NAME PARAMS"...: a 4x4 cluster with
+# preempt/partition_prio and one partition on n[0-15] per argument.
+preempt_cluster() {
+    local d=$1 sel=$2 mode=$3 p parts=()
+    shift 3
+    for p in "$@"; do
+        parts+=(--extra-slurm-conf "PartitionName=${p%% *} Nodes=n[0-15] ${p#* } MaxTime=INFINITE State=UP")
+    done
+    cluster_start "$d" --select "$sel" --allocator mc1x1 \
+        --extra-slurm-conf "PreemptType=preempt/partition_prio" \
+        --extra-slurm-conf "PreemptMode=$mode" "${parts[@]}" >/dev/null 2>&1
+}
+
 # run_case MODE SELECT: PASS/FAIL lines on stdout, the number of victims
 # into $work/TAG.n.  Runs in the background, three clusters at a time.
 run_case() {
@@ -44,12 +57,9 @@ run_case() {
     tag=$(echo "$mode-$sel" | tr ',/' '__')
     d="$work/$tag"
     [ "$mode" = "SUSPEND,GANG" ] && os="FORCE:1"
-    cluster_start "$d" --select "$sel" --allocator mc1x1 \
-        --extra-slurm-conf "PreemptType=preempt/partition_prio" \
-        --extra-slurm-conf "PreemptMode=$mode" \
-        --extra-slurm-conf "PartitionName=low Nodes=n[0-15] PriorityTier=1 OverSubscribe=$os MaxTime=INFINITE State=UP" \
-        --extra-slurm-conf "PartitionName=high Nodes=n[0-15] PriorityTier=10 OverSubscribe=$os MaxTime=INFINITE State=UP" \
-        >/dev/null 2>&1 || { fail "$tag: cluster start"; echo -1 >"$work/$tag.n"; return; }
+    preempt_cluster "$d" "$sel" "$mode" "low PriorityTier=1 OverSubscribe=$os" \
+        "high PriorityTier=10 OverSubscribe=$os" ||
+        { fail "$tag: cluster start"; echo -1 >"$work/$tag.n"; return; }
     for i in $(seq 14); do
         low+=("$(submit -p low -N1 -t 10 --requeue --wrap "trap '' TERM; sleep 600")")
     done
@@ -111,13 +121,8 @@ run_pinned() {
     local name=$1 sel=$2 k=$3 lows=$4 mids=$5 d tag g ids=() n hi jid
     tag="$name-$(echo "$sel" | tr '/' '_')"
     d="$work/$tag"
-    cluster_start "$d" --select "$sel" --allocator mc1x1 \
-        --extra-slurm-conf "PreemptType=preempt/partition_prio" \
-        --extra-slurm-conf "PreemptMode=REQUEUE" \
-        --extra-slurm-conf "PartitionName=low Nodes=n[0-15] PriorityTier=1 MaxTime=INFINITE State=UP" \
-        --extra-slurm-conf "PartitionName=mid Nodes=n[0-15] PriorityTier=5 MaxTime=INFINITE State=UP" \
-        --extra-slurm-conf "PartitionName=high Nodes=n[0-15] PriorityTier=10 MaxTime=INFINITE State=UP" \
-        >/dev/null 2>&1 || { fail "$tag: cluster start"; return; }
+    preempt_cluster "$d" "$sel" REQUEUE "low PriorityTier=1" "mid PriorityTier=5" \
+        "high PriorityTier=10" || { fail "$tag: cluster start"; return; }
     for g in $lows; do
         n=$(echo "$g" | tr ',' '\n' | wc -l)
         jid=$(submit -p low -N"$n" -w "$g" -t 10 --requeue --wrap "trap '' TERM; sleep 600")
