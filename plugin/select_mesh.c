@@ -1304,6 +1304,47 @@ static int _run_now(struct mesh_try *t, List candidates, List *preemptees)
 }
 
 /*
+ * WILL_RUN (backfill) plans a sharing job on idle nodes only (not
+ * supported: sharing in backfill's plan).  If such a job could share nodes
+ * now but the plan starts it later or never, say so in its pending reason
+ * (squeue %r, scontrol Reason=): otherwise it shows Priority or Resources
+ * with nothing to tell it apart from a job that truly waits.  slurmctld
+ * keeps the text while the reason stays Priority; its RUN_NOW path clears
+ * it (node_scheduler.c).  A text of ours that no longer holds is removed.
+ * Nothing else of t or the job changes.  (last_job_update is not bumped:
+ * slurmd loads this plugin too and has no such symbol; backfill bumps it.)
+ */
+#define SHARE_DESC_PREFIX "select/mesh: "
+static void _note_unplanned_sharing(struct mesh_try *t, bitstr_t *orig,
+				    int rc, time_t now)
+{
+	job_record_t *job_ptr = t->job_ptr;
+	uint16_t m = _max_share(job_ptr);
+	struct mesh_try saved = *t;
+	bitstr_t *keep;
+	time_t start = job_ptr->start_time;
+	bool note = false;
+
+	if (m > 1 && (rc != SLURM_SUCCESS || job_ptr->start_time > now)) {
+		keep = bit_copy(t->avail);
+		note = _run_shared(t, orig, m) == SLURM_SUCCESS;
+		*t = saved;
+		bit_copybits(t->avail, keep);
+		FREE_NULL_BITMAP(keep);
+		job_ptr->start_time = start;
+	}
+	if (note) {
+		xfree(job_ptr->state_desc);
+		xstrfmtcat(job_ptr->state_desc,
+			   SHARE_DESC_PREFIX "could share nodes now (OverSubscribe %u), but backfill plans sharing jobs on idle nodes only; the main scheduler starts it when it reaches it",
+			   m);
+	} else if (job_ptr->state_desc &&
+		   !xstrncmp(job_ptr->state_desc, SHARE_DESC_PREFIX,
+			     strlen(SHARE_DESC_PREFIX)))
+		xfree(job_ptr->state_desc);
+}
+
+/*
  * init() is called in every client and daemon that loads the plugin:
  * only slurmctld may touch controller state, and it does so lazily.
  */
@@ -1449,7 +1490,11 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	} else if (SELECT_IS_MODE_RUN_NOW(mode)) {
 		rc = _run_now(&t, preemptee_candidates, preemptee_job_list);
 	} else {
+		bitstr_t *orig = bit_copy(bitmap);
+
 		rc = _will_run(&t, preemptee_candidates, preemptee_job_list);
+		_note_unplanned_sharing(&t, orig, rc, time(NULL));
+		FREE_NULL_BITMAP(orig);
 	}
 	if (rc == SLURM_SUCCESS)
 		job_ptr->total_cpus = t.total_cpus;

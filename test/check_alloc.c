@@ -86,8 +86,9 @@ START_TEST(test_alloc_curve_fits)
 	fx_init(&f, "8x1", c->pattern, c->alloc);
 	ck_assert_int_eq(fx_place(&f, c->k, out), 0);
 	for (i = 0; i < c->k; i++)
-		ck_assert_msg(out[i] == c->want[i], "case %d %s: out[%u]=%u want %u",
-			      _i, c->alloc, i, out[i], c->want[i]);
+		ck_assert_msg(out[i] == c->want[i],
+			      "case %d %s: out[%u]=%u want %u", _i, c->alloc, i,
+			      out[i], c->want[i]);
 	fx_fini(&f);
 }
 END_TEST
@@ -128,13 +129,15 @@ START_TEST(test_alloc_mc1x1_picks_least_shell_sum)
 		"#####"
 		"###.#"
 		"##..."
-		"###.#", "mc1x1");
+		"###.#",
+		"mc1x1");
 	ck_assert_int_eq(fx_place(&f, 5, out), 0);
 	for (i = 0; i < 5; i++)
 		seen_centre |= out[i] == tu_node(f.t, 3, 3, 0);
 	ck_assert(seen_centre);
 	for (i = 0; i < 5; i++)
-		ck_assert_int_le(mesh_topo_distance(f.t, out[i], tu_node(f.t, 3, 3, 0)), 1);
+		ck_assert_int_le(
+		    mesh_topo_distance(f.t, out[i], tu_node(f.t, 3, 3, 0)), 1);
 	fx_fini(&f);
 }
 END_TEST
@@ -156,7 +159,8 @@ static int linf_shell(const struct mesh_topo *t, uint32_t p, uint32_t q)
 /* The prefix-sum search picks exactly the definition's centre: the
  * returned nodes' shell numbers around that centre add up to the least
  * score, on meshes and tori, 2D and 3D. */
-static const char *const mc_meshes[] = { "9x7", "6tx5t", "5x4x3", "4tx4x4t", "12x3" };
+static const char *const mc_meshes[] = { "9x7", "6tx5t", "5x4x3", "4tx4x4t",
+					 "12x3" };
 
 START_TEST(test_alloc_mc1x1_matches_definition)
 {
@@ -188,9 +192,11 @@ START_TEST(test_alloc_mc1x1_matches_definition)
 		centre = ref_mc1x1_centre(t, f, req.nodes, &want);
 		for (i = 0, got = 0; i < req.nodes; i++)
 			got += (uint64_t) linf_shell(t, centre, out[i]);
-		ck_assert_msg(got == want, "%s round %d: score %llu around centre %u, definition %llu",
-			      mc_meshes[_i], round, (unsigned long long) got, centre,
-			      (unsigned long long) want);
+		ck_assert_msg(
+		    got == want,
+		    "%s round %d: score %llu around centre %u, definition %llu",
+		    mc_meshes[_i], round, (unsigned long long) got, centre,
+		    (unsigned long long) want);
 	}
 	free(out);
 	mesh_alloc_destroy(a);
@@ -211,19 +217,23 @@ START_TEST(test_alloc_errors)
 	ck_assert_int_eq(fx_place(&f, 17, out), MESH_EINVAL);
 	ck_assert_int_eq(fx_place(&f, 15, out), MESH_ENOSPC);
 	ck_assert_int_eq(fx_place(&f, 14, out), 0);
-	ck_assert_int_eq(mesh_alloc_create(f.t, "nosuch", NULL, &a, &d), MESH_ENOENT);
+	ck_assert_int_eq(mesh_alloc_create(f.t, "nosuch", NULL, &a, &d),
+			 MESH_ENOENT);
 	ck_assert_ptr_null(a);
 	ck_assert_str_eq(d.field, "allocator");
-	ck_assert_int_eq(mesh_alloc_create(f.t, "snake-bf", "bogus=1", &a, &d), MESH_EINVAL);
+	ck_assert_int_eq(mesh_alloc_create(f.t, "snake-bf", "bogus=1", &a, &d),
+			 MESH_EINVAL);
 	ck_assert_ptr_null(a);
 	fx_fini(&f);
 }
 END_TEST
 
-/* Place k nodes with allocator name on t (all free), io as the job's
- * I/O intensity; the node set sorted into out. */
-static void place_sorted(const struct mesh_topo *t, const char *name,
-			 double io, uint32_t k, uint32_t *out)
+/* Place k nodes with allocator name on t, from busy ('#' per busy node in
+ * index order; NULL = all free), io and comm as the job's hints; the node
+ * set sorted into out. */
+static void place_on(const struct mesh_topo *t, const char *busy,
+		     const char *name, double io, enum mesh_comm comm,
+		     uint32_t k, uint32_t *out)
 {
 	struct mesh_allocator *a = NULL;
 	struct mesh_bitmap *fm = tu_all_free(t);
@@ -232,10 +242,14 @@ static void place_sorted(const struct mesh_topo *t, const char *name,
 	struct mesh_diag d;
 	uint32_t i, j, x;
 
+	for (i = 0; busy && i < t->nodes; i++)
+		if (busy[i] == '#')
+			mesh_bitmap_clear(fm, i);
 	ck_assert_int_eq(mesh_alloc_create(t, name, NULL, &a, &d), 0);
 	memset(&req, 0, sizeof(req));
 	req.nodes = k;
 	req.io_intensity = io;
+	req.comm = comm;
 	ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
 	for (i = 1; i < k; i++)
 		for (j = i; j > 0 && out[j - 1] > out[j]; j--) {
@@ -245,6 +259,12 @@ static void place_sorted(const struct mesh_topo *t, const char *name,
 		}
 	mesh_alloc_destroy(a);
 	mesh_bitmap_destroy(fm);
+}
+
+static void place_sorted(const struct mesh_topo *t, const char *name, double io,
+			 uint32_t k, uint32_t *out)
+{
+	place_on(t, NULL, name, io, MESH_COMM_UNKNOWN, k, out);
 }
 
 /* Per-job policy (auto): an I/O-heavy job is placed as plas places it,
@@ -276,6 +296,77 @@ START_TEST(test_alloc_auto_policy)
 			 MESH_EINVAL);
 	ck_assert_int_eq(mesh_alloc_create(t, "auto", "foo=1", &a, &d),
 			 MESH_EINVAL);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* The communication pattern steers auto too (doc/allocators.md): which
+ * allocator each combination of hints gets, and that auto places exactly
+ * as that allocator does where the choices differ. */
+START_TEST(test_alloc_auto_comm)
+{
+	static const struct {
+		double io;
+		enum mesh_comm comm;
+		const char *want;
+	} table[] = {
+		{ 0.9, MESH_COMM_UNKNOWN, "plas" },
+		{ 0.9, MESH_COMM_NONE, "plas" },
+		{ 0.9, MESH_COMM_ALL_TO_ALL, "mc-elongated" },
+		{ 0.5, MESH_COMM_NEAREST, "mc-elongated" },
+		{ 0.9, MESH_COMM_ONE_TO_ALL, "mc-elongated" },
+		{ 0.1, MESH_COMM_NONE, "hilbert-bf" },
+		{ -1, MESH_COMM_NONE, "hilbert-bf" },
+		{ 0.1, MESH_COMM_ALL_TO_ALL, "mc1x1" },
+		{ 0.49, MESH_COMM_NEAREST, "mc1x1" },
+		{ 0.1, MESH_COMM_UNKNOWN, "mc1x1" },
+		{ -1, MESH_COMM_UNKNOWN, "mc1x1" },
+	};
+	/* 8x8, I/O column x = 0; rows y = 0..1 free, the rest busy but for
+	 * (2..5, 4): a line of 4 that is a whole Hilbert run (ranks 30..33),
+	 * where rows 0..1 are runs of 8 */
+	static const char frag[] = "........"
+				   "........"
+				   "########"
+				   "########"
+				   "##....##"
+				   "########"
+				   "########"
+				   "########";
+	struct mesh_topo *t = tu_topo("8x8");
+	uint32_t io[8], got[12], want[12], other[12], i;
+	struct mesh_request req;
+
+	memset(&req, 0, sizeof(req));
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		req.io_intensity = table[i].io;
+		req.comm = table[i].comm;
+		ck_assert_str_eq(mesh_auto_choice(&req, 0.5), table[i].want);
+	}
+	for (i = 0; i < 8; i++)
+		io[i] = i * 8;
+	ck_assert_int_eq(mesh_topo_set_io_nodes(t, io, 8), 0);
+	/* I/O-heavy and communicating: mc-elongated's nodes, not plas's
+	 * (on the empty mesh they differ below a whole column: plas centres
+	 * 6 nodes in column x = 1, mc-elongated starts them at y = 0) */
+	place_on(t, NULL, "auto", 0.9, MESH_COMM_ALL_TO_ALL, 6, got);
+	place_on(t, NULL, "mc-elongated", 0.9, MESH_COMM_ALL_TO_ALL, 6, want);
+	place_on(t, NULL, "plas", 0.9, MESH_COMM_ALL_TO_ALL, 6, other);
+	ck_assert_mem_eq(got, want, 6 * sizeof(got[0]));
+	ck_assert(memcmp(got, other, 6 * sizeof(got[0])) != 0);
+	/* comm=none fills the line (hilbert-bf's best fit) and leaves the
+	 * free rows whole; mc1x1 would take a compact block of them */
+	place_on(t, frag, "auto", 0.1, MESH_COMM_NONE, 4, got);
+	place_on(t, frag, "hilbert-bf", 0.1, MESH_COMM_NONE, 4, want);
+	place_on(t, frag, "mc1x1", 0.1, MESH_COMM_NONE, 4, other);
+	ck_assert_mem_eq(got, want, 4 * sizeof(got[0]));
+	ck_assert(memcmp(got, other, 4 * sizeof(got[0])) != 0);
+	for (i = 0; i < 4; i++)
+		ck_assert_uint_eq(got[i], 34 + i);
+	ck_assert_uint_lt(other[3], 16);
+	/* the same state, a communicating job: mc1x1's compact block */
+	place_on(t, frag, "auto", 0.1, MESH_COMM_NEAREST, 4, got);
+	ck_assert_mem_eq(got, other, 4 * sizeof(got[0]));
 	mesh_topo_destroy(t);
 }
 END_TEST
@@ -317,7 +408,8 @@ START_TEST(test_alloc_registry_names)
 
 		ck_assert_ptr_nonnull(info->name);
 		ck_assert(strlen(info->summary) > 10);
-		found_hilbert_freelist |= !strcmp(info->name, "hilbert-freelist");
+		found_hilbert_freelist |=
+		    !strcmp(info->name, "hilbert-freelist");
 		found_mc1x1 |= !strcmp(info->name, "mc1x1");
 	}
 	ck_assert(found_hilbert_freelist && found_mc1x1);
@@ -339,6 +431,7 @@ int main(void)
 	tcase_add_test(tc, test_alloc_errors);
 	tcase_add_test(tc, test_alloc_required_nodes);
 	tcase_add_test(tc, test_alloc_auto_policy);
+	tcase_add_test(tc, test_alloc_auto_comm);
 	tcase_add_test(tc, test_alloc_registry_names);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

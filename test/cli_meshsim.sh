@@ -161,6 +161,31 @@ coords() { awk -F, -v j="$2" '$1 == j { print $11 }' "$1"; }
 check "auto: the I/O-heavy job gets plas's nodes" '[ -n "$(coords "$tmp/auto-plas.out" 1)" ] && [ "$(coords "$tmp/auto-auto.out" 1)" = "$(coords "$tmp/auto-plas.out" 1)" ]'
 check "auto: the compute job gets a compact 2x2 block (sum 8), not plas's" 'awk -F, "\$1 == 2 && \$8 == 8 {ok = 1} END {exit !ok}" "$tmp/auto-auto.out" && [ "$(coords "$tmp/auto-auto.out" 2)" != "$(coords "$tmp/auto-plas.out" 2)" ]'
 check "auto: the two jobs get different placement styles" '[ "$(coords "$tmp/auto-auto.out" 1 | tr " " "\n" | cut -d: -f1 | sort -u | wc -l)" -eq 1 ] && [ "$(coords "$tmp/auto-auto.out" 2 | tr " " "\n" | cut -d: -f1 | sort -u | wc -l)" -eq 2 ]'
+# The comm hint steers auto too: a third job, 2 nodes, not I/O-heavy,
+# placed beside the first two.  With comm=none it gets hilbert-bf's best
+# fit on the nodes left free (a mesh.conf that names only those), with
+# all-to-all mc1x1's block; the two differ.
+printf '3 2 -1 1000 2 -1 -1 2 1000 -1 1 1 1 -1 1 -1 -1 -1\n' >>"$tmp/auto.swf"
+for c in none all-to-all; do
+	printf 'job_id,io_intensity,comm\n1,0.9,none\n2,0.1,all-to-all\n3,0.1,%s\n' $c >"$tmp/auto3.csv"
+	"$meshsim" --mesh 9x4 --io-nodes "0,0;0,1;0,2;0,3" --allocator auto --job-attrs "$tmp/auto3.csv" \
+		--jobs-csv "$tmp/auto3-$c.out" "$tmp/auto.swf" >/dev/null 2>"$tmp/err" || echo "meshsim auto comm=$c failed: $(cat "$tmp/err")"
+done
+{
+	printf 'Dimensions=9x4\nIONodes=0,0;0,1;0,2;0,3\nAllocator=hilbert-bf\n'
+	for x in 1 2 3 4 5 6 7 8; do
+		for y in 0 1 2 3; do
+			case " $(coords "$tmp/auto3-none.out" 1) $(coords "$tmp/auto3-none.out" 2) " in
+			*" $x:$y "*) ;;
+			*) echo "NodeName=c${x}_$y Coord=$x,$y" ;;
+			esac
+		done
+	done
+} >"$tmp/left.conf"
+printf '3 0 -1 1000 2 -1 -1 2 1000 -1 1 1 1 -1 1 -1 -1 -1\n' >"$tmp/one.swf"
+"$meshsim" --mesh-conf "$tmp/left.conf" --jobs-csv "$tmp/left.out" "$tmp/one.swf" >/dev/null 2>"$tmp/err" || echo "meshsim hilbert-bf failed: $(cat "$tmp/err")"
+check "auto: comm=none gets hilbert-bf's best fit on the nodes left" '[ -n "$(coords "$tmp/left.out" 3)" ] && [ "$(coords "$tmp/auto3-none.out" 3)" = "$(coords "$tmp/left.out" 3)" ]'
+check "auto: comm=none and all-to-all place the third job differently" '[ "$(coords "$tmp/auto3-none.out" 1) $(coords "$tmp/auto3-none.out" 2)" = "$(coords "$tmp/auto3-all-to-all.out" 1) $(coords "$tmp/auto3-all-to-all.out" 2)" ] && [ -n "$(coords "$tmp/auto3-all-to-all.out" 3)" ] && [ "$(coords "$tmp/auto3-none.out" 3)" != "$(coords "$tmp/auto3-all-to-all.out" 3)" ]'
 printf 'job_id,comm\n1,ring\n' >"$tmp/bad.csv"
 "$meshsim" --job-attrs "$tmp/bad.csv" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--job-attrs: a bad line names file:line:column" '[ $? -ne 0 ] && grep -q "bad.csv:2:comm: bad communication pattern \"ring\"" "$tmp/err"'

@@ -156,7 +156,7 @@ static const struct mesh_alloc_entry registry[] = {
 	  0,
 	  MESH__CROP_NEVER },
 	{ { "auto",
-	    "per-job policy: I/O intensity >= io=<percent>/100 (default 50) -> plas, else mc1x1 (Mache Ch. VIII)",
+	    "per-job policy (Mache Ch. VIII): I/O-heavy (io >= io=<percent>/100, default 50) -> plas, or mc-elongated if it communicates; comm=none -> hilbert-bf; else mc1x1",
 	    MESH_ALLOC_USES_IO },
 	  &mesh__auto_ops,
 	  0,

@@ -151,4 +151,11 @@ unsigned long mesh_alloc_sparse_count(const struct mesh_allocator *a);
 int mesh_alloc_place(struct mesh_allocator *a, const struct mesh_view *v,
 		     const struct mesh_request *req, uint32_t *out);
 
+/** \brief The allocator that Allocator=auto uses for req: "mc-elongated"
+ *  (I/O intensity >= threshold and comm all-to-all, one-to-all or
+ *  nearest), "plas" (I/O intensity >= threshold otherwise), "hilbert-bf"
+ *  (comm none) or "mc1x1" (every other job); static storage.
+ *  doc/allocators.md gives the reasons (Mache Ch. V, VII, VIII). */
+const char *mesh_auto_choice(const struct mesh_request *req, double threshold);
+
 #endif

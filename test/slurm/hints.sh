@@ -48,14 +48,67 @@ else
     else
         fail "--io-intensity=1.5 not refused: $out"
     fi
+    # salloc and srun refuse a bad value client-side too (spank_mesh in
+    # their local context): a non-zero exit, a message naming the option
+    # and the value, and no job reaches slurmctld.
+    out=$(cd "$work/jobs" && sl salloc -N1 -J badhint --comm=ring true 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] && echo "$out" | grep -q 'comm.*ring'; then
+        pass "salloc --comm=ring refused: $(echo "$out" | grep -m1 ring)"
+    else
+        fail "salloc --comm=ring not refused (rc=$rc): $out"
+    fi
+    out=$(cd "$work/jobs" && sl srun -N1 -J badhint --mesh-shape=4y2 true 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] && echo "$out" | grep -q 'mesh-shape.*4y2'; then
+        pass "srun --mesh-shape=4y2 refused: $(echo "$out" | grep -m1 4y2)"
+    else
+        fail "srun --mesh-shape=4y2 not refused (rc=$rc): $out"
+    fi
+    out=$(cd "$work/jobs" && sl srun -N1 -J badhint --io-intensity=-0.2 true 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] && echo "$out" | grep -q 'io-intensity.*-0.2'; then
+        pass "srun --io-intensity=-0.2 refused: $(echo "$out" | grep -m1 -- -0.2)"
+    else
+        fail "srun --io-intensity=-0.2 not refused (rc=$rc): $out"
+    fi
+    n=$(sl squeue -h -t all -n badhint | wc -l)
+    [ "$n" -eq 0 ] && pass "no job of a refused salloc/srun reached slurmctld" ||
+        fail "$n badhint jobs reached slurmctld: $(sl squeue -h -t all -n badhint)"
     grep -q 'hints shape=4x1x1' "$d/log/slurmctld.log" &&
         pass "slurmctld logged the hint" || fail "no hint line in slurmctld.log"
     "$CLUSTER" stop --dir "$d" >/dev/null 2>&1
 fi
 
-# Allocator=auto (per-job policy) on a 4x4 with the I/O column x=0: an
-# I/O-heavy job (plas) and a compute job (mc1x1) on the same empty mesh
-# get different node sets; the compute job a compact 2x2 block.
+# Allocator=auto (per-job policy, doc/allocators.md) on a 4x4 with the I/O
+# column x=0.  Three jobs, each submitted once the ones before it run, so
+# each is placed on a known set of free nodes:
+#   A  -N4 --io-intensity=0.9            -> plas
+#   B  -N4 --io-intensity=0.1 --comm=all-to-all -> mc1x1
+#   C  -N2 --io-intensity=0.1 --comm=none       -> hilbert-bf
+# The wanted nodes are computed by meshsim running that single allocator
+# on a mesh.conf that names only the nodes then free (the I/O positions
+# keep their nodes, as in slurmctld).  For C the test also checks that
+# mc1x1 would place it elsewhere, so a policy that ignores --comm fails.
+meshsim=$top_build/src/meshsim/meshsim
+expect_nodes() {   # allocator k busy-node... -> node names, sorted
+    local a=$1 k=$2 i f="$work/expect.conf"
+    shift 2
+    local busy=" $* "
+    {
+        printf 'Dimensions=4x4\nIONodes=0,0;0,1;0,2;0,3\nAllocator=%s\n' "$a"
+        for i in $(seq 0 15); do
+            case "$busy" in *" n$i "*) ;; *) echo "NodeName=n$i Coord=$((i % 4)),$((i / 4))" ;; esac
+        done
+    } >"$f"
+    echo "1 0 -1 1000 $k -1 -1 $k 1000 -1 1 1 1 -1 1 -1 -1 -1" >"$work/expect.swf"
+    "$meshsim" --mesh-conf "$f" --jobs-csv "$work/expect.out" "$work/expect.swf" \
+        >/dev/null 2>&1 || return 1
+    awk -F, 'NR == 2 { print $11 }' "$work/expect.out" | tr ' ' '\n' |
+        awk -F: 'NF == 2 { print "n" ($2 * 4 + $1) }' | sort -V | paste -sd ' '
+}
+got_nodes() { hosts "$(job_field "$1" NodeList)" | sort -V | paste -sd ' '; }
+
 printf 'Dimensions=4x4\nNodes=n[0-15]\nIONodes=n[0,4,8,12]\nAllocator=auto\n' \
     >"$work/mesh-auto.conf"
 d="$work/auto"
@@ -63,19 +116,35 @@ if ! cluster_start "$d" --select select/mesh --mesh-conf "$work/mesh-auto.conf" 
     --extra-slurm-conf "PlugStackConfig=$work/plugstack.conf"; then
     fail "auto: cluster start"
 else
-    j=$(submit -N4 -t 5 --io-intensity=0.9 --wrap 'sleep 30')
-    wait_state "$j" RUNNING 30; io_nl=$(job_field "$j" NodeList)
-    sl scancel "$j"; sleep 2
-    j=$(submit -N4 -t 5 --io-intensity=0.1 --comm=all-to-all --wrap 'sleep 30')
-    wait_state "$j" RUNNING 30; cp_nl=$(job_field "$j" NodeList)
-    sl scancel "$j"
-    xs=$(hosts "$cp_nl" | sed 's/^n//' | awk '{print $1 % 4}' | sort -u | wc -l)
-    ys=$(hosts "$cp_nl" | sed 's/^n//' | awk '{print int($1 / 4)}' | sort -u | wc -l)
-    if [ -n "$io_nl" ] && [ -n "$cp_nl" ] && [ "$io_nl" != "$cp_nl" ] &&
-        [ "$xs" -eq 2 ] && [ "$ys" -eq 2 ]; then
-        pass "auto: I/O-heavy job got $io_nl, compute job the 2x2 $cp_nl"
+    want=$(expect_nodes plas 4)
+    a=$(submit -N4 -t 5 --io-intensity=0.9 --wrap 'sleep 300')
+    wait_state "$a" RUNNING 30; got=$(got_nodes "$a")
+    if [ -n "$want" ] && [ "$got" = "$want" ]; then
+        pass "auto: --io-intensity=0.9 gets plas's nodes $got"
     else
-        fail "auto: I/O-heavy job got '$io_nl', compute job '$cp_nl'"
+        fail "auto: --io-intensity=0.9 got '$got', plas gives '$want'"
     fi
+    busy=$got
+    want=$(expect_nodes mc1x1 4 $busy)
+    b=$(submit -N4 -t 5 --io-intensity=0.1 --comm=all-to-all --wrap 'sleep 300')
+    wait_state "$b" RUNNING 30; got=$(got_nodes "$b")
+    if [ -n "$want" ] && [ "$got" = "$want" ]; then
+        pass "auto: --comm=all-to-all gets mc1x1's block $got beside the I/O job"
+    else
+        fail "auto: --comm=all-to-all got '$got', mc1x1 gives '$want' (busy: $busy)"
+    fi
+    busy="$busy $got"
+    want=$(expect_nodes hilbert-bf 2 $busy)
+    other=$(expect_nodes mc1x1 2 $busy)
+    c=$(submit -N2 -t 5 --io-intensity=0.1 --comm=none --wrap 'sleep 300')
+    wait_state "$c" RUNNING 30; got=$(got_nodes "$c")
+    if [ -n "$want" ] && [ "$got" = "$want" ] && [ -n "$other" ] &&
+        [ "$want" != "$other" ]; then
+        pass "auto: --comm=none gets hilbert-bf's $got (mc1x1 would give $other)"
+    else
+        fail "auto: --comm=none got '$got', hilbert-bf gives '$want', mc1x1 '$other' (busy: $busy)"
+    fi
+    sl scancel "$a" "$b" "$c"
+    "$CLUSTER" stop --dir "$d" >/dev/null 2>&1
 fi
 mesh_finish
