@@ -244,6 +244,8 @@ static const struct {
 	const char *needle;
 } conf_bad[] = {
 	{ HEAD "Allocator=mc1x1\nColour=blue\n", 4, "Colour", "unknown key" },
+	/* the list of keys names every key the parser knows */
+	{ HEAD "DefaultCom=none\n", 3, "DefaultCom", "DefaultIOIntensity or DefaultComm)" },
 	{ HEAD "Allocator=mc1x1 Nodez=n1\n", 3, "Nodez", "unknown key" },
 	{ "Dimensions=4y4\nNodes=n[0-15]\nAllocator=mc1x1\n", 1, "Dimensions", "4y4" },
 	{ "Dimensions=4x4\nNodes=n[0-16]\nAllocator=mc1x1\n", 2, "Nodes", "more node names than mesh positions" },

@@ -177,7 +177,7 @@ static int unknown_key(const struct conf_raw *r, const char *key, long line,
 			 mesh_diag_char(p, what, sizeof(what)));
 	return conf_err(
 	    d, MESH_EPARSE, r, line, key,
-	    "unknown key \"%s\"%s (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator or AllocatorParameters)",
+	    "unknown key \"%s\"%s (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator, AllocatorParameters, Curve, DefaultMeshShape, DefaultIOIntensity or DefaultComm)",
 	    key, note);
 }
 
