@@ -727,6 +727,21 @@ already_running() {
     return 1
 }
 
+# INT or TERM during start: stop every daemon started so far (each is
+# recorded in DIR/run/pids right after it is spawned; one spawned but not
+# yet recorded is spawned_pid), so an interrupted start leaves nothing
+# behind.  Bash runs the trap once the current foreground command (a
+# sleep, a bounded scontrol ping) returns.
+interrupted_start() {
+    trap '' INT TERM
+    log "interrupted during start; stopping what was started in $dir"
+    if [ -n "$spawned_pid" ] && pid_alive "$spawned_pid"; then
+        kill -TERM "$spawned_pid" 2>/dev/null || true
+    fi
+    cmd_stop >/dev/null 2>&1 || true
+    exit 130
+}
+
 fail_start() {
     tail_ctld_log
     log "start failed; stopping everything"
@@ -765,6 +780,7 @@ cmd_start() {
     rm -f "$dir"/log/*.log "$dir"/log/*.stdout
     [ "$keep_state" -eq 1 ] || rm -rf "${dir:?}/state" "${dir:?}/spool"
     mkdir -p "$dir/state" "$dir/spool"
+    trap interrupted_start INT TERM
 
     base=$(choose_port_base "$n")
     if [ "$accounting" -eq 1 ]; then
@@ -793,6 +809,7 @@ cmd_start() {
     log "starting $n slurmd's (ports $((base + 1))-$((base + n)))"
     start_slurmds "$n" || fail_start
     wait_idle "$n" || fail_start
+    trap - INT TERM
     log "cluster up in $((SECONDS - t0))s: $n nodes idle; SLURM_CONF=$(conf_file)"
 }
 

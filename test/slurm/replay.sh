@@ -15,12 +15,15 @@ printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\n' >"$work/mesh.conf"
 t0=$SECONDS
 MESHSIM=$top_build/src/meshsim/meshsim python3 "$top_src/contrib/replay/meshreplay" \
     --mesh-conf "$work/mesh.conf" --speedup 60 --plugin-dir "$work/plugins" \
-    --jobs-csv "$work/r.csv" --summary "$work/r.json" --compare --timeout 240 \
+    --jobs-csv "$work/r.csv" --summary "$work/r.json" --compare --timeout 240 --progress \
     "$work/t.swf" >"$work/out" 2>"$work/err"
 rc=$?
 cat "$work/out"
 echo "  (replay took $((SECONDS - t0)) s)"
 [ $rc -eq 0 ] && pass "meshreplay exit 0 (no job lost, no overlap)" || { fail "meshreplay rc=$rc"; tail -20 "$work/err"; }
+grep -q '^meshreplay: 100/100 submitted, 0 running, 0 queued, 100 done; trace' "$work/err" \
+    && pass "--progress: last line 100/100 submitted, 100 done ($(grep -c ' submitted, ' "$work/err") lines)" \
+    || fail "--progress: no final progress line"
 val() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {'d': d}))" "$work/r.json" "$1"; }
 if [ -s "$work/r.json" ]; then
     [ "$(val 'd["jobs"]')" = 100 ] && [ "$(val 'd["lost"]')" = 0 ] \
