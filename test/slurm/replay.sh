@@ -31,8 +31,11 @@ if [ -s "$work/r.json" ]; then
     [ "$(val 'd["overlaps"]')" = 0 ] && pass "no node held by two running jobs" || fail "overlaps: $(val 'd["overlaps"]')"
     sp=$(val 'round(d["achieved_speedup"])')
     [ "$sp" -ge 50 ] && pass "achieved speed-up x$sp (target 60)" || fail "achieved speed-up x$sp"
-    [ "$(head -1 "$work/r.csv")" = "job_id,submit,start,end,wait,run,nodes,sum_pairwise,avg_pairwise,diameter,coords,trace_run,io_time" ] \
-        && pass "per-job CSV in meshsim's format" || fail "CSV header: $(head -1 "$work/r.csv")"
+    "$top_build/src/meshsim/meshsim" --mesh-conf "$work/mesh.conf" --jobs-csv "$work/ms.csv" \
+        "$work/t.swf" >/dev/null 2>&1
+    [ -s "$work/ms.csv" ] && [ "$(head -1 "$work/r.csv")" = "$(head -1 "$work/ms.csv")" ] \
+        && pass "per-job CSV in meshsim's format" \
+        || fail "CSV header: $(head -1 "$work/r.csv"), meshsim's: $(head -1 "$work/ms.csv" 2>/dev/null)"
     same=$(val 'd["compare"]["identical_node_sets"]')
     med=$(val 'd["compare"]["start_diff_median"]')
     p95=$(val 'd["compare"]["start_diff_p95"]')
