@@ -24,7 +24,8 @@
  * Free boxes are found a word at a time (mesh__box_starts: one bit per
  * low corner) when x-rows fit a 64-bit word and no axis wraps, else by
  * prefix sums (boxsum), O(1) per candidate box; both visit the free
- * boxes in the same order.  Contact (bf) is counted with prefix sums.  The equally good placements are listed for sl:contig-*
+ * boxes in the same order.  Contact (bf) is counted with prefix sums.
+ * The equally good placements are listed for sl:contig-*
  * (contig_candidates).  Refuses (MESH_ENOSPC) when no free sub-mesh of any
  * allowed shape exists: MESH_ALLOC_CONTIGUOUS_ONLY.
  */
