@@ -644,47 +644,61 @@ static int find_radius(struct mesh__l1near *x, const int c[3], uint32_t k,
 	return r;
 }
 
-/* Node q (on a free node) joins (dir > 0) or leaves the histograms. */
-static void hist_move(struct mesh__l1near *x, const int q[3], int dir)
-{
-	int d;
-
-	for (d = 0; d < MESH_MAX_DIMS; d++)
-		x->hist[d][q[d]] += dir > 0 ? 1u : UINT32_MAX;
-}
-
 /* Moves the first m free nodes of shell r in ascending (dir > 0) or the
  * last m in descending index order (z, then y, then x major) into or
- * out of the histograms. */
+ * out of the histograms.  A row (dz, dy) of the shell has at most two
+ * cells, x = c[0] -+ rx; their bits are added as numbers rather than
+ * branched on (free maps are random, so such branches mispredict), and
+ * a whole z-plane's count goes to hist[2] at once. */
 static void shell_walk(struct mesh__l1near *x, const struct mesh_bitmap *f,
 		       const int c[3], int r, uint32_t m, int dir)
 {
 	const int *dim = x->topo->dim;
+	const uint64_t *w = f->words;
+	uint32_t *h0 = x->hist[0], *h1 = x->hist[1], *h2 = x->hist[2];
 	int zlo = imax(-r, -c[2]), zhi = imin(r, dim[2] - 1 - c[2]);
-	int dz, dy, ylo, yhi, rz, rx, j, q[3];
-	uint32_t row;
+	int dz, dy, ylo, yhi, rz, rx, xl, xh;
+	uint32_t row, bl, bh, n, zn, sign = dir > 0 ? 1u : UINT32_MAX;
 
 	for (dz = dir > 0 ? zlo : zhi; m && dz >= zlo && dz <= zhi; dz += dir) {
 		rz = r - (dz < 0 ? -dz : dz);
 		ylo = imax(-rz, -c[1]);
 		yhi = imin(rz, dim[1] - 1 - c[1]);
-		q[2] = c[2] + dz;
+		zn = 0;
 		for (dy = dir > 0 ? ylo : yhi; m && dy >= ylo && dy <= yhi;
 		     dy += dir) {
 			rx = rz - (dy < 0 ? -dy : dy);
-			q[1] = c[1] + dy;
-			row = (uint32_t) (q[1] + q[2] * dim[1]) *
+			row = (uint32_t) (c[1] + dy + (c[2] + dz) * dim[1]) *
 			      (uint32_t) dim[0];
-			for (j = 0; j < (rx ? 2 : 1) && m; j++) {
-				q[0] =
-				    c[0] + ((j == 0) == (dir > 0) ? -rx : rx);
-				if (q[0] < 0 || q[0] >= dim[0] ||
-				    !mesh_bitmap_test(f, row + (uint32_t) q[0]))
-					continue;
-				hist_move(x, q, dir);
-				m--;
+			xl = c[0] - rx;
+			xh = c[0] + rx;
+			bl = xl >= 0
+				 ? (uint32_t) (w[(row + (uint32_t) xl) >> 6] >>
+					       ((row + (uint32_t) xl) & 63)) &
+				       1u
+				 : 0;
+			bh = rx > 0 && xh < dim[0]
+				 ? (uint32_t) (w[(row + (uint32_t) xh) >> 6] >>
+					       ((row + (uint32_t) xh) & 63)) &
+				       1u
+				 : 0;
+			n = bl + bh;
+			if (n > m) { /* m == 1, both free: the first in order */
+				if (dir > 0)
+					bh = 0;
+				else
+					bl = 0;
+				n = 1;
 			}
+			if (xl >= 0)
+				h0[xl] += bl * sign;
+			if (rx > 0 && xh < dim[0])
+				h0[xh] += bh * sign;
+			h1[c[1] + dy] += n * sign;
+			zn += n;
+			m -= n;
 		}
+		h2[c[2] + dz] += zn * sign;
 	}
 }
 
@@ -768,6 +782,10 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
  * tables_build() either.  Centres whose ball of radius rp holds fewer
  * than k free nodes take fast_score(). */
 
+/* Up to this k, pattern_score() sums the k (k - 1) / 2 pairwise
+ * distances from a table instead of popcounting 6 R half-spaces. */
+#define PDIST_MAX_K 16
+
 static int pop64(uint64_t v)
 {
 	v = v - ((v >> 1) & 0x5555555555555555ull);
@@ -849,6 +867,10 @@ static void pattern_init(struct mesh__l1near *x)
 		for (d = 0; d < MESH_MAX_DIMS; d++)
 			for (g = x->poff[n][d]; g < r; g++)
 				x->phalf[d][g + r] |= bit;
+		for (i = 0; i < (int) x->pcells; i++)
+			for (d = 0, x->pdist[n][i] = 0; d < MESH_MAX_DIMS; d++)
+				x->pdist[n][i] += (uint8_t) abs(x->poff[n][d] -
+								x->poff[i][d]);
 	}
 }
 
@@ -936,6 +958,7 @@ static int pattern_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	uint64_t pat, inner, sh, sel, b, pairs = 0, L;
 	int R, m, ns, d, g, i;
 	uint32_t n = 0;
+	uint8_t pos[PDIST_MAX_K];
 
 	if (k < 1 || k > 64)
 		return 0;
@@ -967,11 +990,21 @@ static int pattern_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 			sh &= ~(1ull << (63 - __builtin_clzll(sh)));
 	}
 	sel = inner | sh;
-	for (d = 0; d < MESH_MAX_DIMS; d++)
-		for (g = -R; dim[d] > 1 && g < R; g++) {
-			L = (uint64_t) pop64(sel & x->phalf[d][g + x->rp]);
-			pairs += L * (k - L);
-		}
+	if (k <= PDIST_MAX_K) { /* fewer pairs than popcounts */
+		for (b = sel, n = 0; b; b &= b - 1)
+			pos[n++] = (uint8_t) __builtin_ctzll(b);
+		for (i = 1; i < (int) k; i++)
+			for (g = 0; g < i; g++)
+				pairs += x->pdist[pos[i]][pos[g]];
+		n = 0;
+	} else {
+		for (d = 0; d < MESH_MAX_DIMS; d++)
+			for (g = -R; dim[d] > 1 && g < R; g++) {
+				L = (uint64_t) pop64(sel &
+						     x->phalf[d][g + x->rp]);
+				pairs += L * (k - L);
+			}
+	}
 	if (pairs >= bound) {
 		*score = UINT64_MAX;
 		return 1;

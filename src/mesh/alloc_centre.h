@@ -74,6 +74,7 @@ struct mesh__l1near {
 	int8_t poff[64][MESH_MAX_DIMS];
 	uint64_t pball[64]; /* cells within distance r, r = 0..rp */
 	uint64_t phalf[MESH_MAX_DIMS][64]; /* [d][g + rp]: offset_d <= g */
+	uint8_t pdist[64][64];             /* L1 distance of cells i, j */
 	struct {
 		int8_t dy, dz, rx;
 		uint8_t pos;
