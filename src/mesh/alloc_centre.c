@@ -204,6 +204,8 @@ void mesh__l1near_free(struct mesh__l1near *x)
 	}
 	free(x->padrow);
 	x->padrow = NULL;
+	free(x->rcache);
+	x->rcache = NULL;
 	free(x->shell);
 	free(x->taken);
 	free(x->lb);
@@ -476,6 +478,12 @@ static int tables_init(struct mesh__l1near *x)
 	for (d = MESH_MAX_DIMS - 1; d >= 0; d--)
 		if (n[d] && x->rot[d])
 			x->axis0 = d; /* O(1) diamonds: the lowest such axis */
+	if (x->axis0 == 0 && x->rot[0]) {
+		x->rcache = malloc((size_t) t->dim[0] * (size_t) (x->rmax + 1) *
+				   sizeof(*x->rcache));
+		if (!x->rcache)
+			return MESH_ENOMEM;
+	}
 	x->fast = 1;
 	pattern_init(x);
 	return 0;
@@ -517,6 +525,7 @@ static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
 	uint32_t i;
 	int d, s, q[3];
 
+	x->rkey = -1; /* the row cache holds diamonds of the old map */
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		if (x->tab[d])
 			memset(x->tab[d], 0,
@@ -612,11 +621,17 @@ static uint32_t slice_hist(const struct mesh__l1near *x, int d, const int c[3],
  * ball(R), on the window of radius R.  Neighbouring centres have radii
  * within 1 of each other, so starting from the last one takes few
  * steps. */
+static int find_radius_row(struct mesh__l1near *x, const int c[3], uint32_t k,
+			   uint32_t *below, uint32_t *at);
+
 static int find_radius(struct mesh__l1near *x, const int c[3], uint32_t k,
 		       uint32_t *below, uint32_t *at)
 {
 	int d = x->axis0, r = imin(imax(x->rguess, 0), x->rmax), i, lo, hi;
 	uint32_t *hr = x->hbuf[0], *hb = x->hbuf[1], *tmp, n, b = 0;
+
+	if (x->rcache)
+		return find_radius_row(x, c, k, below, at);
 
 	n = slice_hist(x, d, c, r, r + 1, hr);
 	while (n < k) {
@@ -641,6 +656,103 @@ static int find_radius(struct mesh__l1near *x, const int c[3], uint32_t k,
 	hi = imin(x->topo->dim[d] - 1, c[d] + r);
 	for (i = lo; i <= hi; i++)
 		x->hist[d][i] = tmp[i];
+	return r;
+}
+
+/* Row cache (axis0 == 0 with rotated tables; centres are visited x
+ * fastest): every centre of an x-row (c[1], c[2]) reads the same axis-0
+ * diamonds, slice i's of radius w around (c[1], c[2]), only with other
+ * radii.  rcache[w * X + i] keeps them for the row; radii below rfill
+ * are filled, for all slices at once (the four table offsets depend on
+ * w only). */
+static void row_fill(struct mesh__l1near *x, const int c[3], int r)
+{
+	int P = x->topo->dim[x->tp[0]], Q = x->topo->dim[x->tq[0]];
+	int cu = c[x->tp[0]] + c[x->tq[0]];
+	int cv = c[x->tp[0]] - c[x->tq[0]] + Q - 1;
+	int S = P + Q - 1, X = x->topo->dim[0], i, w;
+	size_t sd = (size_t) x->side[0], st = x->stride[0], a, b, e, g;
+	const uint16_t *T;
+	uint16_t *o;
+
+	for (w = x->rfill; w <= r; w++) {
+		a = (size_t) imax(0, cu - w) * sd;
+		b = (size_t) (imin(S - 1, cu + w) + 1) * sd;
+		e = (size_t) imax(0, cv - w);
+		g = (size_t) (imin(S - 1, cv + w) + 1);
+		o = x->rcache + (size_t) w * (size_t) X;
+		for (i = 0, T = x->tab[0]; i < X; i++, T += st)
+			o[i] = (uint16_t) (T[b + g] - T[a + g] - T[b + e] +
+					   T[a + e]);
+	}
+	x->rfill = r + 1;
+}
+
+/* Slice i's entry of the ball of radius r around c (0 if outside). */
+static uint32_t row_slice(const struct mesh__l1near *x, const int c[3], int r,
+			  int i)
+{
+	int w = r - (i < c[0] ? c[0] - i : i - c[0]);
+
+	return w < 0 ? 0
+		     : x->rcache[(size_t) w * (size_t) x->topo->dim[0] +
+				 (size_t) i];
+}
+
+/* Free nodes of the ball of radius r around c, from the row cache. */
+static uint32_t row_ball(struct mesh__l1near *x, const int c[3], int r)
+{
+	int X = x->topo->dim[0], i, lo = imax(0, c[0] - r),
+	    hi = imin(X - 1, c[0] + r);
+	const uint16_t *rc;
+	uint32_t n = 0;
+
+	if (r < 0)
+		return 0;
+	if (r >= x->rfill)
+		row_fill(x, c, r);
+	rc = x->rcache;
+	/* slice i < c[0] has radius r - c[0] + i, slice i >= c[0]
+	 * r + c[0] - i */
+	for (i = lo; i < c[0]; i++)
+		n += rc[(size_t) (r - c[0] + i) * (size_t) X + (size_t) i];
+	for (i = c[0]; i <= hi; i++)
+		n += rc[(size_t) (r + c[0] - i) * (size_t) X + (size_t) i];
+	return n;
+}
+
+/* find_radius() from the row cache: the same radius, counts and
+ * hist[0]. */
+static int find_radius_row(struct mesh__l1near *x, const int c[3], uint32_t k,
+			   uint32_t *below, uint32_t *at)
+{
+	int r = imin(imax(x->rguess, 0), x->rmax), i, lo, hi, rr;
+	long key = (long) c[1] + (long) c[2] * x->topo->dim[1];
+	uint32_t n, b;
+
+	if (key != x->rkey) {
+		x->rfill = 0;
+		x->rkey = key;
+	}
+	n = row_ball(x, c, r);
+	b = row_ball(x, c, r - 1);
+	while (n < k) {
+		b = n;
+		n = row_ball(x, c, ++r);
+	}
+	while (b >= k) {
+		n = b;
+		r--;
+		b = row_ball(x, c, r - 1);
+	}
+	x->rguess = r;
+	*below = b;
+	*at = n;
+	rr = k - b <= n - k ? r - 1 : r;
+	lo = imax(0, c[0] - r);
+	hi = imin(x->topo->dim[0] - 1, c[0] + r);
+	for (i = lo; i <= hi; i++)
+		x->hist[0][i] = row_slice(x, c, rr, i);
 	return r;
 }
 

@@ -62,7 +62,14 @@ struct mesh__l1near {
 	int fast;   /* the fast path applies to this topology */
 	int axis0;  /* axis whose slices count whole balls */
 	int rguess; /* radius of the previous centre: a good first try */
-	int built;  /* 32: tables hold this decision's free map; below:
+	/* If axis0 == 0 (rotated): the axis-0 diamonds of the current
+	 * x-row of centres, rcache[w * X + i] for slice i and radius w,
+	 * radii below rfill filled; rkey = c[1] + c[2] * Y of that row, -1
+	 * after a tables_build(). */
+	uint16_t *rcache;
+	int rfill;
+	long rkey;
+	int built; /* 32: tables hold this decision's free map; below:
 		     * centres enumerated before building them */
 	/* Ball-pattern path (meshes, radius <= rp): the free nodes of the
 	 * ball of radius rp around a centre as one 64-bit word, bit i being
