@@ -589,29 +589,43 @@ static uint32_t slice_hist(const struct mesh__l1near *x, int d, const int c[3],
 	int P = x->topo->dim[x->tp[d]], Q = x->topo->dim[x->tq[d]];
 	int cu = c[x->tp[d]] + c[x->tq[d]],
 	    cv = c[x->tp[d]] - c[x->tq[d]] + Q - 1;
-	int S = P + Q - 1, i, w;
-	size_t sd = (size_t) x->side[d], u0, u1, v0, v1;
+	int S = P + Q - 1, i, w, ilo, ihi;
+	size_t sd = (size_t) x->side[d], st = x->stride[d], u0, u1, v0, v1;
+	size_t o[4][64];
 	const uint16_t *T;
 	uint32_t n = 0;
 
-	for (i = lo; i <= hi; i++) {
-		w = rho - (i < c[d] ? c[d] - i : i - c[d]);
-		if (w < 0) {
-			h[i] = 0;
-			continue;
+	if (!x->rot[d] || rho >= 64) {
+		for (i = lo; i <= hi; i++) {
+			w = rho - (i < c[d] ? c[d] - i : i - c[d]);
+			n += h[i] = w < 0 ? 0 : diamond(x, d, i, c, w);
 		}
-		if (!x->rot[d]) {
-			n += h[i] = diamond(x, d, i, c, w);
-			continue;
-		}
-		T = x->tab[d] + (size_t) i * x->stride[d];
+		return n;
+	}
+	/* the four corners of the square of radius w, for every w */
+	for (w = 0; w <= rho; w++) {
 		u0 = (size_t) imax(0, cu - w) * sd;
 		u1 = (size_t) (imin(S - 1, cu + w) + 1) * sd;
 		v0 = (size_t) imax(0, cv - w);
 		v1 = (size_t) (imin(S - 1, cv + w) + 1);
-		n += h[i] = (uint16_t) (T[u1 + v1] - T[u0 + v1] - T[u1 + v0] +
-					T[u0 + v0]);
+		o[0][w] = u1 + v1;
+		o[1][w] = u0 + v1;
+		o[2][w] = u1 + v0;
+		o[3][w] = u0 + v0;
 	}
+	ilo = imax(lo, c[d] - rho);
+	ihi = imin(hi, c[d] + rho);
+	for (i = lo; i < ilo; i++)
+		h[i] = 0;
+	for (i = ihi + 1; i <= hi; i++)
+		h[i] = 0;
+	T = x->tab[d] + (size_t) ilo * st;
+	for (i = ilo, w = rho - (c[d] - ilo); i < c[d]; i++, w++, T += st)
+		n += h[i] = (uint16_t) (T[o[0][w]] - T[o[1][w]] - T[o[2][w]] +
+					T[o[3][w]]);
+	for (w = rho - (i - c[d]); i <= ihi; i++, w--, T += st)
+		n += h[i] = (uint16_t) (T[o[0][w]] - T[o[1][w]] - T[o[2][w]] +
+					T[o[3][w]]);
 	return n;
 }
 
