@@ -1083,28 +1083,39 @@ static int pattern_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	const int *dim = x->topo->dim;
 	uint64_t pat, inner, sh, sel, b, pairs = 0, L;
 	int R, m, ns, d, g, i;
-	uint32_t n = 0;
+	uint32_t n = 0, nr, nb;
 	uint8_t pos[PDIST_MAX_K];
 
 	if (k < 1 || k > 64)
 		return 0;
-	/* the previous centre's radius first: rows beyond it are skipped */
+	/* The previous centre's radius first: rows beyond it are skipped.
+	 * Then up or down to the least R with nr = ball(R) >= k; nb is
+	 * ball(R - 1), each count taken once. */
 	R = imin(imax(x->pguess, 1), x->rp);
 	pat = pattern_gather(x, f, c, R);
-	if ((uint32_t) pop64(pat & x->pball[R]) < k) {
+	nr = (uint32_t) pop64(pat & x->pball[R]);
+	if (nr < k) {
 		if (R == x->rp)
 			return 0;
-		pat = pattern_gather(x, f, c, R = x->rp);
-		if ((uint32_t) pop64(pat & x->pball[R]) < k)
+		pat = pattern_gather(x, f, c, x->rp);
+		if ((uint32_t) pop64(pat & x->pball[x->rp]) < k)
 			return 0;
+		do {
+			nb = nr;
+			nr = (uint32_t) pop64(pat & x->pball[++R]);
+		} while (nr < k);
+	} else {
+		nb = (uint32_t) pop64(pat & x->pball[R - 1]);
+		while (nb >= k) {
+			nr = nb;
+			nb = --R ? (uint32_t) pop64(pat & x->pball[R - 1]) : 0;
+		}
 	}
-	for (R = 0; (uint32_t) pop64(pat & x->pball[R]) < k; R++)
-		;
 	x->pguess = R;
 	inner = R ? pat & x->pball[R - 1] : 0;
 	sh = pat & x->pball[R] & ~inner;
-	m = (int) k - pop64(inner);
-	ns = pop64(sh);
+	m = (int) (k - nb);
+	ns = (int) (nr - nb);
 	if (2 * m <= ns) { /* keep the lowest m bits */
 		for (b = 0; m; m--) {
 			b |= sh & (~sh + 1);

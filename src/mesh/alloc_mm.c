@@ -84,14 +84,38 @@ static int mm_create(struct mesh_allocator *a, const char *params,
 	return 0;
 }
 
+/* has[d][c] := some free node has coordinate c on axis d.  With x-rows
+ * of at most 64 nodes, a row at a time: one word per row, OR-ed into the
+ * x mask. */
 static void mark_coords(struct mm_priv *p, const struct mesh_view *v)
 {
 	const struct mesh_topo *t = v->topo;
+	const uint64_t *w = v->free->words;
+	uint64_t row, xs = 0, mask;
 	uint32_t i = 0;
-	int d, x, y, z;
+	int d, x, y, z, s, X = t->dim[0];
 
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		memset(p->has[d], 0, (size_t) t->dim[d]);
+	if (X <= 64) {
+		mask = X == 64 ? ~0ull : (1ull << X) - 1;
+		for (z = 0; z < t->dim[2]; z++)
+			for (y = 0; y < t->dim[1]; y++, i += (uint32_t) X) {
+				s = (int) (i & 63);
+				row = w[i >> 6] >> s;
+				if (s + X > 64)
+					row |= w[(i >> 6) + 1] << (64 - s);
+				row &= mask;
+				if (!row)
+					continue;
+				xs |= row;
+				p->has[1][y] = 1;
+				p->has[2][z] = 1;
+			}
+		for (x = 0; x < X; x++)
+			p->has[0][x] = (uint8_t) ((xs >> x) & 1);
+		return;
+	}
 	for (z = 0; z < t->dim[2]; z++)
 		for (y = 0; y < t->dim[1]; y++)
 			for (x = 0; x < t->dim[0]; x++, i++)
