@@ -204,6 +204,8 @@ void mesh__l1near_free(struct mesh__l1near *x)
 	}
 	free(x->padrow);
 	x->padrow = NULL;
+	free(x->pplan);
+	x->pplan = NULL;
 	free(x->rcache);
 	x->rcache = NULL;
 	free(x->shell);
@@ -980,6 +982,26 @@ static void pattern_init(struct mesh__l1near *x)
 		x->padrow = calloc((size_t) (dim[1] + 2 * r) *
 				       (size_t) (dim[2] + 2 * r),
 				   sizeof(*x->padrow));
+	if (x->padrow)
+		x->pplan = malloc((size_t) (r + 1) * 64 * sizeof(*x->pplan));
+	if (x->padrow && !x->pplan) {
+		free(x->padrow);
+		x->padrow = NULL;
+	}
+	for (g = 0; x->pplan && g <= r; g++)
+		for (n2 = 0; n2 < x->pupto[g]; n2++) {
+			struct mesh__pgather *e = &x->pplan[g * 64 + n2];
+
+			i = x->pnear[n2];
+			/* A row within radius g keeps at least its centre
+			 * cell; prow[i].rx is 0 on an x-extent of 1. */
+			rx = imax(x->prow[i].rx - (r - g), 0);
+			e->off = x->prow[i].off;
+			e->shift = (uint8_t) (r - rx);
+			e->dst =
+			    (uint8_t) (x->prow[i].pos + x->prow[i].rx - rx);
+			e->mask = (2ull << (2 * rx)) - 1;
+		}
 	memset(x->pball, 0, sizeof(x->pball));
 	memset(x->phalf, 0, sizeof(x->phalf));
 	for (n--; n >= 0; n--) {
@@ -1017,15 +1039,11 @@ static uint64_t pattern_gather(const struct mesh__l1near *x,
 				      (c[2] + x->rp) * (dim[1] + 2 * x->rp) +
 				      (c[1] + x->rp);
 
-		for (j = 0; j < x->pupto[r]; j++) {
-			i = x->pnear[j];
-			/* A row within radius r keeps at least its centre
-			 * cell; prow[i].rx is 0 on an x-extent of 1. */
-			rx = imax(x->prow[i].rx - cut, 0);
-			v = row[x->prow[i].off] >> (c[0] + x->rp - rx);
-			pat |= (v & ((2ull << (2 * rx)) - 1))
-			       << (x->prow[i].pos + x->prow[i].rx - rx);
-		}
+		const struct mesh__pgather *e = x->pplan + r * 64;
+
+		for (j = 0; j < x->pupto[r]; j++, e++)
+			pat |= ((row[e->off] >> (c[0] + e->shift)) & e->mask)
+			       << e->dst;
 		return pat;
 	}
 	for (i = 0; i < x->nrows; i++) {
@@ -1224,7 +1242,7 @@ uint64_t mesh__l1near_best(struct mesh__l1near *x,
 	decision_start(x, free_map, k);
 	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
 	     i++, next_coords(x->topo, c)) {
-		if (!pred(ctx, i, c))
+		if (pred && !pred(ctx, i, c))
 			continue;
 		s = centre_score(x, free_map, c, k, best, out);
 		if (s < best)
@@ -1245,7 +1263,7 @@ int mesh__l1near_ties(struct mesh__l1near *x,
 	decision_start(x, free_map, k);
 	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
 	     i++, next_coords(x->topo, c)) {
-		if (!pred(ctx, i, c))
+		if (pred && !pred(ctx, i, c))
 			continue;
 		if (centre_score(x, free_map, c, k, best + 1, buf) == best &&
 		    cb(cb_ctx, buf))

@@ -94,6 +94,14 @@ struct mesh__l1near {
 	 * shifted left by rp, with rp empty rows around (y, z): the
 	 * pattern's rows then need no bounds checks. */
 	uint64_t *padrow;
+	/* With padrow: pplan[r * 64 + j], the j-th row of a gather of
+	 * radius r (rows pnear[j]): pattern |= ((padrow[row + off] >> (c[0]
+	 * + shift)) & mask) << dst. */
+	struct mesh__pgather {
+		int32_t off;
+		uint8_t shift, dst;
+		uint64_t mask;
+	} * pplan;
 };
 
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t);
@@ -217,7 +225,7 @@ int mesh__io_rank(const struct mesh_topo *t, const struct mesh__io_geom *g,
 
 /* Candidate-centre predicate of an allocator (Gen-Alg: free nodes; MM:
  * points whose coordinates each occur among the free nodes); c holds
- * the node's coordinates. */
+ * the node's coordinates.  NULL: every node is a candidate. */
 typedef int (*mesh__centre_pred)(const void *ctx, uint32_t node,
 				 const int c[3]);
 

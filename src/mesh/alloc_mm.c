@@ -134,6 +134,20 @@ static int is_median_candidate(const void *ctx, uint32_t node, const int c[3])
 	return p->has[0][c[0]] && p->has[1][c[1]] && p->has[2][c[2]];
 }
 
+/* The predicate for mesh__l1near_best(): NULL (every point) when every
+ * coordinate occurs among the free nodes, as on most maps. */
+static mesh__centre_pred median_pred(const struct mm_priv *p,
+				     const struct mesh_topo *t)
+{
+	int d, i;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		for (i = 0; i < t->dim[d]; i++)
+			if (!p->has[d][i])
+				return is_median_candidate;
+	return NULL;
+}
+
 /* Best improving swap for set out[0..k); 1 if one was applied. */
 static int best_swap(struct mm_priv *p, const struct mesh_view *v,
 		     uint32_t *out, uint32_t k)
@@ -218,7 +232,7 @@ static int mm_place(struct mesh_allocator *a, const struct mesh_view *v,
 
 	mark_coords(p, v);
 	if (mesh__l1near_best(&p->near, v->free, req->nodes,
-			      is_median_candidate, p, out) == UINT64_MAX)
+			      median_pred(p, v->topo), p, out) == UINT64_MAX)
 		return MESH_ENOSPC;
 	if (p->inc)
 		improve(p, v, out, req->nodes);
@@ -240,11 +254,12 @@ static int mm_candidates(struct mesh_allocator *a, const struct mesh_view *v,
 	}
 	mark_coords(p, v);
 	best = mesh__l1near_best(&p->near, v->free, req->nodes,
-				 is_median_candidate, p, buf);
+				 median_pred(p, v->topo), p, buf);
 	if (best == UINT64_MAX)
 		return MESH_ENOSPC;
 	return mesh__l1near_ties(&p->near, v->free, req->nodes,
-				 is_median_candidate, p, best, buf, cb, ctx);
+				 median_pred(p, v->topo), p, best, buf, cb,
+				 ctx);
 }
 
 const struct mesh_alloc_ops mesh__mm_ops = {
