@@ -204,6 +204,10 @@ void mesh__l1near_free(struct mesh__l1near *x)
 	}
 	free(x->padrow);
 	x->padrow = NULL;
+	free(x->pplan);
+	x->pplan = NULL;
+	free(x->rcache);
+	x->rcache = NULL;
 	free(x->shell);
 	free(x->taken);
 	free(x->lb);
@@ -476,6 +480,12 @@ static int tables_init(struct mesh__l1near *x)
 	for (d = MESH_MAX_DIMS - 1; d >= 0; d--)
 		if (n[d] && x->rot[d])
 			x->axis0 = d; /* O(1) diamonds: the lowest such axis */
+	if (x->axis0 == 0 && x->rot[0]) {
+		x->rcache = malloc((size_t) t->dim[0] * (size_t) (x->rmax + 1) *
+				   sizeof(*x->rcache));
+		if (!x->rcache)
+			return MESH_ENOMEM;
+	}
 	x->fast = 1;
 	pattern_init(x);
 	return 0;
@@ -517,6 +527,7 @@ static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
 	uint32_t i;
 	int d, s, q[3];
 
+	x->rkey = -1; /* the row cache holds diamonds of the old map */
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		if (x->tab[d])
 			memset(x->tab[d], 0,
@@ -580,29 +591,43 @@ static uint32_t slice_hist(const struct mesh__l1near *x, int d, const int c[3],
 	int P = x->topo->dim[x->tp[d]], Q = x->topo->dim[x->tq[d]];
 	int cu = c[x->tp[d]] + c[x->tq[d]],
 	    cv = c[x->tp[d]] - c[x->tq[d]] + Q - 1;
-	int S = P + Q - 1, i, w;
-	size_t sd = (size_t) x->side[d], u0, u1, v0, v1;
+	int S = P + Q - 1, i, w, ilo, ihi;
+	size_t sd = (size_t) x->side[d], st = x->stride[d], u0, u1, v0, v1;
+	size_t o[4][64];
 	const uint16_t *T;
 	uint32_t n = 0;
 
-	for (i = lo; i <= hi; i++) {
-		w = rho - (i < c[d] ? c[d] - i : i - c[d]);
-		if (w < 0) {
-			h[i] = 0;
-			continue;
+	if (!x->rot[d] || rho >= 64) {
+		for (i = lo; i <= hi; i++) {
+			w = rho - (i < c[d] ? c[d] - i : i - c[d]);
+			n += h[i] = w < 0 ? 0 : diamond(x, d, i, c, w);
 		}
-		if (!x->rot[d]) {
-			n += h[i] = diamond(x, d, i, c, w);
-			continue;
-		}
-		T = x->tab[d] + (size_t) i * x->stride[d];
+		return n;
+	}
+	/* the four corners of the square of radius w, for every w */
+	for (w = 0; w <= rho; w++) {
 		u0 = (size_t) imax(0, cu - w) * sd;
 		u1 = (size_t) (imin(S - 1, cu + w) + 1) * sd;
 		v0 = (size_t) imax(0, cv - w);
 		v1 = (size_t) (imin(S - 1, cv + w) + 1);
-		n += h[i] = (uint16_t) (T[u1 + v1] - T[u0 + v1] - T[u1 + v0] +
-					T[u0 + v0]);
+		o[0][w] = u1 + v1;
+		o[1][w] = u0 + v1;
+		o[2][w] = u1 + v0;
+		o[3][w] = u0 + v0;
 	}
+	ilo = imax(lo, c[d] - rho);
+	ihi = imin(hi, c[d] + rho);
+	for (i = lo; i < ilo; i++)
+		h[i] = 0;
+	for (i = ihi + 1; i <= hi; i++)
+		h[i] = 0;
+	T = x->tab[d] + (size_t) ilo * st;
+	for (i = ilo, w = rho - (c[d] - ilo); i < c[d]; i++, w++, T += st)
+		n += h[i] = (uint16_t) (T[o[0][w]] - T[o[1][w]] - T[o[2][w]] +
+					T[o[3][w]]);
+	for (w = rho - (i - c[d]); i <= ihi; i++, w--, T += st)
+		n += h[i] = (uint16_t) (T[o[0][w]] - T[o[1][w]] - T[o[2][w]] +
+					T[o[3][w]]);
 	return n;
 }
 
@@ -612,11 +637,17 @@ static uint32_t slice_hist(const struct mesh__l1near *x, int d, const int c[3],
  * ball(R), on the window of radius R.  Neighbouring centres have radii
  * within 1 of each other, so starting from the last one takes few
  * steps. */
+static int find_radius_row(struct mesh__l1near *x, const int c[3], uint32_t k,
+			   uint32_t *below, uint32_t *at);
+
 static int find_radius(struct mesh__l1near *x, const int c[3], uint32_t k,
 		       uint32_t *below, uint32_t *at)
 {
 	int d = x->axis0, r = imin(imax(x->rguess, 0), x->rmax), i, lo, hi;
 	uint32_t *hr = x->hbuf[0], *hb = x->hbuf[1], *tmp, n, b = 0;
+
+	if (x->rcache)
+		return find_radius_row(x, c, k, below, at);
 
 	n = slice_hist(x, d, c, r, r + 1, hr);
 	while (n < k) {
@@ -644,47 +675,158 @@ static int find_radius(struct mesh__l1near *x, const int c[3], uint32_t k,
 	return r;
 }
 
-/* Node q (on a free node) joins (dir > 0) or leaves the histograms. */
-static void hist_move(struct mesh__l1near *x, const int q[3], int dir)
+/* Row cache (axis0 == 0 with rotated tables; centres are visited x
+ * fastest): every centre of an x-row (c[1], c[2]) reads the same axis-0
+ * diamonds, slice i's of radius w around (c[1], c[2]), only with other
+ * radii.  rcache[w * X + i] keeps them for the row; radii below rfill
+ * are filled, for all slices at once (the four table offsets depend on
+ * w only). */
+static void row_fill(struct mesh__l1near *x, const int c[3], int r)
 {
-	int d;
+	int P = x->topo->dim[x->tp[0]], Q = x->topo->dim[x->tq[0]];
+	int cu = c[x->tp[0]] + c[x->tq[0]];
+	int cv = c[x->tp[0]] - c[x->tq[0]] + Q - 1;
+	int S = P + Q - 1, X = x->topo->dim[0], i, w;
+	size_t sd = (size_t) x->side[0], st = x->stride[0], a, b, e, g;
+	const uint16_t *T;
+	uint16_t *o;
 
-	for (d = 0; d < MESH_MAX_DIMS; d++)
-		x->hist[d][q[d]] += dir > 0 ? 1u : UINT32_MAX;
+	for (w = x->rfill; w <= r; w++) {
+		a = (size_t) imax(0, cu - w) * sd;
+		b = (size_t) (imin(S - 1, cu + w) + 1) * sd;
+		e = (size_t) imax(0, cv - w);
+		g = (size_t) (imin(S - 1, cv + w) + 1);
+		o = x->rcache + (size_t) w * (size_t) X;
+		for (i = 0, T = x->tab[0]; i < X; i++, T += st)
+			o[i] = (uint16_t) (T[b + g] - T[a + g] - T[b + e] +
+					   T[a + e]);
+	}
+	x->rfill = r + 1;
+}
+
+/* Slice i's entry of the ball of radius r around c (0 if outside). */
+static uint32_t row_slice(const struct mesh__l1near *x, const int c[3], int r,
+			  int i)
+{
+	int w = r - (i < c[0] ? c[0] - i : i - c[0]);
+
+	return w < 0 ? 0
+		     : x->rcache[(size_t) w * (size_t) x->topo->dim[0] +
+				 (size_t) i];
+}
+
+/* Free nodes of the ball of radius r around c, from the row cache. */
+static uint32_t row_ball(struct mesh__l1near *x, const int c[3], int r)
+{
+	int X = x->topo->dim[0], i, lo = imax(0, c[0] - r),
+	    hi = imin(X - 1, c[0] + r);
+	const uint16_t *rc;
+	uint32_t n = 0;
+
+	if (r < 0)
+		return 0;
+	if (r >= x->rfill)
+		row_fill(x, c, r);
+	rc = x->rcache;
+	/* slice i < c[0] has radius r - c[0] + i, slice i >= c[0]
+	 * r + c[0] - i */
+	for (i = lo; i < c[0]; i++)
+		n += rc[(size_t) (r - c[0] + i) * (size_t) X + (size_t) i];
+	for (i = c[0]; i <= hi; i++)
+		n += rc[(size_t) (r + c[0] - i) * (size_t) X + (size_t) i];
+	return n;
+}
+
+/* find_radius() from the row cache: the same radius, counts and
+ * hist[0]. */
+static int find_radius_row(struct mesh__l1near *x, const int c[3], uint32_t k,
+			   uint32_t *below, uint32_t *at)
+{
+	int r = imin(imax(x->rguess, 0), x->rmax), i, lo, hi, rr;
+	long key = (long) c[1] + (long) c[2] * x->topo->dim[1];
+	uint32_t n, b;
+
+	if (key != x->rkey) {
+		x->rfill = 0;
+		x->rkey = key;
+	}
+	n = row_ball(x, c, r);
+	b = row_ball(x, c, r - 1);
+	while (n < k) {
+		b = n;
+		n = row_ball(x, c, ++r);
+	}
+	while (b >= k) {
+		n = b;
+		r--;
+		b = row_ball(x, c, r - 1);
+	}
+	x->rguess = r;
+	*below = b;
+	*at = n;
+	rr = k - b <= n - k ? r - 1 : r;
+	lo = imax(0, c[0] - r);
+	hi = imin(x->topo->dim[0] - 1, c[0] + r);
+	for (i = lo; i <= hi; i++)
+		x->hist[0][i] = row_slice(x, c, rr, i);
+	return r;
 }
 
 /* Moves the first m free nodes of shell r in ascending (dir > 0) or the
  * last m in descending index order (z, then y, then x major) into or
- * out of the histograms. */
+ * out of the histograms.  A row (dz, dy) of the shell has at most two
+ * cells, x = c[0] -+ rx; their bits are added as numbers rather than
+ * branched on (free maps are random, so such branches mispredict), and
+ * a whole z-plane's count goes to hist[2] at once. */
 static void shell_walk(struct mesh__l1near *x, const struct mesh_bitmap *f,
 		       const int c[3], int r, uint32_t m, int dir)
 {
 	const int *dim = x->topo->dim;
+	const uint64_t *w = f->words;
+	uint32_t *h0 = x->hist[0], *h1 = x->hist[1], *h2 = x->hist[2];
 	int zlo = imax(-r, -c[2]), zhi = imin(r, dim[2] - 1 - c[2]);
-	int dz, dy, ylo, yhi, rz, rx, j, q[3];
-	uint32_t row;
+	int dz, dy, ylo, yhi, rz, rx, xl, xh;
+	uint32_t row, bl, bh, n, zn, sign = dir > 0 ? 1u : UINT32_MAX;
 
 	for (dz = dir > 0 ? zlo : zhi; m && dz >= zlo && dz <= zhi; dz += dir) {
 		rz = r - (dz < 0 ? -dz : dz);
 		ylo = imax(-rz, -c[1]);
 		yhi = imin(rz, dim[1] - 1 - c[1]);
-		q[2] = c[2] + dz;
+		zn = 0;
 		for (dy = dir > 0 ? ylo : yhi; m && dy >= ylo && dy <= yhi;
 		     dy += dir) {
 			rx = rz - (dy < 0 ? -dy : dy);
-			q[1] = c[1] + dy;
-			row = (uint32_t) (q[1] + q[2] * dim[1]) *
+			row = (uint32_t) (c[1] + dy + (c[2] + dz) * dim[1]) *
 			      (uint32_t) dim[0];
-			for (j = 0; j < (rx ? 2 : 1) && m; j++) {
-				q[0] =
-				    c[0] + ((j == 0) == (dir > 0) ? -rx : rx);
-				if (q[0] < 0 || q[0] >= dim[0] ||
-				    !mesh_bitmap_test(f, row + (uint32_t) q[0]))
-					continue;
-				hist_move(x, q, dir);
-				m--;
+			xl = c[0] - rx;
+			xh = c[0] + rx;
+			bl = xl >= 0
+				 ? (uint32_t) (w[(row + (uint32_t) xl) >> 6] >>
+					       ((row + (uint32_t) xl) & 63)) &
+				       1u
+				 : 0;
+			bh = rx > 0 && xh < dim[0]
+				 ? (uint32_t) (w[(row + (uint32_t) xh) >> 6] >>
+					       ((row + (uint32_t) xh) & 63)) &
+				       1u
+				 : 0;
+			n = bl + bh;
+			if (n > m) { /* m == 1, both free: the first in order */
+				if (dir > 0)
+					bh = 0;
+				else
+					bl = 0;
+				n = 1;
 			}
+			if (xl >= 0)
+				h0[xl] += bl * sign;
+			if (rx > 0 && xh < dim[0])
+				h0[xh] += bh * sign;
+			h1[c[1] + dy] += n * sign;
+			zn += n;
+			m -= n;
 		}
+		h2[c[2] + dz] += zn * sign;
 	}
 }
 
@@ -768,6 +910,10 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
  * tables_build() either.  Centres whose ball of radius rp holds fewer
  * than k free nodes take fast_score(). */
 
+/* Up to this k, pattern_score() sums the k (k - 1) / 2 pairwise
+ * distances from a table instead of popcounting 6 R half-spaces. */
+#define PDIST_MAX_K 16
+
 static int pop64(uint64_t v)
 {
 	v = v - ((v >> 1) & 0x5555555555555555ull);
@@ -836,6 +982,26 @@ static void pattern_init(struct mesh__l1near *x)
 		x->padrow = calloc((size_t) (dim[1] + 2 * r) *
 				       (size_t) (dim[2] + 2 * r),
 				   sizeof(*x->padrow));
+	if (x->padrow)
+		x->pplan = malloc((size_t) (r + 1) * 64 * sizeof(*x->pplan));
+	if (x->padrow && !x->pplan) {
+		free(x->padrow);
+		x->padrow = NULL;
+	}
+	for (g = 0; x->pplan && g <= r; g++)
+		for (n2 = 0; n2 < x->pupto[g]; n2++) {
+			struct mesh__pgather *e = &x->pplan[g * 64 + n2];
+
+			i = x->pnear[n2];
+			/* A row within radius g keeps at least its centre
+			 * cell; prow[i].rx is 0 on an x-extent of 1. */
+			rx = imax(x->prow[i].rx - (r - g), 0);
+			e->off = x->prow[i].off;
+			e->shift = (uint8_t) (r - rx);
+			e->dst =
+			    (uint8_t) (x->prow[i].pos + x->prow[i].rx - rx);
+			e->mask = (2ull << (2 * rx)) - 1;
+		}
 	memset(x->pball, 0, sizeof(x->pball));
 	memset(x->phalf, 0, sizeof(x->phalf));
 	for (n--; n >= 0; n--) {
@@ -849,6 +1015,10 @@ static void pattern_init(struct mesh__l1near *x)
 		for (d = 0; d < MESH_MAX_DIMS; d++)
 			for (g = x->poff[n][d]; g < r; g++)
 				x->phalf[d][g + r] |= bit;
+		for (i = 0; i < (int) x->pcells; i++)
+			for (d = 0, x->pdist[n][i] = 0; d < MESH_MAX_DIMS; d++)
+				x->pdist[n][i] += (uint8_t) abs(x->poff[n][d] -
+								x->poff[i][d]);
 	}
 }
 
@@ -869,15 +1039,11 @@ static uint64_t pattern_gather(const struct mesh__l1near *x,
 				      (c[2] + x->rp) * (dim[1] + 2 * x->rp) +
 				      (c[1] + x->rp);
 
-		for (j = 0; j < x->pupto[r]; j++) {
-			i = x->pnear[j];
-			/* A row within radius r keeps at least its centre
-			 * cell; prow[i].rx is 0 on an x-extent of 1. */
-			rx = imax(x->prow[i].rx - cut, 0);
-			v = row[x->prow[i].off] >> (c[0] + x->rp - rx);
-			pat |= (v & ((2ull << (2 * rx)) - 1))
-			       << (x->prow[i].pos + x->prow[i].rx - rx);
-		}
+		const struct mesh__pgather *e = x->pplan + r * 64;
+
+		for (j = 0; j < x->pupto[r]; j++, e++)
+			pat |= ((row[e->off] >> (c[0] + e->shift)) & e->mask)
+			       << e->dst;
 		return pat;
 	}
 	for (i = 0; i < x->nrows; i++) {
@@ -935,27 +1101,39 @@ static int pattern_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	const int *dim = x->topo->dim;
 	uint64_t pat, inner, sh, sel, b, pairs = 0, L;
 	int R, m, ns, d, g, i;
-	uint32_t n = 0;
+	uint32_t n = 0, nr, nb;
+	uint8_t pos[PDIST_MAX_K];
 
 	if (k < 1 || k > 64)
 		return 0;
-	/* the previous centre's radius first: rows beyond it are skipped */
+	/* The previous centre's radius first: rows beyond it are skipped.
+	 * Then up or down to the least R with nr = ball(R) >= k; nb is
+	 * ball(R - 1), each count taken once. */
 	R = imin(imax(x->pguess, 1), x->rp);
 	pat = pattern_gather(x, f, c, R);
-	if ((uint32_t) pop64(pat & x->pball[R]) < k) {
+	nr = (uint32_t) pop64(pat & x->pball[R]);
+	if (nr < k) {
 		if (R == x->rp)
 			return 0;
-		pat = pattern_gather(x, f, c, R = x->rp);
-		if ((uint32_t) pop64(pat & x->pball[R]) < k)
+		pat = pattern_gather(x, f, c, x->rp);
+		if ((uint32_t) pop64(pat & x->pball[x->rp]) < k)
 			return 0;
+		do {
+			nb = nr;
+			nr = (uint32_t) pop64(pat & x->pball[++R]);
+		} while (nr < k);
+	} else {
+		nb = (uint32_t) pop64(pat & x->pball[R - 1]);
+		while (nb >= k) {
+			nr = nb;
+			nb = --R ? (uint32_t) pop64(pat & x->pball[R - 1]) : 0;
+		}
 	}
-	for (R = 0; (uint32_t) pop64(pat & x->pball[R]) < k; R++)
-		;
 	x->pguess = R;
 	inner = R ? pat & x->pball[R - 1] : 0;
 	sh = pat & x->pball[R] & ~inner;
-	m = (int) k - pop64(inner);
-	ns = pop64(sh);
+	m = (int) (k - nb);
+	ns = (int) (nr - nb);
 	if (2 * m <= ns) { /* keep the lowest m bits */
 		for (b = 0; m; m--) {
 			b |= sh & (~sh + 1);
@@ -967,11 +1145,21 @@ static int pattern_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 			sh &= ~(1ull << (63 - __builtin_clzll(sh)));
 	}
 	sel = inner | sh;
-	for (d = 0; d < MESH_MAX_DIMS; d++)
-		for (g = -R; dim[d] > 1 && g < R; g++) {
-			L = (uint64_t) pop64(sel & x->phalf[d][g + x->rp]);
-			pairs += L * (k - L);
-		}
+	if (k <= PDIST_MAX_K) { /* fewer pairs than popcounts */
+		for (b = sel, n = 0; b; b &= b - 1)
+			pos[n++] = (uint8_t) __builtin_ctzll(b);
+		for (i = 1; i < (int) k; i++)
+			for (g = 0; g < i; g++)
+				pairs += x->pdist[pos[i]][pos[g]];
+		n = 0;
+	} else {
+		for (d = 0; d < MESH_MAX_DIMS; d++)
+			for (g = -R; dim[d] > 1 && g < R; g++) {
+				L = (uint64_t) pop64(sel &
+						     x->phalf[d][g + x->rp]);
+				pairs += L * (k - L);
+			}
+	}
 	if (pairs >= bound) {
 		*score = UINT64_MAX;
 		return 1;
@@ -1054,7 +1242,7 @@ uint64_t mesh__l1near_best(struct mesh__l1near *x,
 	decision_start(x, free_map, k);
 	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
 	     i++, next_coords(x->topo, c)) {
-		if (!pred(ctx, i, c))
+		if (pred && !pred(ctx, i, c))
 			continue;
 		s = centre_score(x, free_map, c, k, best, out);
 		if (s < best)
@@ -1075,7 +1263,7 @@ int mesh__l1near_ties(struct mesh__l1near *x,
 	decision_start(x, free_map, k);
 	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
 	     i++, next_coords(x->topo, c)) {
-		if (!pred(ctx, i, c))
+		if (pred && !pred(ctx, i, c))
 			continue;
 		if (centre_score(x, free_map, c, k, best + 1, buf) == best &&
 		    cb(cb_ctx, buf))

@@ -62,7 +62,14 @@ struct mesh__l1near {
 	int fast;   /* the fast path applies to this topology */
 	int axis0;  /* axis whose slices count whole balls */
 	int rguess; /* radius of the previous centre: a good first try */
-	int built;  /* 32: tables hold this decision's free map; below:
+	/* If axis0 == 0 (rotated): the axis-0 diamonds of the current
+	 * x-row of centres, rcache[w * X + i] for slice i and radius w,
+	 * radii below rfill filled; rkey = c[1] + c[2] * Y of that row, -1
+	 * after a tables_build(). */
+	uint16_t *rcache;
+	int rfill;
+	long rkey;
+	int built; /* 32: tables hold this decision's free map; below:
 		     * centres enumerated before building them */
 	/* Ball-pattern path (meshes, radius <= rp): the free nodes of the
 	 * ball of radius rp around a centre as one 64-bit word, bit i being
@@ -74,6 +81,7 @@ struct mesh__l1near {
 	int8_t poff[64][MESH_MAX_DIMS];
 	uint64_t pball[64]; /* cells within distance r, r = 0..rp */
 	uint64_t phalf[MESH_MAX_DIMS][64]; /* [d][g + rp]: offset_d <= g */
+	uint8_t pdist[64][64];             /* L1 distance of cells i, j */
 	struct {
 		int8_t dy, dz, rx;
 		uint8_t pos;
@@ -86,6 +94,14 @@ struct mesh__l1near {
 	 * shifted left by rp, with rp empty rows around (y, z): the
 	 * pattern's rows then need no bounds checks. */
 	uint64_t *padrow;
+	/* With padrow: pplan[r * 64 + j], the j-th row of a gather of
+	 * radius r (rows pnear[j]): pattern |= ((padrow[row + off] >> (c[0]
+	 * + shift)) & mask) << dst. */
+	struct mesh__pgather {
+		int32_t off;
+		uint8_t shift, dst;
+		uint64_t mask;
+	} * pplan;
 };
 
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t);
@@ -209,7 +225,7 @@ int mesh__io_rank(const struct mesh_topo *t, const struct mesh__io_geom *g,
 
 /* Candidate-centre predicate of an allocator (Gen-Alg: free nodes; MM:
  * points whose coordinates each occur among the free nodes); c holds
- * the node's coordinates. */
+ * the node's coordinates.  NULL: every node is a candidate. */
 typedef int (*mesh__centre_pred)(const void *ctx, uint32_t node,
 				 const int c[3]);
 

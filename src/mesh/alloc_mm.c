@@ -84,14 +84,38 @@ static int mm_create(struct mesh_allocator *a, const char *params,
 	return 0;
 }
 
+/* has[d][c] := some free node has coordinate c on axis d.  With x-rows
+ * of at most 64 nodes, a row at a time: one word per row, OR-ed into the
+ * x mask. */
 static void mark_coords(struct mm_priv *p, const struct mesh_view *v)
 {
 	const struct mesh_topo *t = v->topo;
+	const uint64_t *w = v->free->words;
+	uint64_t row, xs = 0, mask;
 	uint32_t i = 0;
-	int d, x, y, z;
+	int d, x, y, z, s, X = t->dim[0];
 
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		memset(p->has[d], 0, (size_t) t->dim[d]);
+	if (X <= 64) {
+		mask = X == 64 ? ~0ull : (1ull << X) - 1;
+		for (z = 0; z < t->dim[2]; z++)
+			for (y = 0; y < t->dim[1]; y++, i += (uint32_t) X) {
+				s = (int) (i & 63);
+				row = w[i >> 6] >> s;
+				if (s + X > 64)
+					row |= w[(i >> 6) + 1] << (64 - s);
+				row &= mask;
+				if (!row)
+					continue;
+				xs |= row;
+				p->has[1][y] = 1;
+				p->has[2][z] = 1;
+			}
+		for (x = 0; x < X; x++)
+			p->has[0][x] = (uint8_t) ((xs >> x) & 1);
+		return;
+	}
 	for (z = 0; z < t->dim[2]; z++)
 		for (y = 0; y < t->dim[1]; y++)
 			for (x = 0; x < t->dim[0]; x++, i++)
@@ -108,6 +132,20 @@ static int is_median_candidate(const void *ctx, uint32_t node, const int c[3])
 
 	(void) node;
 	return p->has[0][c[0]] && p->has[1][c[1]] && p->has[2][c[2]];
+}
+
+/* The predicate for mesh__l1near_best(): NULL (every point) when every
+ * coordinate occurs among the free nodes, as on most maps. */
+static mesh__centre_pred median_pred(const struct mm_priv *p,
+				     const struct mesh_topo *t)
+{
+	int d, i;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		for (i = 0; i < t->dim[d]; i++)
+			if (!p->has[d][i])
+				return is_median_candidate;
+	return NULL;
 }
 
 /* Best improving swap for set out[0..k); 1 if one was applied. */
@@ -194,7 +232,7 @@ static int mm_place(struct mesh_allocator *a, const struct mesh_view *v,
 
 	mark_coords(p, v);
 	if (mesh__l1near_best(&p->near, v->free, req->nodes,
-			      is_median_candidate, p, out) == UINT64_MAX)
+			      median_pred(p, v->topo), p, out) == UINT64_MAX)
 		return MESH_ENOSPC;
 	if (p->inc)
 		improve(p, v, out, req->nodes);
@@ -216,11 +254,12 @@ static int mm_candidates(struct mesh_allocator *a, const struct mesh_view *v,
 	}
 	mark_coords(p, v);
 	best = mesh__l1near_best(&p->near, v->free, req->nodes,
-				 is_median_candidate, p, buf);
+				 median_pred(p, v->topo), p, buf);
 	if (best == UINT64_MAX)
 		return MESH_ENOSPC;
 	return mesh__l1near_ties(&p->near, v->free, req->nodes,
-				 is_median_candidate, p, best, buf, cb, ctx);
+				 median_pred(p, v->topo), p, best, buf, cb,
+				 ctx);
 }
 
 const struct mesh_alloc_ops mesh__mm_ops = {
