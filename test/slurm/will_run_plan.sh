@@ -105,6 +105,24 @@ else
 fi
 [ "$(job_field "$blocked" JobState)" = PENDING ] \
     && pass "-N12 job still pending" || fail "-N12 job $(job_field "$blocked" JobState)"
+# DebugFlags=SelectType logs a job's WILL_RUN answer only when it
+# changes (issue 12.5).  Backfill runs again (bf_interval=1) once job
+# state has changed: each held submission below makes a cycle that asks
+# WILL_RUN for the pending job again, with the same answer, and no two
+# consecutive lines for it may repeat an answer.
+c0=$(sl sdiag | awk -F: '/Total backfilled jobs \(since last slurm start\)/ {f=1} /Total cycles/ && f {print $2+0; exit}')
+for i in 1 2 3 4 5; do
+    submit -H -N1 -t 1 --wrap true >/dev/null
+    sleep 1.5
+done
+c1=$(sl sdiag | awk -F: '/Total backfilled jobs \(since last slurm start\)/ {f=1} /Total cycles/ && f {print $2+0; exit}')
+grep "JobId=$blocked mode=WILL_RUN" "$d/log/slurmctld.log" \
+    | sed -e 's/.*-> //' -e 's/ repeats_not_logged=.*//' >"$work/answers"
+n_lines=$(wc -l <"$work/answers")
+n_repeats=$(uniq -d "$work/answers" | wc -l)
+[ $((c1 - c0)) -ge 3 ] && [ "$n_lines" -ge 1 ] && [ "$n_repeats" -eq 0 ] \
+    && pass "$((c1 - c0)) backfill cycles, $n_lines WILL_RUN line(s) for $blocked, none repeating the one before" \
+    || fail "backfill cycles $c0 -> $c1, $n_lines lines for $blocked, $n_repeats repeated"
 no_overlap && pass "no node held by two running jobs" || fail "overlap"
 ctld_alive && pass "slurmctld still running" || fail "slurmctld died"
 mesh_finish
