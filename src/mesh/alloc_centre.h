@@ -118,16 +118,17 @@ int mesh__interval_distance(const struct mesh_topo *t, int d, int q, int lo,
  * c[d] - ceil((ext[d] - 1) / 2); shell s is that box grown by s on every
  * side (L-inf rings); a node costs its shell number. */
 struct mesh__mc_live; /* alloc_mc.c: a centre still in the search */
+struct mesh__mc_cand; /* alloc_mc.c: a centre and its lower bound */
 
 struct mesh__mc {
 	const struct mesh_topo *topo;
 	struct mesh__boxsum box;
 	uint64_t *keys;             /* scratch for gathering */
 	struct mesh__mc_live *live; /* scratch: centres in the sweep */
-	uint32_t *lb;  /* scratch: per node, a lower bound on its cost */
-	uint64_t *vol; /* scratch: per shell, box volume factors */
-	uint64_t *tmp; /* scratch: sorting keys */
-	int *ax;       /* scratch: 2 (X + Y + Z) per-axis values */
+	struct mesh__mc_cand *cand; /* scratch: centres that may win */
+	uint64_t *vol;              /* scratch: per shell, box volume factors */
+	uint64_t *tmp;              /* scratch: sorting keys */
+	int *ax;                    /* scratch: 2 (X + Y + Z) per-axis values */
 };
 
 struct mesh__mc_best {

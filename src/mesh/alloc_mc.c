@@ -54,12 +54,19 @@ struct mesh__mc_live {
 	uint64_t cost;
 };
 
+/* A centre whose lower bound (sweep_search, step 2) is below the bound
+ * of the centres scored before: its free nodes within shells S - 1 and
+ * S, and that lower bound (capped at UINT32_MAX, still a lower bound). */
+struct mesh__mc_cand {
+	uint32_t node, n1, n2, lb;
+};
+
 void mesh__mc_free(struct mesh__mc *m)
 {
 	mesh__boxsum_free(&m->box);
 	free(m->keys);
 	free(m->live);
-	free(m->lb);
+	free(m->cand);
 	free(m->vol);
 	free(m->tmp);
 	free(m->ax);
@@ -67,7 +74,7 @@ void mesh__mc_free(struct mesh__mc *m)
 	m->ax = NULL;
 	m->keys = NULL;
 	m->live = NULL;
-	m->lb = NULL;
+	m->cand = NULL;
 	m->vol = NULL;
 }
 
@@ -80,13 +87,13 @@ int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
 	m->box.sum = NULL;
 	m->keys = malloc(t->nodes * sizeof(*m->keys));
 	m->live = malloc(((size_t) t->dim[0] + 1) * sizeof(*m->live));
-	m->lb = malloc(t->nodes * sizeof(*m->lb));
+	m->cand = malloc(((size_t) t->nodes + 1) * sizeof(*m->cand));
 	m->vol = malloc(2 * ((size_t) rmax + 3) * sizeof(*m->vol));
 	m->tmp = malloc(t->nodes * sizeof(*m->tmp));
 	m->ax = malloc(
 	    2 * ((size_t) t->dim[0] + (size_t) t->dim[1] + (size_t) t->dim[2]) *
 	    sizeof(*m->ax));
-	if (!m->keys || !m->live || !m->lb || !m->vol || !m->tmp || !m->ax ||
+	if (!m->keys || !m->live || !m->cand || !m->vol || !m->tmp || !m->ax ||
 	    mesh__boxsum_init(&m->box, t)) {
 		mesh__mc_free(m);
 		return MESH_ENOMEM;
@@ -372,12 +379,13 @@ static void sweep_ascending(const struct mesh__mc *m, const int ext[3],
 /* Descending sweep of one row's live centres L[0..n) (issue 10): a
  * centre's cost is the sum over shells s of (k - N(s))^+, N(s) its free
  * nodes within shell s, and the shells just inside the best radius
- * decide it.  So shells S - 1 and S come first, then S - 2 down to the
- * first, then S + 1 up until k; after each, the shells not yet counted
- * are bounded from the tables (sweep_tables, tail_bound) and the centre
- * leaves once the bound reaches the best.  e.cost is the sum so far
- * (with shell 0's k - 1 for MC1x1), e.taken N(S), e.x2 the radius found
- * (UINT32_MAX: none yet). */
+ * decide it.  So shells S - 1 and S come first (counted by sweep_search,
+ * which set up L: desc_start), then S - 2 down to the first, then S + 1
+ * up until k; after each, the shells not yet counted are bounded from
+ * the tables (sweep_tables, tail_bound) and the centre leaves once the
+ * bound reaches the best.  e.cost is the sum so far (with shell 0's
+ * k - 1 for MC1x1), e.taken N(S), e.x2 the radius found (UINT32_MAX:
+ * none yet). */
 static void sweep_descending(const struct mesh__mc *m, const int ext[3],
 			     uint32_t k, int y, int z, struct mesh__mc_live *L,
 			     uint32_t n, int S, uint32_t one, uint64_t floor,
@@ -385,9 +393,9 @@ static void sweep_descending(const struct mesh__mc *m, const int ext[3],
 {
 	const struct mesh_topo *t = m->topo;
 	struct mesh__mc_best *best = sb->best;
-	struct sweep_rows R, R1;
+	struct sweep_rows R;
 	const uint64_t *V = m->vol;
-	uint32_t i, kept, n1, n2, cnt;
+	uint32_t i, kept, cnt;
 	uint64_t bc, lb;
 	int q, rmax = t->dim[0], X = t->dim[0], e0 = ext[0] / 2, alive, done;
 	const uint64_t *C;
@@ -395,27 +403,6 @@ static void sweep_descending(const struct mesh__mc *m, const int ext[3],
 	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
 	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
 	C = V + rmax + 2;
-	/* Shells S - 1 and S. */
-	sweep_row(m, ext, S - 1, y, z, &R1);
-	sweep_row(m, ext, S, y, z, &R);
-	for (i = 0, kept = 0; i < n; i++) {
-		struct mesh__mc_live e = L[i];
-
-		n1 = row_count(&R1, (int) e.x, e0, ext[0], S - 1, X);
-		n2 = row_count(&R, (int) e.x, e0, ext[0], S, X);
-		e.cost = C[one] + short_of(k, n1) + short_of(k, n2);
-		e.taken = n2;
-		e.x2 = n1 >= k   ? (uint32_t) S - 1
-		       : n2 >= k ? (uint32_t) S
-				 : UINT32_MAX;
-		bc = best->cost;
-		bc += bc != UINT64_MAX && sb->here && e.node < best->centre;
-		lb = e.cost + C[S - 1] - C[one] + tail_bound(V, S, k, n2);
-		alive = bc > floor && lb < bc;
-		L[kept] = e;
-		kept += (uint32_t) alive;
-	}
-	n = kept;
 	/* Shells S - 2 down to the first (1 for MC1x1, whose shell 0 is
 	 * the free centre: C(1) = k - 1 exactly), then S + 1 and up. */
 	for (q = S - 2; n && q <= rmax; q = q > (int) one && q < S ? q - 1
@@ -455,6 +442,24 @@ static void sweep_descending(const struct mesh__mc *m, const int ext[3],
 	}
 }
 
+/* The live entry of candidate c (row starting at node row) after shells
+ * S - 1 and S, for sweep_descending; C as in sweep_tables. */
+static inline struct mesh__mc_live desc_start(const struct mesh__mc_cand *c,
+					      uint32_t row, uint32_t k, int S,
+					      uint64_t c_one)
+{
+	struct mesh__mc_live e;
+
+	e.node = c->node;
+	e.x = c->node - row;
+	e.cost = c_one + short_of(k, c->n1) + short_of(k, c->n2);
+	e.taken = c->n2;
+	e.x2 = c->n1 >= k   ? (uint32_t) S - 1
+	       : c->n2 >= k ? (uint32_t) S
+			    : UINT32_MAX;
+	return e;
+}
+
 /* MC search on a mesh without wraparound (issue 10, doc/design.md),
  * one x-row (y, z fixed) of centres at a time: shell s of every live
  * centre of the row costs two lookups into the four summed-volume rows
@@ -463,54 +468,34 @@ static void sweep_descending(const struct mesh__mc *m, const int ext[3],
  *     of a good cluster and a bound.
  *  2. If R >= 4, every free centre gets a lower bound from its exact
  *     counts within shells S - 1 and S, S = R - 1 (the rest from the
- *     tables); the centre with the least, scored in full, gives a bound
- *     close to the best.  Then only centres whose lower bound is below
- *     the best enter the descending sweep.
+ *     tables); those below the bound so far are kept, with both counts,
+ *     in m->cand (lower_bounds).  The centre with the least, scored in
+ *     full, gives a bound close to the best.  Then, row by row, the kept
+ *     centres whose lower bound is still below the best enter the
+ *     descending sweep at shell S - 2.
  *  3. Otherwise every free centre enters the ascending sweep.
  * The bound tightens as centres finish, in any order, so ties go to the
  * lower centre explicitly. */
-static void sweep_search(const struct mesh__mc *m,
-			 const struct mesh_bitmap *free_map, const int ext[3],
-			 uint32_t k, uint32_t from, int here,
-			 struct mesh__mc_best *best)
+
+/* Step 2's lower bounds: the free centres from node from on whose bound
+ * is below thr go to m->cand (their number is returned), and *at gets
+ * the first centre of least bound (UINT32_MAX: none). */
+static uint32_t lower_bounds(const struct mesh__mc *m,
+			     const struct mesh_bitmap *free_map,
+			     const int ext[3], uint32_t k, uint32_t from, int S,
+			     int rmax, uint64_t thr, uint32_t *least,
+			     uint32_t *at)
 {
 	const struct mesh_topo *t = m->topo;
-	struct sweep_best sb = { best, here };
-	struct mesh__mc_live *L = m->live;
-	uint32_t n, i, j, X = (uint32_t) t->dim[0], x, y, z, row, x0, n1, n2;
-	uint32_t least = UINT32_MAX, at = UINT32_MAX, lb;
+	struct mesh__mc_cand *cand = m->cand;
 	struct sweep_rows R, R1;
-	int mid[3], c[3], rad;
-	/* MC1x1: shell 0 is the free centre itself, so start at shell 1
-	 * (k > 1; a 1-node job finishes at shell 0). */
-	uint32_t one = ext[0] == 1 && ext[1] == 1 && ext[2] == 1 && k > 1;
-	uint64_t floor = cost_floor(t, ext, k), cost, bits;
-	int S = 0, rmax = t->dim[0], e0 = ext[0] / 2;
+	uint32_t X = (uint32_t) t->dim[0], y, z, row, x0, n1, n2, lb, nc = 0;
+	uint64_t base = m->vol[rmax + 2 + S - 1],
+		 ring = m->vol[S + 1] - m->vol[S], lbx, bits;
+	int lo1 = ext[0] / 2 + S - 1, w1 = ext[0] + 2 * (S - 1);
 
-	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
-	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
-	/* 1. Centres near the middle see whole shells. */
-	mid[0] = t->dim[0] / 2, mid[1] = t->dim[1] / 2, mid[2] = t->dim[2] / 2;
-	i = mesh_topo_index(t, mid);
-	for (i = i < from ? from : i, j = 0; i < t->nodes && j < 16; i++) {
-		if (!mesh_bitmap_test(free_map, i))
-			continue;
-		mesh_topo_coords(t, i, c);
-		cost = mesh__mc_cost(m, c, ext, k, sweep_bound(&sb, i), &rad);
-		sweep_offer(&sb, ext, i, cost, rad);
-		j++;
-	}
-	/* 2. Lower bounds from shells S - 1 and S. */
-	if (best->cost != UINT64_MAX && best->radius >= 4) {
-		S = best->radius - 1;
-		sweep_tables(m, ext, k, rmax);
-	}
-	for (z = 0, row = 0; S && z < (uint32_t) t->dim[2]; z++)
+	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
 		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
-			uint64_t base = m->vol[rmax + 2 + S - 1],
-				 ring = m->vol[S + 1] - m->vol[S], lbx;
-			int lo1 = e0 + S - 1, w1 = ext[0] + 2 * (S - 1);
-
 			if (row + X <= from)
 				continue;
 			sweep_row(m, ext, S - 1, (int) y, (int) z, &R1);
@@ -518,10 +503,11 @@ static void sweep_search(const struct mesh__mc *m,
 			for (x0 = 0; x0 < X; x0 += 64) {
 				bits = row_bits(free_map, row, x0, X, from);
 				for (; bits; bits &= bits - 1) {
-					int xl = (int) x0 - lo1 +
-						 __builtin_ctzll(bits),
-					    xh = xl + w1, xl2 = xl - 1,
-					    xh2 = xh + 1;
+					uint32_t x =
+					    x0 +
+					    (uint32_t) __builtin_ctzll(bits);
+					int xl = (int) x - lo1, xh = xl + w1,
+					    xl2 = xl - 1, xh2 = xh + 1;
 
 					xl = xl < 0 ? 0 : xl;
 					xl2 = xl2 < 0 ? 0 : xl2;
@@ -537,32 +523,94 @@ static void sweep_search(const struct mesh__mc *m,
 						      : 0);
 					lb = lbx > UINT32_MAX ? UINT32_MAX
 							      : (uint32_t) lbx;
-					x = x0 +
-					    (uint32_t) __builtin_ctzll(bits);
-					m->lb[row + x] = lb;
-					if (lb < least)
-						least = lb, at = row + x;
+					/* written always, kept if below */
+					cand[nc].node = row + x;
+					cand[nc].n1 = n1;
+					cand[nc].n2 = n2;
+					cand[nc].lb = lb;
+					nc += lbx < thr;
+					if (lb < *least)
+						*least = lb, *at = row + x;
 				}
 			}
 		}
-	if (at != UINT32_MAX && least < sweep_bound(&sb, at)) {
-		mesh_topo_coords(t, at, c);
-		cost = mesh__mc_cost(m, c, ext, k, sweep_bound(&sb, at), &rad);
-		sweep_offer(&sb, ext, at, cost, rad);
+	return nc;
+}
+
+static void sweep_search(const struct mesh__mc *m,
+			 const struct mesh_bitmap *free_map, const int ext[3],
+			 uint32_t k, uint32_t from, int here,
+			 struct mesh__mc_best *best)
+{
+	const struct mesh_topo *t = m->topo;
+	struct sweep_best sb = { best, here };
+	struct mesh__mc_live *L = m->live;
+	const struct mesh__mc_cand *cand = m->cand;
+	uint32_t n, i, j, X = (uint32_t) t->dim[0], x, y, z, row, x0, nc;
+	uint32_t least = UINT32_MAX, at = UINT32_MAX;
+	int mid[3], c[3], rad;
+	/* MC1x1: shell 0 is the free centre itself, so start at shell 1
+	 * (k > 1; a 1-node job finishes at shell 0). */
+	uint32_t one = ext[0] == 1 && ext[1] == 1 && ext[2] == 1 && k > 1;
+	uint64_t floor = cost_floor(t, ext, k), cost, bits;
+	int S = 0, rmax = t->dim[0];
+
+	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
+	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
+	/* 1. Centres near the middle see whole shells. */
+	mid[0] = t->dim[0] / 2, mid[1] = t->dim[1] / 2, mid[2] = t->dim[2] / 2;
+	i = mesh_topo_index(t, mid);
+	for (i = i < from ? from : i, j = 0; i < t->nodes && j < 16; i++) {
+		if (!mesh_bitmap_test(free_map, i))
+			continue;
+		mesh_topo_coords(t, i, c);
+		cost = mesh__mc_cost(m, c, ext, k, sweep_bound(&sb, i), &rad);
+		sweep_offer(&sb, ext, i, cost, rad);
+		j++;
 	}
-	/* 2 and 3: row by row, the free centres whose bound is below the
-	 * best, ties to the lower centre (written always, kept if so: no
-	 * branch). */
-	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
-		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
-			uint64_t below, above;
+	if (best->cost != UINT64_MAX && best->radius >= 4) {
+		/* 2. Lower bounds from shells S - 1 and S; a centre must
+		 * cost at most the best so far to matter, and the best
+		 * only falls. */
+		S = best->radius - 1;
+		sweep_tables(m, ext, k, rmax);
+		nc = lower_bounds(m, free_map, ext, k, from, S, rmax,
+				  best->cost + 1, &least, &at);
+		if (at != UINT32_MAX && least < sweep_bound(&sb, at)) {
+			mesh_topo_coords(t, at, c);
+			cost = mesh__mc_cost(m, c, ext, k, sweep_bound(&sb, at),
+					     &rad);
+			sweep_offer(&sb, ext, at, cost, rad);
+		}
+		/* Row by row, the kept centres still below the best, ties
+		 * to the lower centre (written always, kept if so). */
+		for (i = 0; i < nc;) {
+			uint64_t above = best->cost,
+				 c_one = m->vol[rmax + 2 + one];
+			uint64_t below =
+			    above + (above != UINT64_MAX && sb.here);
 			uint32_t centre = best->centre;
 
+			row = cand[i].node - cand[i].node % X;
+			for (n = 0; i < nc && cand[i].node < row + X; i++) {
+				L[n] = desc_start(&cand[i], row, k, S, c_one);
+				n += (uint64_t) cand[i].lb <
+				     (cand[i].node < centre ? below : above);
+			}
+			if (n && below > floor)
+				sweep_descending(
+				    m, ext, k,
+				    (int) (row / X % (uint32_t) t->dim[1]),
+				    (int) (row / X / (uint32_t) t->dim[1]), L,
+				    n, S, one, floor, &sb);
+		}
+		return;
+	}
+	/* 3. Row by row, every free centre. */
+	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
+		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
 			if (row + X <= from)
 				continue;
-			/* a centre must cost less than this to matter */
-			above = best->cost;
-			below = above + (above != UINT64_MAX && sb.here);
 			for (x0 = 0, n = 0; x0 < X; x0 += 64) {
 				bits = row_bits(free_map, row, x0, X, from);
 				for (; bits; bits &= bits - 1) {
@@ -572,16 +620,10 @@ static void sweep_search(const struct mesh__mc *m,
 					L[n].x = x;
 					L[n].taken = one;
 					L[n].cost = 0;
-					n += !S ||
-					     (uint64_t) m->lb[row + x] <
-						 (row + x < centre ? below
-								   : above);
+					n++;
 				}
 			}
-			if (n && S)
-				sweep_descending(m, ext, k, (int) y, (int) z, L,
-						 n, S, one, floor, &sb);
-			else if (n)
+			if (n)
 				sweep_ascending(m, ext, k, (int) y, (int) z, L,
 						n, one, floor, &sb);
 		}
