@@ -338,15 +338,6 @@ static uint64_t span_mask(uint32_t w, uint32_t first, uint32_t last)
 	return m;
 }
 
-/* Bit count of a word without a library call (no -mpopcnt). */
-static uint32_t popcount64(uint64_t x)
-{
-	x = x - ((x >> 1) & 0x5555555555555555ull);
-	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-	return (uint32_t) ((x * 0x0101010101010101ull) >> 56);
-}
-
 uint32_t mesh__free_count(const struct mesh_allocator *a,
 			  const struct mesh_bitmap *f)
 {
@@ -362,8 +353,8 @@ uint32_t mesh__free_count(const struct mesh_allocator *a,
 			first = mesh_topo_index(t, c);
 			last = first + (uint32_t) (a->bhi[0] - a->blo[0]);
 			for (w = first >> 6; w <= last >> 6; w++)
-				n += popcount64(f->words[w] &
-						span_mask(w, first, last));
+				n += mesh__popcount64(
+				    f->words[w] & span_mask(w, first, last));
 		}
 	return n;
 }
