@@ -129,6 +129,7 @@ struct mesh__mc {
 	uint64_t *vol;              /* scratch: per shell, box volume factors */
 	uint64_t *tmp;              /* scratch: sorting keys */
 	int *ax;                    /* scratch: 2 (X + Y + Z) per-axis values */
+	uint32_t *rowq; /* scratch: two padded x-rows of shell counts */
 };
 
 struct mesh__mc_best {

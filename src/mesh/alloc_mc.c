@@ -70,6 +70,8 @@ void mesh__mc_free(struct mesh__mc *m)
 	free(m->vol);
 	free(m->tmp);
 	free(m->ax);
+	free(m->rowq);
+	m->rowq = NULL;
 	m->tmp = NULL;
 	m->ax = NULL;
 	m->keys = NULL;
@@ -93,8 +95,10 @@ int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
 	m->ax = malloc(
 	    2 * ((size_t) t->dim[0] + (size_t) t->dim[1] + (size_t) t->dim[2]) *
 	    sizeof(*m->ax));
+	m->rowq = malloc(2 * (3 * (size_t) t->dim[0] + 2 * (size_t) rmax + 8) *
+			 sizeof(*m->rowq));
 	if (!m->keys || !m->live || !m->cand || !m->vol || !m->tmp || !m->ax ||
-	    mesh__boxsum_init(&m->box, t)) {
+	    !m->rowq || mesh__boxsum_init(&m->box, t)) {
 		mesh__mc_free(m);
 		return MESH_ENOMEM;
 	}
@@ -479,44 +483,53 @@ static inline struct mesh__mc_live desc_start(const struct mesh__mc_cand *c,
 
 /* Step 2's lower bounds: the free centres from node from on whose bound
  * is below thr go to m->cand (their number is returned), and *at gets
- * the first centre of least bound (UINT32_MAX: none). */
+ * the first centre of least bound (UINT32_MAX: none).  Per x-row, the
+ * counts rows_at of shells S - 1 and S for x = 0 .. X go to two arrays
+ * padded on both sides (0 below, the row's total above), so a centre's
+ * two shell counts are four loads without clamps. */
 static uint32_t lower_bounds(const struct mesh__mc *m,
 			     const struct mesh_bitmap *free_map,
 			     const int ext[3], uint32_t k, uint32_t from, int S,
-			     int rmax, uint64_t thr, uint32_t *least,
-			     uint32_t *at)
+			     int rmax, uint64_t thr, uint32_t *least_p,
+			     uint32_t *at_p)
 {
 	const struct mesh_topo *t = m->topo;
 	struct mesh__mc_cand *cand = m->cand;
 	struct sweep_rows R, R1;
-	uint32_t X = (uint32_t) t->dim[0], y, z, row, x0, n1, n2, lb, nc = 0;
+	uint32_t X = (uint32_t) t->dim[0], y, z, row, x0, x, n1, n2, lb, nc = 0;
+	uint32_t least = UINT32_MAX, at = UINT32_MAX;
 	uint64_t base = m->vol[rmax + 2 + S - 1],
 		 ring = m->vol[S + 1] - m->vol[S], lbx, bits;
-	int lo1 = ext[0] / 2 + S - 1, w1 = ext[0] + 2 * (S - 1);
+	/* shell S - 1 of the centre at x spans [x - lo1, x - lo1 + w1) */
+	uint32_t lo1 = (uint32_t) (ext[0] / 2 + S - 1),
+		 w1 = (uint32_t) (ext[0] + 2 * (S - 1));
+	/* pads: shell S reaches lo1 + 1 below and w1 - lo1 + 1 above */
+	uint32_t pl = lo1 + 1, ph = w1 - lo1 + 1, len = pl + X + 1 + ph, j;
+	uint32_t *q1 = m->rowq, *q2 = q1 + len;
+	const uint32_t *h1 = q1 + pl - lo1 + w1, *l1 = q1 + pl - lo1,
+		       *h2 = q2 + pl - lo1 + w1 + 1, *l2 = q2 + pl - lo1 - 1;
 
+	for (j = 0; j < pl; j++)
+		q1[j] = q2[j] = 0;
 	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
 		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
 			if (row + X <= from)
 				continue;
 			sweep_row(m, ext, S - 1, (int) y, (int) z, &R1);
 			sweep_row(m, ext, S, (int) y, (int) z, &R);
+			for (j = 0; j <= X; j++) {
+				q1[pl + j] = rows_at(&R1, (int) j);
+				q2[pl + j] = rows_at(&R, (int) j);
+			}
+			for (j = pl + X + 1; j < len; j++)
+				q1[j] = q1[pl + X], q2[j] = q2[pl + X];
 			for (x0 = 0; x0 < X; x0 += 64) {
 				bits = row_bits(free_map, row, x0, X, from);
 				for (; bits; bits &= bits - 1) {
-					uint32_t x =
-					    x0 +
+					x = x0 +
 					    (uint32_t) __builtin_ctzll(bits);
-					int xl = (int) x - lo1, xh = xl + w1,
-					    xl2 = xl - 1, xh2 = xh + 1;
-
-					xl = xl < 0 ? 0 : xl;
-					xl2 = xl2 < 0 ? 0 : xl2;
-					xh = xh > (int) X ? (int) X : xh;
-					xh2 = xh2 > (int) X ? (int) X : xh2;
-					n1 =
-					    rows_at(&R1, xh) - rows_at(&R1, xl);
-					n2 =
-					    rows_at(&R, xh2) - rows_at(&R, xl2);
+					n1 = h1[x] - l1[x];
+					n2 = h2[x] - l2[x];
 					lbx = base + short_of(k, n1) +
 					      short_of(k, n2) +
 					      (n2 < k ? short_of(k, n2 + ring)
@@ -529,11 +542,13 @@ static uint32_t lower_bounds(const struct mesh__mc *m,
 					cand[nc].n2 = n2;
 					cand[nc].lb = lb;
 					nc += lbx < thr;
-					if (lb < *least)
-						*least = lb, *at = row + x;
+					if (lb < least)
+						least = lb, at = row + x;
 				}
 			}
 		}
+	*least_p = least;
+	*at_p = at;
 	return nc;
 }
 
