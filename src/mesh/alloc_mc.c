@@ -472,34 +472,38 @@ static inline struct mesh__mc_live desc_start(const struct mesh__mc_cand *c,
  *     of a good cluster and a bound.
  *  2. If R >= 4, every free centre gets a lower bound from its exact
  *     counts within shells S - 1 and S, S = R - 1 (the rest from the
- *     tables); those below the bound so far are kept, with both counts,
- *     in m->cand (lower_bounds).  The centre with the least, scored in
- *     full, gives a bound close to the best.  Then, row by row, the kept
- *     centres whose lower bound is still below the best enter the
- *     descending sweep at shell S - 2.
+ *     tables); those below the best so far are kept, with both counts,
+ *     in m->cand, and each whose bound is the least so far is scored in
+ *     full at once, which soon gives a bound close to the best
+ *     (lower_bounds).  Then, row by row, the kept centres whose lower
+ *     bound is still below the best enter the descending sweep at shell
+ *     S - 2.
  *  3. Otherwise every free centre enters the ascending sweep.
  * The bound tightens as centres finish, in any order, so ties go to the
  * lower centre explicitly. */
 
 /* Step 2's lower bounds: the free centres from node from on whose bound
- * is below thr go to m->cand (their number is returned), and *at gets
- * the first centre of least bound (UINT32_MAX: none).  Per x-row, the
- * counts rows_at of shells S - 1 and S for x = 0 .. X go to two arrays
- * padded on both sides (0 below, the row's total above), so a centre's
- * two shell counts are four loads without clamps. */
+ * is below the best so far go to m->cand (their number is returned).
+ * Each centre whose bound is the least so far and below the best is
+ * scored in full at once, so the best falls early and fewer centres are
+ * kept.  Per x-row, the counts rows_at of shells S - 1 and S for x = 0
+ * .. X go to two arrays padded on both sides (0 below, the row's total
+ * above), so a centre's two shell counts are four loads without clamps. */
 static uint32_t lower_bounds(const struct mesh__mc *m,
 			     const struct mesh_bitmap *free_map,
 			     const int ext[3], uint32_t k, uint32_t from, int S,
-			     int rmax, uint64_t thr, uint32_t *least_p,
-			     uint32_t *at_p)
+			     int rmax, struct sweep_best *sb)
 {
 	const struct mesh_topo *t = m->topo;
 	struct mesh__mc_cand *cand = m->cand;
 	struct sweep_rows R, R1;
 	uint32_t X = (uint32_t) t->dim[0], y, z, row, x0, x, n1, n2, lb, nc = 0;
-	uint32_t least = UINT32_MAX, at = UINT32_MAX;
+	uint32_t least = UINT32_MAX;
 	uint64_t base = m->vol[rmax + 2 + S - 1],
-		 ring = m->vol[S + 1] - m->vol[S], lbx, bits;
+		 ring = m->vol[S + 1] - m->vol[S], lbx, bits, cost;
+	/* a centre must cost at most the best so far to matter */
+	uint64_t thr = sb->best->cost + 1;
+	int c[3], rad;
 	/* shell S - 1 of the centre at x spans [x - lo1, x - lo1 + w1) */
 	uint32_t lo1 = (uint32_t) (ext[0] / 2 + S - 1),
 		 w1 = (uint32_t) (ext[0] + 2 * (S - 1));
@@ -542,13 +546,21 @@ static uint32_t lower_bounds(const struct mesh__mc *m,
 					cand[nc].n2 = n2;
 					cand[nc].lb = lb;
 					nc += lbx < thr;
-					if (lb < least)
-						least = lb, at = row + x;
+					if (lb >= least)
+						continue;
+					least = lb;
+					if (lb >= sweep_bound(sb, row + x))
+						continue;
+					mesh_topo_coords(t, row + x, c);
+					cost = mesh__mc_cost(
+					    m, c, ext, k,
+					    sweep_bound(sb, row + x), &rad);
+					sweep_offer(sb, ext, row + x, cost,
+						    rad);
+					thr = sb->best->cost + 1;
 				}
 			}
 		}
-	*least_p = least;
-	*at_p = at;
 	return nc;
 }
 
@@ -562,7 +574,6 @@ static void sweep_search(const struct mesh__mc *m,
 	struct mesh__mc_live *L = m->live;
 	const struct mesh__mc_cand *cand = m->cand;
 	uint32_t n, i, j, X = (uint32_t) t->dim[0], x, y, z, row, x0, nc;
-	uint32_t least = UINT32_MAX, at = UINT32_MAX;
 	int mid[3], c[3], rad;
 	/* MC1x1: shell 0 is the free centre itself, so start at shell 1
 	 * (k > 1; a 1-node job finishes at shell 0). */
@@ -584,19 +595,10 @@ static void sweep_search(const struct mesh__mc *m,
 		j++;
 	}
 	if (best->cost != UINT64_MAX && best->radius >= 4) {
-		/* 2. Lower bounds from shells S - 1 and S; a centre must
-		 * cost at most the best so far to matter, and the best
-		 * only falls. */
+		/* 2. Lower bounds from shells S - 1 and S. */
 		S = best->radius - 1;
 		sweep_tables(m, ext, k, rmax);
-		nc = lower_bounds(m, free_map, ext, k, from, S, rmax,
-				  best->cost + 1, &least, &at);
-		if (at != UINT32_MAX && least < sweep_bound(&sb, at)) {
-			mesh_topo_coords(t, at, c);
-			cost = mesh__mc_cost(m, c, ext, k, sweep_bound(&sb, at),
-					     &rad);
-			sweep_offer(&sb, ext, at, cost, rad);
-		}
+		nc = lower_bounds(m, free_map, ext, k, from, S, rmax, &sb);
 		/* Row by row, the kept centres still below the best, ties
 		 * to the lower centre (written always, kept if so). */
 		for (i = 0; i < nc;) {
