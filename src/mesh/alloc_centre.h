@@ -173,11 +173,11 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
  * d, a table wsum over the candidates' coordinate range holds the
  * distance on axis d to the chosen, built from the first inner nodes'
  * coordinate histograms; each pick adds its distances to the tables
- * (O(range)) and scores every candidate with three reads.  The caller
- * fills cand. */
+ * (O(range)) and scores every candidate left with three reads; a pick
+ * leaves the list, which keeps its order.  The caller fills cand. */
 struct mesh__greedy {
 	uint32_t *cand; /* candidates, filled by the caller */
-	int *xyz;       /* candidate coordinates */
+	int *xyz; /* per candidate left: its wsum indices and cand index */
 	uint32_t *hist; /* X + Y + Z + 3 counts, zero between calls */
 	uint64_t *wsum; /* X + Y + Z + 3: per-axis distance sums */
 };

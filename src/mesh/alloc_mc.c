@@ -786,7 +786,7 @@ int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t)
 				 (size_t) t->dim[2] + 3;
 
 	g->cand = malloc(n * sizeof(*g->cand));
-	g->xyz = malloc(3 * n * sizeof(*g->xyz));
+	g->xyz = malloc(4 * n * sizeof(*g->xyz));
 	g->hist = calloc(w, sizeof(*g->hist));
 	g->wsum = malloc(w * sizeof(*g->wsum));
 	if (!g->cand || !g->xyz || !g->hist || !g->wsum) {
@@ -805,13 +805,14 @@ static inline uint64_t axis_gap(int a, int b, int len, int wrap)
 }
 
 /* Each pick costs one pass over the candidates' coordinate range per
- * axis (add its distance to wsum) and one over the candidates (3 table
- * reads each); a taken candidate's x points at the sentinel entry after
- * axis 0's table, whose sum no candidate reaches. */
+ * axis (add its distance to wsum) and one over the candidates left (3
+ * table reads each).  Candidate c is kept as its three wsum indices
+ * (coordinate plus the axis's offset) and c; a pick is moved out of the
+ * list, which keeps the candidates' order for ties. */
 void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 		       uint32_t n, uint32_t *out, uint32_t inner, uint32_t m)
 {
-	uint32_t i, j, c, best = UINT32_MAX;
+	uint32_t i, j, c, best = 0;
 	uint64_t least, sum, *w = g->wsum;
 	int q[3], *x, d, v, u, off[3], lo[3], hi[3], ilo[3], ihi[3], b[3];
 
@@ -819,12 +820,14 @@ void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 	for (d = 0; d < 3; d++)
 		lo[d] = ilo[d] = t->dim[d], hi[d] = ihi[d] = -1;
 	for (c = 0; c < n; c++) {
-		x = g->xyz + 3 * (size_t) c;
+		x = g->xyz + 4 * (size_t) c;
 		mesh_topo_coords(t, g->cand[c], x);
 		for (d = 0; d < 3; d++) {
 			lo[d] = x[d] < lo[d] ? x[d] : lo[d];
 			hi[d] = x[d] > hi[d] ? x[d] : hi[d];
+			x[d] += off[d];
 		}
+		x[3] = (int) c;
 	}
 	for (i = 0; i < inner; i++) {
 		mesh_topo_coords(t, out[i], q);
@@ -835,7 +838,7 @@ void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 		}
 	}
 	/* wsum[off_d + v]: total distance on axis d from v to the chosen,
-	 * for v in the candidates' range; the sentinel after axis 0. */
+	 * for v in the candidates' range. */
 	for (d = 0; d < 3; d++)
 		for (v = lo[d]; v <= hi[d]; v++) {
 			w[off[d] + v] = 0;
@@ -844,23 +847,23 @@ void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 				    (uint64_t) g->hist[off[d] + u] *
 				    axis_gap(v, u, t->dim[d], t->wrap[d]);
 		}
-	w[off[0] + t->dim[0]] = UINT64_MAX / 4;
 	for (i = 0; i < inner; i++) {
 		mesh_topo_coords(t, out[i], q);
 		for (d = 0; d < 3; d++)
 			g->hist[off[d] + q[d]] = 0;
 	}
-	for (j = 0; j < m; j++) {
+	for (j = 0; j < m; j++, n--) {
 		for (c = 0, x = g->xyz, least = UINT64_MAX; c < n;
-		     c++, x += 3) {
-			sum = w[x[0]] + w[off[1] + x[1]] + w[off[2] + x[2]];
+		     c++, x += 4) {
+			sum = w[x[0]] + w[x[1]] + w[x[2]];
 			if (sum < least)
 				least = sum, best = c;
 		}
-		out[inner + j] = g->cand[best];
-		x = g->xyz + 3 * (size_t) best;
-		memcpy(b, x, sizeof(b));
-		x[0] = t->dim[0]; /* taken: the sentinel */
+		x = g->xyz + 4 * (size_t) best;
+		out[inner + j] = g->cand[x[3]];
+		for (d = 0; d < 3; d++)
+			b[d] = x[d] - off[d];
+		memmove(x, x + 4, 4 * (size_t) (n - best - 1) * sizeof(*x));
 		for (d = 0; j + 1 < m && d < 3; d++)
 			for (v = lo[d]; v <= hi[d]; v++)
 				w[off[d] + v] +=
