@@ -646,8 +646,8 @@ static inline int block_is_free(struct mbs_priv *p, const struct mesh_view *v,
 }
 
 /* A free list entry: fully free, and its parent is not. */
-static int maximal_free(struct mbs_priv *p, const struct mesh_view *v,
-			uint32_t id, int l)
+static inline int maximal_free(struct mbs_priv *p, const struct mesh_view *v,
+			       uint32_t id, int l)
 {
 	int32_t parent = p->geo[id].parent;
 
@@ -692,6 +692,11 @@ static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
 	 * free block at level none, none above. */
 	if (l >= p->none)
 		p->cur[l] = p->lvl_len[l];
+	/* With the level's word boxes (built here or by another level's
+	 * walk), jump over the blocks that are not all free. */
+	if (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l] && p->at &&
+	    p->shape[l] >= 0 && p->box_epoch[l] == p->epoch)
+		list_jump(p, v, l);
 	while (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l]) {
 		/* A level scanned past its first 128 blocks gets its word
 		 * boxes (and its parents', for maximality); none if empty. */
@@ -706,10 +711,10 @@ static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
 			    p->box_epoch[l + 1] != p->epoch &&
 			    !box_build(p, v->topo, v->free->words, l + 1))
 				p->none = l + 1 < p->none ? l + 1 : p->none;
-		}
-		if (p->at && p->shape[l] >= 0 && p->box_epoch[l] == p->epoch) {
-			list_jump(p, v, l);
-			break;
+			if (p->at) {
+				list_jump(p, v, l);
+				break;
+			}
 		}
 		if (maximal_free(p, v, L[p->cur[l]], l))
 			p->cur_ok[l] = 1;
