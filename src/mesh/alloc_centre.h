@@ -129,7 +129,8 @@ struct mesh__mc {
 	uint64_t *vol;              /* scratch: per shell, box volume factors */
 	uint64_t *tmp;              /* scratch: sorting keys */
 	int *ax;                    /* scratch: 2 (X + Y + Z) per-axis values */
-	uint32_t *rowq; /* scratch: two padded x-rows of shell counts */
+	uint32_t *rowq;  /* scratch: two padded x-rows of shell counts */
+	size_t rowq_len; /* ... of at most this many entries each */
 };
 
 struct mesh__mc_best {

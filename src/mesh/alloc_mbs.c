@@ -24,7 +24,10 @@
  * past 128 blocks gets one bit per position (is the box of the level's
  * shape with this low corner free?) from the level below by shifted
  * ANDs, so its blocks' tests are single bits, and a level without any
- * ends the scan of all above (box_build).  The old code
+ * ends the scan of all above (box_build).  From then on the walk jumps
+ * from one all-free block to the next by the level's words of block
+ * positions and their ranks (list_jump; not for octet, whose list order
+ * is not index order).  The old code
  * (prefix sums over every block, full lists) is test/reference.c's
  * ref_mbs_place; check_alloc_exact compares the two.  With
  * base b (4 for squares, 8 for cubes, 2 for Granular) and block level

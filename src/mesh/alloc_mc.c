@@ -95,8 +95,8 @@ int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
 	m->ax = malloc(
 	    2 * ((size_t) t->dim[0] + (size_t) t->dim[1] + (size_t) t->dim[2]) *
 	    sizeof(*m->ax));
-	m->rowq = malloc(2 * (3 * (size_t) t->dim[0] + 2 * (size_t) rmax + 8) *
-			 sizeof(*m->rowq));
+	m->rowq_len = 2 * (size_t) t->dim[0] + 2 * (size_t) rmax + 1;
+	m->rowq = malloc(2 * m->rowq_len * sizeof(*m->rowq));
 	if (!m->keys || !m->live || !m->cand || !m->vol || !m->tmp || !m->ax ||
 	    !m->rowq || mesh__boxsum_init(&m->box, t)) {
 		mesh__mc_free(m);
@@ -594,7 +594,11 @@ static void sweep_search(const struct mesh__mc *m,
 		sweep_offer(&sb, ext, i, cost, rad);
 		j++;
 	}
-	if (best->cost != UINT64_MAX && best->radius >= 4) {
+	/* (the padded rows, ext[0] + 2 S + X + 1 entries, must fit: a shape
+	 * longer than a crop's x-rows takes the ascending sweep) */
+	if (best->cost != UINT64_MAX && best->radius >= 4 &&
+	    (size_t) ext[0] + 2 * (size_t) best->radius + t->dim[0] - 1 <=
+		m->rowq_len) {
 		/* 2. Lower bounds from shells S - 1 and S. */
 		S = best->radius - 1;
 		sweep_tables(m, ext, k, rmax);
