@@ -576,9 +576,11 @@ END_TEST
  * and descending pass (clusters of radius 4 and more, many centres) and
  * the buddy systems' word boxes (x-rows within a word, levels scanned
  * past 32 blocks, levels with no free block); 2D and 3D, power-of-2 and
- * not, rows that cross word boundaries (33, 20). */
+ * not, rows that cross word boundaries (33, 20), and x-rows longer than a
+ * word (80: MC's prefix sums, lower-bound rows and free bits in two
+ * words; the buddy systems without word boxes). */
 static const char *const ex_large[] = { "16x16x8", "33x7x5", "64x6x3", "20x18",
-					"12x10x6" };
+					"12x10x6", "80x6x3" };
 
 /* MC's search on the larger meshes: the definition's least cost and
  * lowest centre, for large and small k; the gathered keys come sorted
@@ -606,10 +608,14 @@ START_TEST(test_exact_mc_search_large)
 			      : 1 + (uint32_t) (tu_rand(&seed) % 16);
 		k = k > nfree ? nfree : k < 1 ? 1 : k;
 		mesh__mc_prepare(&mc, f);
-		for (sh = 0; sh < 3; sh++) {
-			const int *e = shapes[sh];
+		for (sh = 0; sh < 5; sh++) {
+			/* On a crop a shape may be longer than the x-rows
+			 * (it fits the whole mesh): X + 2 still takes the
+			 * lower-bound pass, 3 X the ascending sweep. */
+			int longer[3] = { sh == 3 ? t->dim[0] + 2 : 3 * t->dim[0], 1, 1 };
+			const int *e = sh < 3 ? shapes[sh] : longer;
 
-			if (e[0] > t->dim[0] || e[1] > t->dim[1] || e[2] > t->dim[2])
+			if (sh < 3 && (e[0] > t->dim[0] || e[1] > t->dim[1] || e[2] > t->dim[2]))
 				continue;
 			centre = ref_mc_centre(t, f, e, k, &want);
 			best.cost = UINT64_MAX;

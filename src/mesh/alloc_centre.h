@@ -134,16 +134,19 @@ int mesh__interval_distance(const struct mesh_topo *t, int d, int q, int lo,
  * c[d] - ceil((ext[d] - 1) / 2); shell s is that box grown by s on every
  * side (L-inf rings); a node costs its shell number. */
 struct mesh__mc_live; /* alloc_mc.c: a centre still in the search */
+struct mesh__mc_cand; /* alloc_mc.c: a centre and its lower bound */
 
 struct mesh__mc {
 	const struct mesh_topo *topo;
 	struct mesh__boxsum box;
 	uint64_t *keys;             /* scratch for gathering */
 	struct mesh__mc_live *live; /* scratch: centres in the sweep */
-	uint32_t *lb;  /* scratch: per node, a lower bound on its cost */
-	uint64_t *vol; /* scratch: per shell, box volume factors */
-	uint64_t *tmp; /* scratch: sorting keys */
-	int *ax;       /* scratch: 2 (X + Y + Z) per-axis values */
+	struct mesh__mc_cand *cand; /* scratch: centres that may win */
+	uint64_t *vol;              /* scratch: per shell, box volume factors */
+	uint64_t *tmp;              /* scratch: sorting keys */
+	int *ax;                    /* scratch: 2 (X + Y + Z) per-axis values */
+	uint32_t *rowq;  /* scratch: two padded x-rows of shell counts */
+	size_t rowq_len; /* ... of at most this many entries each */
 };
 
 struct mesh__mc_best {
@@ -187,11 +190,11 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
  * d, a table wsum over the candidates' coordinate range holds the
  * distance on axis d to the chosen, built from the first inner nodes'
  * coordinate histograms; each pick adds its distances to the tables
- * (O(range)) and scores every candidate with three reads.  The caller
- * fills cand. */
+ * (O(range)) and scores every candidate left with three reads; a pick
+ * leaves the list, which keeps its order.  The caller fills cand. */
 struct mesh__greedy {
 	uint32_t *cand; /* candidates, filled by the caller */
-	int *xyz;       /* candidate coordinates */
+	int *xyz; /* per candidate left: its wsum indices and cand index */
 	uint32_t *hist; /* X + Y + Z + 3 counts, zero between calls */
 	uint64_t *wsum; /* X + Y + Z + 3: per-axis distance sums */
 };

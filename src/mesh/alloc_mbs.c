@@ -24,7 +24,10 @@
  * past 128 blocks gets one bit per position (is the box of the level's
  * shape with this low corner free?) from the level below by shifted
  * ANDs, so its blocks' tests are single bits, and a level without any
- * ends the scan of all above (box_build).  The old code
+ * ends the scan of all above (box_build).  From then on the walk jumps
+ * from one all-free block to the next by the level's words of block
+ * positions and their ranks (list_jump; not for octet, whose list order
+ * is not index order).  The old code
  * (prefix sums over every block, full lists) is test/reference.c's
  * ref_mbs_place; check_alloc_exact compares the two.  With
  * base b (4 for squares, 8 for cubes, 2 for Granular) and block level
@@ -106,6 +109,14 @@ struct mbs_priv {
 	uint64_t *rows, *box;
 	uint32_t *box_epoch, *pos;
 	int none;
+	/* Where the blocks are (issue 10; not for octet, whose list order
+	 * is not index order): at[l][z * Y + y] has bit x set if a block of
+	 * level l has its low corner at (x, y, z), and rank[l][i] counts the
+	 * level's blocks in the words before i, so the block of a set bit is
+	 * lvl[l][rank + the bits below it].  With box[l] built, a level's
+	 * walk jumps to the next block that is all free (list_jump). */
+	uint64_t *at;
+	uint32_t *rank;
 };
 
 static uint32_t blk_key(const struct mesh_topo *t, const struct blk *b)
@@ -327,6 +338,8 @@ static void mbs_destroy(struct mesh_allocator *a)
 	free(p->box);
 	free(p->box_epoch);
 	free(p->pos);
+	free(p->at);
+	free(p->rank);
 	free(p->b);
 	free(p);
 }
@@ -412,10 +425,11 @@ static int sort_by_position(struct mbs_priv *p, const struct mesh_topo *t,
 
 /* Per level the one shape of its blocks (or -1), and the word boxes'
  * storage, when x-rows fit a word. */
-static int box_init(struct mbs_priv *p, const struct mesh_topo *t)
+static int box_init(struct mbs_priv *p, const struct mesh_topo *t,
+		    enum mbs_kind kind)
 {
-	size_t rows = (size_t) t->dim[1] * (size_t) t->dim[2];
-	uint32_t i, id, X = (uint32_t) t->dim[0];
+	size_t rows = (size_t) t->dim[1] * (size_t) t->dim[2], w;
+	uint32_t i, id, X = (uint32_t) t->dim[0], n;
 	int l;
 
 	if (t->dim[0] > 64)
@@ -438,6 +452,23 @@ static int box_init(struct mbs_priv *p, const struct mesh_topo *t)
 	}
 	for (i = 0; i < p->nb; i++)
 		p->pos[i] = p->geo[i].first / X << 6 | p->geo[i].first % X;
+	if (kind == MBS_OCTET)
+		return 0;
+	p->at = calloc((size_t) p->levels * rows, sizeof(*p->at));
+	p->rank = malloc((size_t) p->levels * rows * sizeof(*p->rank));
+	if (!p->at || !p->rank)
+		return MESH_ENOMEM;
+	for (l = 0; l < p->levels; l++) {
+		uint64_t *at = p->at + (size_t) l * rows;
+
+		for (i = 0; i < p->lvl_len[l]; i++)
+			at[p->pos[p->lvl[l][i]] >> 6] |=
+			    (uint64_t) 1 << (p->pos[p->lvl[l][i]] & 63);
+		for (w = 0, n = 0; w < rows; w++) {
+			p->rank[(size_t) l * rows + w] = n;
+			n += mesh__popcount64(at[w]);
+		}
+	}
 	return 0;
 }
 
@@ -469,7 +500,7 @@ static int mbs_create(struct mesh_allocator *a, const char *params,
 	if (!rc)
 		rc = sort_by_position(p, t, kind);
 	if (!rc)
-		rc = box_init(p, t);
+		rc = box_init(p, t, kind);
 	if (rc) {
 		mbs_destroy(a);
 		a->priv = NULL;
@@ -618,13 +649,38 @@ static inline int block_is_free(struct mbs_priv *p, const struct mesh_view *v,
 }
 
 /* A free list entry: fully free, and its parent is not. */
-static int maximal_free(struct mbs_priv *p, const struct mesh_view *v,
-			uint32_t id, int l)
+static inline int maximal_free(struct mbs_priv *p, const struct mesh_view *v,
+			       uint32_t id, int l)
 {
 	int32_t parent = p->geo[id].parent;
 
 	return block_is_free(p, v, id, l) &&
 	       (parent < 0 || !block_is_free(p, v, (uint32_t) parent, l + 1));
+}
+
+/* Level l's cursor to its next maximal free block (or its end), with
+ * box[l] built: only the blocks whose box bit is set are tested. */
+static void list_jump(struct mbs_priv *p, const struct mesh_view *v, int l)
+{
+	size_t n = (size_t) v->topo->dim[1] * (size_t) v->topo->dim[2],
+	       w = p->pos[p->lvl[l][p->cur[l]]] >> 6;
+	const uint64_t *box = p->box + (size_t) l * n, *at = p->at + l * n;
+	const uint32_t *rank = p->rank + l * n;
+	uint64_t mask = ~(uint64_t) 0 << (p->pos[p->lvl[l][p->cur[l]]] & 63),
+		 bits;
+	uint32_t i;
+
+	for (; w < n; w++, mask = ~(uint64_t) 0)
+		for (bits = box[w] & at[w] & mask; bits; bits &= bits - 1) {
+			i = rank[w] +
+			    mesh__popcount64(at[w] & ((bits & -bits) - 1));
+			if (maximal_free(p, v, p->lvl[l][i], l)) {
+				p->cur[l] = i;
+				p->cur_ok[l] = 1;
+				return;
+			}
+		}
+	p->cur[l] = p->lvl_len[l];
 }
 
 /* Head of level l's free list, or -1: the earlier (by position) of the
@@ -639,6 +695,11 @@ static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
 	 * free block at level none, none above. */
 	if (l >= p->none)
 		p->cur[l] = p->lvl_len[l];
+	/* With the level's word boxes (built here or by another level's
+	 * walk), jump over the blocks that are not all free. */
+	if (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l] && p->at &&
+	    p->shape[l] >= 0 && p->box_epoch[l] == p->epoch)
+		list_jump(p, v, l);
 	while (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l]) {
 		/* A level scanned past its first 128 blocks gets its word
 		 * boxes (and its parents', for maximality); none if empty. */
@@ -653,6 +714,10 @@ static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
 			    p->box_epoch[l + 1] != p->epoch &&
 			    !box_build(p, v->topo, v->free->words, l + 1))
 				p->none = l + 1 < p->none ? l + 1 : p->none;
+			if (p->at) {
+				list_jump(p, v, l);
+				break;
+			}
 		}
 		if (maximal_free(p, v, L[p->cur[l]], l))
 			p->cur_ok[l] = 1;

@@ -54,20 +54,29 @@ struct mesh__mc_live {
 	uint64_t cost;
 };
 
+/* A centre whose lower bound (sweep_search, step 2) is below the bound
+ * of the centres scored before: its free nodes within shells S - 1 and
+ * S, and that lower bound (capped at UINT32_MAX, still a lower bound). */
+struct mesh__mc_cand {
+	uint32_t node, n1, n2, lb;
+};
+
 void mesh__mc_free(struct mesh__mc *m)
 {
 	mesh__boxsum_free(&m->box);
 	free(m->keys);
 	free(m->live);
-	free(m->lb);
+	free(m->cand);
 	free(m->vol);
 	free(m->tmp);
 	free(m->ax);
+	free(m->rowq);
+	m->rowq = NULL;
 	m->tmp = NULL;
 	m->ax = NULL;
 	m->keys = NULL;
 	m->live = NULL;
-	m->lb = NULL;
+	m->cand = NULL;
 	m->vol = NULL;
 }
 
@@ -80,14 +89,16 @@ int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
 	m->box.sum = NULL;
 	m->keys = malloc(t->nodes * sizeof(*m->keys));
 	m->live = malloc(((size_t) t->dim[0] + 1) * sizeof(*m->live));
-	m->lb = malloc(t->nodes * sizeof(*m->lb));
+	m->cand = malloc(((size_t) t->nodes + 1) * sizeof(*m->cand));
 	m->vol = malloc(2 * ((size_t) rmax + 3) * sizeof(*m->vol));
 	m->tmp = malloc(t->nodes * sizeof(*m->tmp));
 	m->ax = malloc(
 	    2 * ((size_t) t->dim[0] + (size_t) t->dim[1] + (size_t) t->dim[2]) *
 	    sizeof(*m->ax));
-	if (!m->keys || !m->live || !m->lb || !m->vol || !m->tmp || !m->ax ||
-	    mesh__boxsum_init(&m->box, t)) {
+	m->rowq_len = 2 * (size_t) t->dim[0] + 2 * (size_t) rmax + 1;
+	m->rowq = malloc(2 * m->rowq_len * sizeof(*m->rowq));
+	if (!m->keys || !m->live || !m->cand || !m->vol || !m->tmp || !m->ax ||
+	    !m->rowq || mesh__boxsum_init(&m->box, t)) {
 		mesh__mc_free(m);
 		return MESH_ENOMEM;
 	}
@@ -372,12 +383,13 @@ static void sweep_ascending(const struct mesh__mc *m, const int ext[3],
 /* Descending sweep of one row's live centres L[0..n) (issue 10): a
  * centre's cost is the sum over shells s of (k - N(s))^+, N(s) its free
  * nodes within shell s, and the shells just inside the best radius
- * decide it.  So shells S - 1 and S come first, then S - 2 down to the
- * first, then S + 1 up until k; after each, the shells not yet counted
- * are bounded from the tables (sweep_tables, tail_bound) and the centre
- * leaves once the bound reaches the best.  e.cost is the sum so far
- * (with shell 0's k - 1 for MC1x1), e.taken N(S), e.x2 the radius found
- * (UINT32_MAX: none yet). */
+ * decide it.  So shells S - 1 and S come first (counted by sweep_search,
+ * which set up L: desc_start), then S - 2 down to the first, then S + 1
+ * up until k; after each, the shells not yet counted are bounded from
+ * the tables (sweep_tables, tail_bound) and the centre leaves once the
+ * bound reaches the best.  e.cost is the sum so far (with shell 0's
+ * k - 1 for MC1x1), e.taken N(S), e.x2 the radius found (UINT32_MAX:
+ * none yet). */
 static void sweep_descending(const struct mesh__mc *m, const int ext[3],
 			     uint32_t k, int y, int z, struct mesh__mc_live *L,
 			     uint32_t n, int S, uint32_t one, uint64_t floor,
@@ -385,9 +397,9 @@ static void sweep_descending(const struct mesh__mc *m, const int ext[3],
 {
 	const struct mesh_topo *t = m->topo;
 	struct mesh__mc_best *best = sb->best;
-	struct sweep_rows R, R1;
+	struct sweep_rows R;
 	const uint64_t *V = m->vol;
-	uint32_t i, kept, n1, n2, cnt;
+	uint32_t i, kept, cnt;
 	uint64_t bc, lb;
 	int q, rmax = t->dim[0], X = t->dim[0], e0 = ext[0] / 2, alive, done;
 	const uint64_t *C;
@@ -395,27 +407,6 @@ static void sweep_descending(const struct mesh__mc *m, const int ext[3],
 	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
 	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
 	C = V + rmax + 2;
-	/* Shells S - 1 and S. */
-	sweep_row(m, ext, S - 1, y, z, &R1);
-	sweep_row(m, ext, S, y, z, &R);
-	for (i = 0, kept = 0; i < n; i++) {
-		struct mesh__mc_live e = L[i];
-
-		n1 = row_count(&R1, (int) e.x, e0, ext[0], S - 1, X);
-		n2 = row_count(&R, (int) e.x, e0, ext[0], S, X);
-		e.cost = C[one] + short_of(k, n1) + short_of(k, n2);
-		e.taken = n2;
-		e.x2 = n1 >= k   ? (uint32_t) S - 1
-		       : n2 >= k ? (uint32_t) S
-				 : UINT32_MAX;
-		bc = best->cost;
-		bc += bc != UINT64_MAX && sb->here && e.node < best->centre;
-		lb = e.cost + C[S - 1] - C[one] + tail_bound(V, S, k, n2);
-		alive = bc > floor && lb < bc;
-		L[kept] = e;
-		kept += (uint32_t) alive;
-	}
-	n = kept;
 	/* Shells S - 2 down to the first (1 for MC1x1, whose shell 0 is
 	 * the free centre: C(1) = k - 1 exactly), then S + 1 and up. */
 	for (q = S - 2; n && q <= rmax; q = q > (int) one && q < S ? q - 1
@@ -455,6 +446,24 @@ static void sweep_descending(const struct mesh__mc *m, const int ext[3],
 	}
 }
 
+/* The live entry of candidate c (row starting at node row) after shells
+ * S - 1 and S, for sweep_descending; C as in sweep_tables. */
+static inline struct mesh__mc_live desc_start(const struct mesh__mc_cand *c,
+					      uint32_t row, uint32_t k, int S,
+					      uint64_t c_one)
+{
+	struct mesh__mc_live e;
+
+	e.node = c->node;
+	e.x = c->node - row;
+	e.cost = c_one + short_of(k, c->n1) + short_of(k, c->n2);
+	e.taken = c->n2;
+	e.x2 = c->n1 >= k   ? (uint32_t) S - 1
+	       : c->n2 >= k ? (uint32_t) S
+			    : UINT32_MAX;
+	return e;
+}
+
 /* MC search on a mesh without wraparound (issue 10, doc/design.md),
  * one x-row (y, z fixed) of centres at a time: shell s of every live
  * centre of the row costs two lookups into the four summed-volume rows
@@ -463,12 +472,98 @@ static void sweep_descending(const struct mesh__mc *m, const int ext[3],
  *     of a good cluster and a bound.
  *  2. If R >= 4, every free centre gets a lower bound from its exact
  *     counts within shells S - 1 and S, S = R - 1 (the rest from the
- *     tables); the centre with the least, scored in full, gives a bound
- *     close to the best.  Then only centres whose lower bound is below
- *     the best enter the descending sweep.
+ *     tables); those below the best so far are kept, with both counts,
+ *     in m->cand, and each whose bound is the least so far is scored in
+ *     full at once, which soon gives a bound close to the best
+ *     (lower_bounds).  Then, row by row, the kept centres whose lower
+ *     bound is still below the best enter the descending sweep at shell
+ *     S - 2.
  *  3. Otherwise every free centre enters the ascending sweep.
  * The bound tightens as centres finish, in any order, so ties go to the
  * lower centre explicitly. */
+
+/* Step 2's lower bounds: the free centres from node from on whose bound
+ * is below the best so far go to m->cand (their number is returned).
+ * Each centre whose bound is the least so far and below the best is
+ * scored in full at once, so the best falls early and fewer centres are
+ * kept.  Per x-row, the counts rows_at of shells S - 1 and S for x = 0
+ * .. X go to two arrays padded on both sides (0 below, the row's total
+ * above), so a centre's two shell counts are four loads without clamps. */
+static uint32_t lower_bounds(const struct mesh__mc *m,
+			     const struct mesh_bitmap *free_map,
+			     const int ext[3], uint32_t k, uint32_t from, int S,
+			     int rmax, struct sweep_best *sb)
+{
+	const struct mesh_topo *t = m->topo;
+	struct mesh__mc_cand *cand = m->cand;
+	struct sweep_rows R, R1;
+	uint32_t X = (uint32_t) t->dim[0], y, z, row, x0, x, n1, n2, lb, nc = 0;
+	uint32_t least = UINT32_MAX;
+	uint64_t base = m->vol[rmax + 2 + S - 1],
+		 ring = m->vol[S + 1] - m->vol[S], lbx, bits, cost;
+	/* a centre must cost at most the best so far to matter */
+	uint64_t thr = sb->best->cost + 1;
+	int c[3], rad;
+	/* shell S - 1 of the centre at x spans [x - lo1, x - lo1 + w1) */
+	uint32_t lo1 = (uint32_t) (ext[0] / 2 + S - 1),
+		 w1 = (uint32_t) (ext[0] + 2 * (S - 1));
+	/* pads: shell S reaches lo1 + 1 below and w1 - lo1 + 1 above */
+	uint32_t pl = lo1 + 1, ph = w1 - lo1 + 1, len = pl + X + 1 + ph, j;
+	uint32_t *q1 = m->rowq, *q2 = q1 + len;
+	const uint32_t *h1 = q1 + pl - lo1 + w1, *l1 = q1 + pl - lo1,
+		       *h2 = q2 + pl - lo1 + w1 + 1, *l2 = q2 + pl - lo1 - 1;
+
+	for (j = 0; j < pl; j++)
+		q1[j] = q2[j] = 0;
+	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
+		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
+			if (row + X <= from)
+				continue;
+			sweep_row(m, ext, S - 1, (int) y, (int) z, &R1);
+			sweep_row(m, ext, S, (int) y, (int) z, &R);
+			for (j = 0; j <= X; j++) {
+				q1[pl + j] = rows_at(&R1, (int) j);
+				q2[pl + j] = rows_at(&R, (int) j);
+			}
+			for (j = pl + X + 1; j < len; j++)
+				q1[j] = q1[pl + X], q2[j] = q2[pl + X];
+			for (x0 = 0; x0 < X; x0 += 64) {
+				bits = row_bits(free_map, row, x0, X, from);
+				for (; bits; bits &= bits - 1) {
+					x = x0 +
+					    (uint32_t) __builtin_ctzll(bits);
+					n1 = h1[x] - l1[x];
+					n2 = h2[x] - l2[x];
+					lbx = base + short_of(k, n1) +
+					      short_of(k, n2) +
+					      (n2 < k ? short_of(k, n2 + ring)
+						      : 0);
+					lb = lbx > UINT32_MAX ? UINT32_MAX
+							      : (uint32_t) lbx;
+					/* written always, kept if below */
+					cand[nc].node = row + x;
+					cand[nc].n1 = n1;
+					cand[nc].n2 = n2;
+					cand[nc].lb = lb;
+					nc += lbx < thr;
+					if (lb >= least)
+						continue;
+					least = lb;
+					if (lb >= sweep_bound(sb, row + x))
+						continue;
+					mesh_topo_coords(t, row + x, c);
+					cost = mesh__mc_cost(
+					    m, c, ext, k,
+					    sweep_bound(sb, row + x), &rad);
+					sweep_offer(sb, ext, row + x, cost,
+						    rad);
+					thr = sb->best->cost + 1;
+				}
+			}
+		}
+	return nc;
+}
+
 static void sweep_search(const struct mesh__mc *m,
 			 const struct mesh_bitmap *free_map, const int ext[3],
 			 uint32_t k, uint32_t from, int here,
@@ -477,15 +572,14 @@ static void sweep_search(const struct mesh__mc *m,
 	const struct mesh_topo *t = m->topo;
 	struct sweep_best sb = { best, here };
 	struct mesh__mc_live *L = m->live;
-	uint32_t n, i, j, X = (uint32_t) t->dim[0], x, y, z, row, x0, n1, n2;
-	uint32_t least = UINT32_MAX, at = UINT32_MAX, lb;
-	struct sweep_rows R, R1;
+	const struct mesh__mc_cand *cand = m->cand;
+	uint32_t n, i, j, X = (uint32_t) t->dim[0], x, y, z, row, x0, nc;
 	int mid[3], c[3], rad;
 	/* MC1x1: shell 0 is the free centre itself, so start at shell 1
 	 * (k > 1; a 1-node job finishes at shell 0). */
 	uint32_t one = ext[0] == 1 && ext[1] == 1 && ext[2] == 1 && k > 1;
 	uint64_t floor = cost_floor(t, ext, k), cost, bits;
-	int S = 0, rmax = t->dim[0], e0 = ext[0] / 2;
+	int S = 0, rmax = t->dim[0];
 
 	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
 	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
@@ -500,69 +594,44 @@ static void sweep_search(const struct mesh__mc *m,
 		sweep_offer(&sb, ext, i, cost, rad);
 		j++;
 	}
-	/* 2. Lower bounds from shells S - 1 and S. */
-	if (best->cost != UINT64_MAX && best->radius >= 4) {
+	/* (the padded rows, ext[0] + 2 S + X + 1 entries, must fit: a shape
+	 * longer than a crop's x-rows takes the ascending sweep) */
+	if (best->cost != UINT64_MAX && best->radius >= 4 &&
+	    (size_t) ext[0] + 2 * (size_t) best->radius + t->dim[0] - 1 <=
+		m->rowq_len) {
+		/* 2. Lower bounds from shells S - 1 and S. */
 		S = best->radius - 1;
 		sweep_tables(m, ext, k, rmax);
-	}
-	for (z = 0, row = 0; S && z < (uint32_t) t->dim[2]; z++)
-		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
-			uint64_t base = m->vol[rmax + 2 + S - 1],
-				 ring = m->vol[S + 1] - m->vol[S], lbx;
-			int lo1 = e0 + S - 1, w1 = ext[0] + 2 * (S - 1);
-
-			if (row + X <= from)
-				continue;
-			sweep_row(m, ext, S - 1, (int) y, (int) z, &R1);
-			sweep_row(m, ext, S, (int) y, (int) z, &R);
-			for (x0 = 0; x0 < X; x0 += 64) {
-				bits = row_bits(free_map, row, x0, X, from);
-				for (; bits; bits &= bits - 1) {
-					int xl = (int) x0 - lo1 +
-						 __builtin_ctzll(bits),
-					    xh = xl + w1, xl2 = xl - 1,
-					    xh2 = xh + 1;
-
-					xl = xl < 0 ? 0 : xl;
-					xl2 = xl2 < 0 ? 0 : xl2;
-					xh = xh > (int) X ? (int) X : xh;
-					xh2 = xh2 > (int) X ? (int) X : xh2;
-					n1 =
-					    rows_at(&R1, xh) - rows_at(&R1, xl);
-					n2 =
-					    rows_at(&R, xh2) - rows_at(&R, xl2);
-					lbx = base + short_of(k, n1) +
-					      short_of(k, n2) +
-					      (n2 < k ? short_of(k, n2 + ring)
-						      : 0);
-					lb = lbx > UINT32_MAX ? UINT32_MAX
-							      : (uint32_t) lbx;
-					x = x0 +
-					    (uint32_t) __builtin_ctzll(bits);
-					m->lb[row + x] = lb;
-					if (lb < least)
-						least = lb, at = row + x;
-				}
-			}
-		}
-	if (at != UINT32_MAX && least < sweep_bound(&sb, at)) {
-		mesh_topo_coords(t, at, c);
-		cost = mesh__mc_cost(m, c, ext, k, sweep_bound(&sb, at), &rad);
-		sweep_offer(&sb, ext, at, cost, rad);
-	}
-	/* 2 and 3: row by row, the free centres whose bound is below the
-	 * best, ties to the lower centre (written always, kept if so: no
-	 * branch). */
-	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
-		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
-			uint64_t below, above;
+		nc = lower_bounds(m, free_map, ext, k, from, S, rmax, &sb);
+		/* Row by row, the kept centres still below the best, ties
+		 * to the lower centre (written always, kept if so). */
+		for (i = 0; i < nc;) {
+			uint64_t above = best->cost,
+				 c_one = m->vol[rmax + 2 + one];
+			uint64_t below =
+			    above + (above != UINT64_MAX && sb.here);
 			uint32_t centre = best->centre;
 
+			row = cand[i].node - cand[i].node % X;
+			for (n = 0; i < nc && cand[i].node < row + X; i++) {
+				L[n] = desc_start(&cand[i], row, k, S, c_one);
+				n += (uint64_t) cand[i].lb <
+				     (cand[i].node < centre ? below : above);
+			}
+			if (n && below > floor)
+				sweep_descending(
+				    m, ext, k,
+				    (int) (row / X % (uint32_t) t->dim[1]),
+				    (int) (row / X / (uint32_t) t->dim[1]), L,
+				    n, S, one, floor, &sb);
+		}
+		return;
+	}
+	/* 3. Row by row, every free centre. */
+	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
+		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
 			if (row + X <= from)
 				continue;
-			/* a centre must cost less than this to matter */
-			above = best->cost;
-			below = above + (above != UINT64_MAX && sb.here);
 			for (x0 = 0, n = 0; x0 < X; x0 += 64) {
 				bits = row_bits(free_map, row, x0, X, from);
 				for (; bits; bits &= bits - 1) {
@@ -572,16 +641,10 @@ static void sweep_search(const struct mesh__mc *m,
 					L[n].x = x;
 					L[n].taken = one;
 					L[n].cost = 0;
-					n += !S ||
-					     (uint64_t) m->lb[row + x] <
-						 (row + x < centre ? below
-								   : above);
+					n++;
 				}
 			}
-			if (n && S)
-				sweep_descending(m, ext, k, (int) y, (int) z, L,
-						 n, S, one, floor, &sb);
-			else if (n)
+			if (n)
 				sweep_ascending(m, ext, k, (int) y, (int) z, L,
 						n, one, floor, &sb);
 		}
@@ -727,7 +790,7 @@ int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t)
 				 (size_t) t->dim[2] + 3;
 
 	g->cand = malloc(n * sizeof(*g->cand));
-	g->xyz = malloc(3 * n * sizeof(*g->xyz));
+	g->xyz = malloc(4 * n * sizeof(*g->xyz));
 	g->hist = calloc(w, sizeof(*g->hist));
 	g->wsum = malloc(w * sizeof(*g->wsum));
 	if (!g->cand || !g->xyz || !g->hist || !g->wsum) {
@@ -746,13 +809,14 @@ static inline uint64_t axis_gap(int a, int b, int len, int wrap)
 }
 
 /* Each pick costs one pass over the candidates' coordinate range per
- * axis (add its distance to wsum) and one over the candidates (3 table
- * reads each); a taken candidate's x points at the sentinel entry after
- * axis 0's table, whose sum no candidate reaches. */
+ * axis (add its distance to wsum) and one over the candidates left (3
+ * table reads each).  Candidate c is kept as its three wsum indices
+ * (coordinate plus the axis's offset) and c; a pick is moved out of the
+ * list, which keeps the candidates' order for ties. */
 void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 		       uint32_t n, uint32_t *out, uint32_t inner, uint32_t m)
 {
-	uint32_t i, j, c, best = UINT32_MAX;
+	uint32_t i, j, c, best = 0;
 	uint64_t least, sum, *w = g->wsum;
 	int q[3], *x, d, v, u, off[3], lo[3], hi[3], ilo[3], ihi[3], b[3];
 
@@ -760,12 +824,14 @@ void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 	for (d = 0; d < 3; d++)
 		lo[d] = ilo[d] = t->dim[d], hi[d] = ihi[d] = -1;
 	for (c = 0; c < n; c++) {
-		x = g->xyz + 3 * (size_t) c;
+		x = g->xyz + 4 * (size_t) c;
 		mesh_topo_coords(t, g->cand[c], x);
 		for (d = 0; d < 3; d++) {
 			lo[d] = x[d] < lo[d] ? x[d] : lo[d];
 			hi[d] = x[d] > hi[d] ? x[d] : hi[d];
+			x[d] += off[d];
 		}
+		x[3] = (int) c;
 	}
 	for (i = 0; i < inner; i++) {
 		mesh_topo_coords(t, out[i], q);
@@ -776,7 +842,7 @@ void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 		}
 	}
 	/* wsum[off_d + v]: total distance on axis d from v to the chosen,
-	 * for v in the candidates' range; the sentinel after axis 0. */
+	 * for v in the candidates' range. */
 	for (d = 0; d < 3; d++)
 		for (v = lo[d]; v <= hi[d]; v++) {
 			w[off[d] + v] = 0;
@@ -785,23 +851,23 @@ void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 				    (uint64_t) g->hist[off[d] + u] *
 				    axis_gap(v, u, t->dim[d], t->wrap[d]);
 		}
-	w[off[0] + t->dim[0]] = UINT64_MAX / 4;
 	for (i = 0; i < inner; i++) {
 		mesh_topo_coords(t, out[i], q);
 		for (d = 0; d < 3; d++)
 			g->hist[off[d] + q[d]] = 0;
 	}
-	for (j = 0; j < m; j++) {
+	for (j = 0; j < m; j++, n--) {
 		for (c = 0, x = g->xyz, least = UINT64_MAX; c < n;
-		     c++, x += 3) {
-			sum = w[x[0]] + w[off[1] + x[1]] + w[off[2] + x[2]];
+		     c++, x += 4) {
+			sum = w[x[0]] + w[x[1]] + w[x[2]];
 			if (sum < least)
 				least = sum, best = c;
 		}
-		out[inner + j] = g->cand[best];
-		x = g->xyz + 3 * (size_t) best;
-		memcpy(b, x, sizeof(b));
-		x[0] = t->dim[0]; /* taken: the sentinel */
+		x = g->xyz + 4 * (size_t) best;
+		out[inner + j] = g->cand[x[3]];
+		for (d = 0; d < 3; d++)
+			b[d] = x[d] - off[d];
+		memmove(x, x + 4, 4 * (size_t) (n - best - 1) * sizeof(*x));
 		for (d = 0; j + 1 < m && d < 3; d++)
 			for (v = lo[d]; v <= hi[d]; v++)
 				w[off[d] + v] +=

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "boxsum.h"
 #include "error.h"
 
 static size_t word_count(uint32_t nbits)
@@ -55,7 +56,7 @@ uint32_t mesh_bitmap_count(const struct mesh_bitmap *b)
 	uint32_t c = 0;
 
 	for (i = 0; i < n; i++)
-		c += (uint32_t) __builtin_popcountll(b->words[i]);
+		c += mesh__popcount64(b->words[i]);
 	return c;
 }
 

@@ -29,15 +29,20 @@ void mesh__boxsum_free(struct mesh__boxsum *b)
 }
 
 /* Row by row: a running count along x plus the sums of the row below
- * and the plane below (three loads per cell, not seven). */
+ * and the plane below (three loads per cell, not seven); the row's free
+ * bits are read 64 at a time and shifted out one by one. */
 void mesh__boxsum_build(struct mesh__boxsum *b,
 			const struct mesh_bitmap *free_map)
 {
 	const struct mesh_topo *t = b->topo;
 	const uint64_t *w = free_map->words;
-	uint32_t *s = b->sum, idx = 0, run, *row;
+	uint32_t *s = b->sum, idx = 0, run, *row, *r, X = (uint32_t) t->dim[0],
+		 x0, n;
+	const uint32_t *dn, *bk, *dg;
+	size_t j;
 	const uint32_t *down, *back, *diag;
-	int x, y, z;
+	uint64_t bits;
+	int y, z;
 
 	for (z = 1; z <= t->dim[2]; z++)
 		for (y = 1; y <= t->dim[1]; y++) {
@@ -45,10 +50,15 @@ void mesh__boxsum_build(struct mesh__boxsum *b,
 			down = s + at(t, 0, y - 1, z);
 			back = s + at(t, 0, y, z - 1);
 			diag = s + at(t, 0, y - 1, z - 1);
-			for (x = 1, run = 0; x <= t->dim[0]; x++, idx++) {
-				run +=
-				    (uint32_t) (w[idx >> 6] >> (idx & 63) & 1);
-				row[x] = run + down[x] + back[x] - diag[x];
+			for (x0 = 0, run = 0; x0 < X; x0 += n, idx += n) {
+				n = X - x0 < 64 ? X - x0 : 64;
+				bits = mesh__bits_at(w, idx, n);
+				r = row + x0 + 1, dn = down + x0 + 1;
+				bk = back + x0 + 1, dg = diag + x0 + 1;
+				for (j = 0; j < n; j++, bits >>= 1) {
+					run += (uint32_t) (bits & 1);
+					r[j] = run + dn[j] + bk[j] - dg[j];
+				}
 			}
 		}
 }

@@ -42,4 +42,18 @@ int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
 /* Bits pos .. pos + n - 1 of w (n <= 64), bit 0 = pos. */
 uint64_t mesh__bits_at(const uint64_t *w, uint32_t pos, uint32_t n);
 
+/* Set bits of x.  Without -mpopcnt, __builtin_popcountll is a call into
+ * libgcc; this is the same count in a dozen inline instructions. */
+static inline uint32_t mesh__popcount64(uint64_t x)
+{
+#ifdef __POPCNT__
+	return (uint32_t) __builtin_popcountll(x);
+#else
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (uint32_t) ((x * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 #endif
