@@ -194,13 +194,41 @@ listening_ports() {
     fi
 }
 
-# Choose a base port such that base..base+count are not listening.
-# Auto mode starts from a value derived from DIR so that clusters in
-# different directories tend not to collide, and stays below the
-# ephemeral range (32768+).
+# Port blocks chosen by a starting cluster whose slurmctld does not
+# listen yet are reserved here, one file per block ("DIR COUNT"), under a
+# lock: two clusters starting at once (whose directories may hash to the
+# same block) never pick the same ports.  A reservation is dropped when
+# its directory is gone, after 10 minutes (a listening slurmctld then
+# keeps its block busy), or when its cluster stops.
+port_locks=${SLURM_MESH_PORT_LOCKS:-/tmp/slurm-mesh-ports}
+
+# "BASE COUNT" of every live reservation by another cluster directory.
+port_reservations() {
+    local f owner count
+    for f in "$port_locks"/[0-9]*; do
+        [ -e "$f" ] || continue
+        read -r owner count <"$f" 2>/dev/null || continue
+        if [ "$owner" = "$dir" ]; then
+            continue
+        elif [ -d "$owner" ] && [ -n "$(find "$f" -mmin -10 2>/dev/null)" ]; then
+            echo "${f##*/} ${count:-0}"
+        else
+            rm -f "$f"
+        fi
+    done
+}
+
+# Choose a base port such that base..base+count are neither listening nor
+# reserved, and reserve it.  Auto mode starts from a value derived from
+# DIR so that clusters in different directories tend not to collide, and
+# stays below the ephemeral range (32768+).
 choose_port_base() {   # count
-    local count=$1 start base p busy listening
+    local count=$1 start base p busy listening r rbase rcount
+    mkdir -p "$port_locks"
+    exec 9>"$port_locks/.lock"
+    flock -w 30 9 || log "WARNING: no lock on $port_locks/.lock after 30 s; choosing ports without it"
     listening=" $(listening_ports | sort -un | tr '\n' ' ') "
+    r=$(port_reservations)
     if [ -n "$port_base" ]; then
         case "$port_base" in ''|*[!0-9]*) usage_die "--port-base must be a number" ;; esac
         start=$port_base
@@ -215,7 +243,13 @@ choose_port_base() {   # count
         for ((p = base; p <= base + count; p++)); do
             case "$listening" in *" $p "*) busy=1; break ;; esac
         done
+        while [ "$busy" -eq 0 ] && read -r rbase rcount; do
+            [ -n "$rbase" ] || continue
+            [ "$base" -gt $((rbase + rcount)) ] || [ "$rbase" -gt $((base + count)) ] \
+                || { busy=1; p=$rbase; }
+        done <<<"$r"
         if [ "$busy" -eq 0 ]; then
+            echo "$dir $count" >"$port_locks/$base"
             echo "$base"
             return 0
         fi
@@ -226,6 +260,14 @@ choose_port_base() {   # count
         [ $((base + count)) -lt 32768 ] || base=20000
         [ "$base" -ne "$start" ] || die "no free port block found"
     done
+}
+
+# Drop this cluster's port reservation (cmd_stop).
+release_ports() {
+    local base owner
+    base=$(cat "$dir/run/port_base" 2>/dev/null) || return 0
+    read -r owner _ <"$port_locks/$base" 2>/dev/null || return 0
+    [ "$owner" != "$dir" ] || rm -f "$port_locks/$base"
 }
 
 # Number of nodes for a mesh spec like 4x4, 4x4x2, 4tx4t.
@@ -394,6 +436,7 @@ cmd_stop() {
     [ "${#slurmds[@]}" -gt 0 ] && stop_records "${slurmds[@]}"
     stop_records
     rm -f "$f"
+    release_ports
     log "stopped cluster in $dir"
 }
 

@@ -35,6 +35,8 @@ fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 cleanup() {
     "$CLUSTER" stop --dir "$dir" >/dev/null 2>&1 || true
     "$CLUSTER" stop --dir "$baddir" >/dev/null 2>&1 || true
+    "$CLUSTER" stop --dir "$work/twin-a" >/dev/null 2>&1 || true
+    "$CLUSTER" stop --dir "${twin_b:-$work/none}" >/dev/null 2>&1 || true
     if [ "$nfail" -eq 0 ]; then
         rm -rf "$work"
     else
@@ -182,6 +184,42 @@ if [ -z "$left" ]; then
     pass "no processes left after failed start"
 else
     fail "processes left after failed start: $left"
+fi
+
+# --- 6. two clusters started at once, directories on the same ports ----
+# Auto ports derive from the directory's checksum: find a second name
+# that hashes to the same block as twin-a, start both together, and both
+# must come up on different ports (the block is reserved under a lock
+# until slurmctld listens).
+block() { echo $(( $(printf '%s' "$1" | cksum | cut -d' ' -f1) % 100 )); }
+twin_b=""
+for i in $(seq 1 2000); do
+    if [ "$(block "$work/twin-$i")" = "$(block "$work/twin-a")" ]; then
+        twin_b="$work/twin-$i"
+        break
+    fi
+done
+if [ -z "$twin_b" ]; then
+    fail "no directory name hashing to twin-a's port block"
+else
+    "$CLUSTER" start --dir "$work/twin-a" --mesh 2x2 --select select/linear \
+        --timeout 30 >"$work/twin-a.out" 2>&1 &
+    pa=$!
+    "$CLUSTER" start --dir "$twin_b" --mesh 2x2 --select select/linear \
+        --timeout 30 >"$work/twin-b.out" 2>&1 &
+    pb=$!
+    wait "$pa"; ra=$?
+    wait "$pb"; rb=$?
+    ba=$(cat "$work/twin-a/run/port_base" 2>/dev/null)
+    bb=$(cat "$twin_b/run/port_base" 2>/dev/null)
+    if [ "$ra" -eq 0 ] && [ "$rb" -eq 0 ] && [ -n "$ba" ] && [ -n "$bb" ] \
+            && [ "$ba" != "$bb" ]; then
+        pass "two clusters started at once on one hashed block: ports $ba and $bb"
+    else
+        fail "concurrent start: rc $ra/$rb, ports '$ba'/'$bb'; $(tail -3 "$work/twin-b.out" | tr '\n' ' ')"
+    fi
+    "$CLUSTER" stop --dir "$work/twin-a" >/dev/null 2>&1
+    "$CLUSTER" stop --dir "$twin_b" >/dev/null 2>&1
 fi
 
 echo "$npass passed, $nfail failed"

@@ -137,7 +137,6 @@ run_bf() {   # SELECT: S's state and reason into $work/bf-TAG.res
 for sel in select/linear select/mesh; do
     clusters+=("$work/bf-${sel#select/}")
     run_bf "$sel" >"$work/bf-${sel#select/}.out" 2>&1 &
-    sleep 2	# cluster.sh picks free ports: two starts at once may collide
 done
 wait
 cat "$work/bf-linear.out" "$work/bf-mesh.out" | grep -E '^(PASS|FAIL|  )'
