@@ -77,14 +77,22 @@ run_case() {   # SELECT: results into $work/TAG.res as key=value lines
     "$CLUSTER" stop --dir "$d" >/dev/null 2>&1
 }
 
-for sel in select/linear select/mesh; do
-    clusters+=("$work/${sel#select/}")
-    run_case "$sel" >"$work/${sel#select/}.out" 2>&1 &
-done
-wait
-cat "$work/linear.out" "$work/mesh.out" | grep -E '^(PASS|FAIL|  )'
-npass=$((npass + $(cat "$work"/*.out | grep -c '^PASS:')))
-nfail=$((nfail + $(cat "$work"/*.out | grep -c '^FAIL:')))
+# Runs FN for select/linear and select/mesh at once, on clusters in
+# $work/PREFIXlinear and $work/PREFIXmesh, and counts their checks.
+run_both() {   # fn prefix
+    local fn=$1 pre=$2 sel out
+    for sel in select/linear select/mesh; do
+        clusters+=("$work/$pre${sel#select/}")
+        "$fn" "$sel" >"$work/$pre${sel#select/}.out" 2>&1 &
+    done
+    wait
+    out=$(cat "$work/${pre}linear.out" "$work/${pre}mesh.out")
+    grep -E '^(PASS|FAIL|  )' <<<"$out"
+    npass=$((npass + $(grep -c '^PASS:' <<<"$out")))
+    nfail=$((nfail + $(grep -c '^FAIL:' <<<"$out")))
+}
+
+run_both run_case ""
 val() { sed -n "s/^$2=//p" "$work/$1.res" 2>/dev/null; }
 
 for k in f2 y4; do
@@ -134,14 +142,7 @@ run_bf() {   # SELECT: S's state and reason into $work/bf-TAG.res
     sed "s/^/  $tag: /" "$work/$tag.res"
     "$CLUSTER" stop --dir "$d" >/dev/null 2>&1
 }
-for sel in select/linear select/mesh; do
-    clusters+=("$work/bf-${sel#select/}")
-    run_bf "$sel" >"$work/bf-${sel#select/}.out" 2>&1 &
-done
-wait
-cat "$work/bf-linear.out" "$work/bf-mesh.out" | grep -E '^(PASS|FAIL|  )'
-npass=$((npass + $(cat "$work"/bf-*.out | grep -c '^PASS:')))
-nfail=$((nfail + $(cat "$work"/bf-*.out | grep -c '^FAIL:')))
+run_both run_bf bf-
 [ "$(val bf-linear x)" = RUNNING ] && [ "$(val bf-linear s)" = RUNNING ] &&
     pass "backfill only: select/linear's backfill shares X's nodes with S" ||
     fail "backfill only: select/linear X $(val bf-linear x), S $(val bf-linear s) ($(val bf-linear reason))"
