@@ -138,6 +138,18 @@ uint64_t mesh__bits_at(const uint64_t *w, uint32_t pos, uint32_t n)
 	return n == 64 ? x : x & (((uint64_t) 1 << n) - 1);
 }
 
+/* AND of the len words src[at], src[at + stride], ... (stops at 0). */
+static uint64_t and_run(const uint64_t *src, uint32_t at, uint32_t len,
+			uint32_t stride)
+{
+	uint64_t r = ~(uint64_t) 0;
+	uint32_t i;
+
+	for (i = 0; i < len && r; i++)
+		r &= src[at + i * stride];
+	return r;
+}
+
 /* Per x-row the bits where a free run of e[0] starts, ANDed over e[1]
  * rows (in y), then over e[2] planes (in z).  Runs that would cross the
  * row's end shift in zeros, so they never start. */
@@ -155,21 +167,13 @@ int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
 		run[i] = r;
 	}
 	for (z = 0; z < Z; z++)
-		for (y = 0; y < Y; y++) {
-			r = 0;
-			if (y + e[1] <= Y)
-				for (i = 0, r = ~(uint64_t) 0; i < e[1] && r;
-				     i++)
-					r &= run[z * Y + y + i];
-			ys[z * Y + y] = r;
-		}
+		for (y = 0; y < Y; y++)
+			ys[z * Y + y] = y + e[1] <= Y
+					    ? and_run(run, z * Y + y, e[1], 1)
+					    : 0;
 	for (z = 0; z < Z; z++)
 		for (y = 0; y < Y; y++) {
-			r = 0;
-			if (z + e[2] <= Z)
-				for (i = 0, r = ~(uint64_t) 0; i < e[2] && r;
-				     i++)
-					r &= ys[(z + i) * Y + y];
+			r = z + e[2] <= Z ? and_run(ys, z * Y + y, e[2], Y) : 0;
 			out[z * Y + y] = r;
 			any |= r;
 		}
