@@ -436,6 +436,8 @@ static size_t slice_layout(struct mesh__l1near *x, int d, int allow_rot)
 	x->side[d] = x->rot[d] ? P + Q : P + 1;
 	x->stride[d] =
 	    (size_t) x->side[d] * (size_t) (x->rot[d] ? x->side[d] : Q);
+	x->sstep[d] = x->stride[d];
+	x->estep[d] = 1;
 	return t->dim[d] > 1 ? x->stride[d] * (size_t) t->dim[d] : 0;
 }
 
@@ -481,6 +483,8 @@ static int tables_init(struct mesh__l1near *x)
 		if (n[d] && x->rot[d])
 			x->axis0 = d; /* O(1) diamonds: the lowest such axis */
 	if (x->axis0 == 0 && x->rot[0]) {
+		x->sstep[0] = 1;
+		x->estep[0] = (size_t) t->dim[0];
 		x->rcache = malloc((size_t) t->dim[0] * (size_t) (x->rmax + 1) *
 				   sizeof(*x->rcache));
 		if (!x->rcache)
@@ -496,29 +500,37 @@ static int tables_init(struct mesh__l1near *x)
 static size_t table_cell(const struct mesh__l1near *x, int d, const int q[3])
 {
 	int p = q[x->tp[d]], r = q[x->tq[d]], Q = x->topo->dim[x->tq[d]];
-	size_t base = (size_t) q[d] * x->stride[d];
+	size_t base = (size_t) q[d] * x->sstep[d], e;
 
 	if (x->rot[d])
-		return base + (size_t) (p + r + 1) * (size_t) x->side[d] +
-		       (size_t) (p - r + Q);
-	return base + (size_t) r * (size_t) x->side[d] + (size_t) p + 1;
+		e = (size_t) (p + r + 1) * (size_t) x->side[d] +
+		    (size_t) (p - r + Q);
+	else
+		e = (size_t) r * (size_t) x->side[d] + (size_t) p + 1;
+	return base + e * x->estep[d];
 }
 
-/* In-place prefix sums of one slice table. */
-static void slice_prefix(uint16_t *T, int side, int rows, int rot)
+/* In-place prefix sums of the slice tables at T, lanes of them
+ * interleaved (entry e of lane l at e * lanes + l). */
+static void slice_prefix(uint16_t *T, int side, int rows, int rot, size_t lanes)
 {
+	size_t row = (size_t) side * lanes, l;
+	uint16_t *a;
 	int u, v;
 
 	for (u = 0; u < rows; u++)
-		for (v = 1; v < side; v++)
-			T[(size_t) u * side + v] +=
-			    T[(size_t) u * side + v - 1];
+		for (v = 1; v < side; v++) {
+			a = T + (size_t) u * row + (size_t) v * lanes;
+			for (l = 0; l < lanes; l++)
+				a[l] += a[l - lanes];
+		}
 	if (!rot)
 		return;
-	for (u = 1; u < rows; u++)
-		for (v = 0; v < side; v++)
-			T[(size_t) u * side + v] +=
-			    T[(size_t) (u - 1) * side + v];
+	for (u = 1; u < rows; u++) {
+		a = T + (size_t) u * row;
+		for (l = 0; l < row; l++)
+			a[l] += a[l - row];
+	}
 }
 
 static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
@@ -541,12 +553,19 @@ static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
 			if (x->tab[d])
 				x->tab[d][table_cell(x, d, q)]++;
 	}
-	for (d = 0; d < MESH_MAX_DIMS; d++)
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		if (x->tab[d] && x->sstep[d] == 1) { /* interleaved */
+			slice_prefix(x->tab[d], x->side[d],
+				     x->rot[d] ? x->side[d] : t->dim[x->tq[d]],
+				     x->rot[d], x->estep[d]);
+			continue;
+		}
 		for (s = 0; x->tab[d] && s < t->dim[d]; s++)
-			slice_prefix(x->tab[d] + (size_t) s * x->stride[d],
+			slice_prefix(x->tab[d] + (size_t) s * x->sstep[d],
 				     x->side[d],
 				     x->rot[d] ? x->side[d] : t->dim[x->tq[d]],
-				     x->rot[d]);
+				     x->rot[d], 1);
+	}
 }
 
 /* Free nodes of slice i of axis d within in-plane L1 radius r >= 0 of c.
@@ -556,24 +575,29 @@ static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
 static uint32_t diamond(const struct mesh__l1near *x, int d, int i,
 			const int c[3], int r)
 {
-	const uint16_t *T = x->tab[d] + (size_t) i * x->stride[d];
+	const uint16_t *T = x->tab[d] + (size_t) i * x->sstep[d];
 	int P = x->topo->dim[x->tp[d]], Q = x->topo->dim[x->tq[d]];
-	int cp = c[x->tp[d]], cq = c[x->tq[d]], s = x->side[d], q, w;
+	int cp = c[x->tp[d]], cq = c[x->tq[d]], q, w;
+	size_t s = (size_t) x->side[d], es = x->estep[d];
 	uint32_t n = 0;
 
 	if (x->rot[d]) {
 		int cu = cp + cq, cv = cp - cq + Q - 1, S = P + Q - 1;
 		size_t u0 = (size_t) imax(0, cu - r) * s;
 		size_t u1 = (size_t) (imin(S - 1, cu + r) + 1) * s;
-		int v0 = imax(0, cv - r), v1 = imin(S - 1, cv + r) + 1;
+		size_t v0 = (size_t) imax(0, cv - r),
+		       v1 = (size_t) imin(S - 1, cv + r) + 1;
 
-		return (uint16_t) (T[u1 + v1] - T[u0 + v1] - T[u1 + v0] +
-				   T[u0 + v0]);
+		return (uint16_t) (T[(u1 + v1) * es] - T[(u0 + v1) * es] -
+				   T[(u1 + v0) * es] + T[(u0 + v0) * es]);
 	}
 	for (q = imax(0, cq - r); q <= imin(Q - 1, cq + r); q++) {
 		w = r - (q < cq ? cq - q : q - cq);
-		n += (uint16_t) (T[(size_t) q * s + imin(P - 1, cp + w) + 1] -
-				 T[(size_t) q * s + imax(0, cp - w)]);
+		n += (uint16_t) (T[((size_t) q * s +
+				    (size_t) imin(P - 1, cp + w) + 1) *
+				   es] -
+				 T[((size_t) q * s + (size_t) imax(0, cp - w)) *
+				   es]);
 	}
 	return n;
 }
@@ -592,7 +616,8 @@ static uint32_t slice_hist(const struct mesh__l1near *x, int d, const int c[3],
 	int cu = c[x->tp[d]] + c[x->tq[d]],
 	    cv = c[x->tp[d]] - c[x->tq[d]] + Q - 1;
 	int S = P + Q - 1, i, w, ilo, ihi;
-	size_t sd = (size_t) x->side[d], st = x->stride[d], u0, u1, v0, v1;
+	size_t sd = (size_t) x->side[d], st = x->sstep[d], es = x->estep[d];
+	size_t u0, u1, v0, v1;
 	size_t o[4][64];
 	const uint16_t *T;
 	uint32_t n = 0;
@@ -610,10 +635,10 @@ static uint32_t slice_hist(const struct mesh__l1near *x, int d, const int c[3],
 		u1 = (size_t) (imin(S - 1, cu + w) + 1) * sd;
 		v0 = (size_t) imax(0, cv - w);
 		v1 = (size_t) (imin(S - 1, cv + w) + 1);
-		o[0][w] = u1 + v1;
-		o[1][w] = u0 + v1;
-		o[2][w] = u1 + v0;
-		o[3][w] = u0 + v0;
+		o[0][w] = (u1 + v1) * es;
+		o[1][w] = (u0 + v1) * es;
+		o[2][w] = (u1 + v0) * es;
+		o[3][w] = (u0 + v0) * es;
 	}
 	ilo = imax(lo, c[d] - rho);
 	ihi = imin(hi, c[d] + rho);
@@ -687,19 +712,23 @@ static void row_fill(struct mesh__l1near *x, const int c[3], int r)
 	int cu = c[x->tp[0]] + c[x->tq[0]];
 	int cv = c[x->tp[0]] - c[x->tq[0]] + Q - 1;
 	int S = P + Q - 1, X = x->topo->dim[0], i, w;
-	size_t sd = (size_t) x->side[0], st = x->stride[0], a, b, e, g;
-	const uint16_t *T;
+	size_t sd = (size_t) x->side[0], a, b, e, g;
+	const uint16_t *T = x->tab[0], *t0, *t1, *t2, *t3;
 	uint16_t *o;
 
+	/* tab[0] is interleaved: entry e of every slice is T[e * X ..] */
 	for (w = x->rfill; w <= r; w++) {
 		a = (size_t) imax(0, cu - w) * sd;
 		b = (size_t) (imin(S - 1, cu + w) + 1) * sd;
 		e = (size_t) imax(0, cv - w);
 		g = (size_t) (imin(S - 1, cv + w) + 1);
+		t0 = T + (b + g) * (size_t) X;
+		t1 = T + (a + g) * (size_t) X;
+		t2 = T + (b + e) * (size_t) X;
+		t3 = T + (a + e) * (size_t) X;
 		o = x->rcache + (size_t) w * (size_t) X;
-		for (i = 0, T = x->tab[0]; i < X; i++, T += st)
-			o[i] = (uint16_t) (T[b + g] - T[a + g] - T[b + e] +
-					   T[a + e]);
+		for (i = 0; i < X; i++)
+			o[i] = (uint16_t) (t0[i] - t1[i] - t2[i] + t3[i]);
 	}
 	x->rfill = r + 1;
 }

@@ -57,7 +57,12 @@ struct mesh__l1near {
 	uint16_t *tab[MESH_MAX_DIMS]; /* counts modulo 2^16: exact, as
 				       * slices hold < 2^16 nodes */
 	size_t stride[MESH_MAX_DIMS]; /* entries per slice */
-	int side[MESH_MAX_DIMS];      /* entries per table row */
+	/* Entry e of slice i is tab[d][i * sstep[d] + e * estep[d]]: one
+	 * table after another (sstep = stride, estep = 1), or, for the row
+	 * cache's axis, interleaved (sstep = 1, estep = slices), so that
+	 * one entry of every slice is one contiguous run. */
+	size_t sstep[MESH_MAX_DIMS], estep[MESH_MAX_DIMS];
+	int side[MESH_MAX_DIMS]; /* entries per table row */
 	int tp[MESH_MAX_DIMS], tq[MESH_MAX_DIMS], rot[MESH_MAX_DIMS];
 	int fast;   /* the fast path applies to this topology */
 	int axis0;  /* axis whose slices count whole balls */
