@@ -572,6 +572,52 @@ START_TEST(test_exact_genalg_mm_large)
 }
 END_TEST
 
+/* Radii past the line caches' cap (31): a near-full 3D mesh whose few
+ * free nodes make balls of radius 20 to 60, so some centres read cached
+ * diamonds and others the interleaved tables directly. */
+START_TEST(test_exact_genalg_mm_wide_radius)
+{
+	struct mesh_topo *t = tu_topo("24x22x20");
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t *out = malloc(t->nodes * sizeof(*out));
+	uint32_t *want = malloc(t->nodes * sizeof(*want)), i, j, k;
+	uint64_t seed = 77;
+	int n, round;
+
+	for (n = 0; n < 2; n++) {
+		struct mesh_allocator *a = NULL;
+		struct ref_l1near *r = ref_l1_create(t, n);
+		struct mesh_diag d;
+
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(mesh_alloc_create(t, l1_names[n], NULL, &a, &d), 0);
+		for (round = 0; round < 3; round++) {
+			struct mesh_view v = { t, f, NULL, 0 };
+			struct mesh_request req;
+
+			mesh_bitmap_fill(f, false);
+			for (i = 0; i < t->nodes; i++)
+				if (tu_rand(&seed) % 1000 < 6)
+					mesh_bitmap_set(f, i);
+			k = mesh_bitmap_count(f);
+			memset(&req, 0, sizeof(req));
+			req.nodes = round == 0 ? k : round == 1 ? k / 2 : 3 * k / 4;
+			ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
+			ck_assert(ref_l1_place(r, f, req.nodes, want) != UINT64_MAX);
+			for (j = 0; j < req.nodes; j++)
+				ck_assert_msg(out[j] == want[j], "%s round %d k=%u: out[%u]=%u, reference %u",
+					      l1_names[n], round, req.nodes, j, out[j], want[j]);
+		}
+		ref_l1_destroy(r);
+		mesh_alloc_destroy(a);
+	}
+	free(out);
+	free(want);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 /* Larger meshes for the fast paths of issue 10: the MC sweep's bounds
  * and descending pass (clusters of radius 4 and more, many centres) and
  * the buddy systems' word boxes (x-rows within a word, levels scanned
@@ -662,6 +708,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_exact_genalg_mm, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_loop_test(tc, test_exact_genalg_mm_large, 0, 4);
+	tcase_add_test(tc, test_exact_genalg_mm_wide_radius);
 	tcase_add_loop_test(tc, test_exact_mc_search_large, 0,
 			    sizeof(ex_large) / sizeof(ex_large[0]));
 	tcase_add_loop_test(tc, test_exact_buddy_large, 0,

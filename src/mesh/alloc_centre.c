@@ -208,6 +208,12 @@ void mesh__l1near_free(struct mesh__l1near *x)
 	x->pplan = NULL;
 	free(x->rcache);
 	x->rcache = NULL;
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		free(x->lcache[d]);
+		free(x->lfill[d]);
+		x->lcache[d] = NULL;
+		x->lfill[d] = NULL;
+	}
 	free(x->shell);
 	free(x->taken);
 	free(x->lb);
@@ -443,6 +449,36 @@ static size_t slice_layout(struct mesh__l1near *x, int d, int allow_rot)
 
 #define L1FAST_MAX_ENTRIES ((size_t) 1 << 24)
 
+/* Line caches for the rotated axes other than 0 (see the header), with
+ * their tables interleaved like axis 0's; none on axes whose caches
+ * would pass L1LINE_MAX_ENTRIES. */
+#define L1LINE_MAX_RADIUS 31
+#define L1LINE_MAX_ENTRIES ((size_t) 1 << 21)
+
+static int line_caches_init(struct mesh__l1near *x)
+{
+	const struct mesh_topo *t = x->topo;
+	size_t lines, n;
+	int d;
+
+	x->lcap = x->rmax < L1LINE_MAX_RADIUS ? x->rmax : L1LINE_MAX_RADIUS;
+	for (d = 1; d < MESH_MAX_DIMS; d++) {
+		if (!x->tab[d] || !x->rot[d])
+			continue;
+		lines = (size_t) t->dim[x->tp[d]] * (size_t) t->dim[x->tq[d]];
+		n = lines * (size_t) (x->lcap + 1) * (size_t) t->dim[d];
+		if (n > L1LINE_MAX_ENTRIES)
+			continue;
+		x->lcache[d] = malloc(n * sizeof(*x->lcache[d]));
+		x->lfill[d] = calloc(lines, sizeof(*x->lfill[d]));
+		if (!x->lcache[d] || !x->lfill[d])
+			return MESH_ENOMEM;
+		x->sstep[d] = 1;
+		x->estep[d] = (size_t) t->dim[d];
+	}
+	return 0;
+}
+
 /* Sets x->fast and allocates the tables; MESH_ENOMEM on failure. */
 static int tables_init(struct mesh__l1near *x)
 {
@@ -487,7 +523,7 @@ static int tables_init(struct mesh__l1near *x)
 		x->estep[0] = (size_t) t->dim[0];
 		x->rcache = malloc((size_t) t->dim[0] * (size_t) (x->rmax + 1) *
 				   sizeof(*x->rcache));
-		if (!x->rcache)
+		if (!x->rcache || line_caches_init(x))
 			return MESH_ENOMEM;
 	}
 	x->fast = 1;
@@ -540,6 +576,11 @@ static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
 	int d, s, q[3];
 
 	x->rkey = -1; /* the row cache holds diamonds of the old map */
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		if (x->lfill[d])
+			memset(x->lfill[d], 0,
+			       (size_t) t->dim[x->tp[d]] *
+				   (size_t) t->dim[x->tq[d]]);
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		if (x->tab[d])
 			memset(x->tab[d], 0,
@@ -700,6 +741,36 @@ static int find_radius(struct mesh__l1near *x, const int c[3], uint32_t k,
 	return r;
 }
 
+/* Diamonds of radii w0..w1 around c in every slice of the interleaved
+ * axis d: out[w * dim[d] + i] for slice i.  The four corners depend on w
+ * only, and entry e of every slice is one run T[e * dim[d] ..]. */
+static void diamond_runs(const struct mesh__l1near *x, int d, const int c[3],
+			 int w0, int w1, uint16_t *out)
+{
+	int Q = x->topo->dim[x->tq[d]], S = x->topo->dim[x->tp[d]] + Q - 1;
+	int cu = c[x->tp[d]] + c[x->tq[d]],
+	    cv = c[x->tp[d]] - c[x->tq[d]] + Q - 1;
+	size_t n = (size_t) x->topo->dim[d], sd = (size_t) x->side[d], a, b, e,
+	       g, i;
+	const uint16_t *T = x->tab[d], *t0, *t1, *t2, *t3;
+	uint16_t *o;
+	int w;
+
+	for (w = w0; w <= w1; w++) {
+		a = (size_t) imax(0, cu - w) * sd;
+		b = (size_t) (imin(S - 1, cu + w) + 1) * sd;
+		e = (size_t) imax(0, cv - w);
+		g = (size_t) (imin(S - 1, cv + w) + 1);
+		t0 = T + (b + g) * n;
+		t1 = T + (a + g) * n;
+		t2 = T + (b + e) * n;
+		t3 = T + (a + e) * n;
+		o = out + (size_t) w * n;
+		for (i = 0; i < n; i++)
+			o[i] = (uint16_t) (t0[i] - t1[i] - t2[i] + t3[i]);
+	}
+}
+
 /* Row cache (axis0 == 0 with rotated tables; centres are visited x
  * fastest): every centre of an x-row (c[1], c[2]) reads the same axis-0
  * diamonds, slice i's of radius w around (c[1], c[2]), only with other
@@ -708,28 +779,7 @@ static int find_radius(struct mesh__l1near *x, const int c[3], uint32_t k,
  * w only). */
 static void row_fill(struct mesh__l1near *x, const int c[3], int r)
 {
-	int P = x->topo->dim[x->tp[0]], Q = x->topo->dim[x->tq[0]];
-	int cu = c[x->tp[0]] + c[x->tq[0]];
-	int cv = c[x->tp[0]] - c[x->tq[0]] + Q - 1;
-	int S = P + Q - 1, X = x->topo->dim[0], i, w;
-	size_t sd = (size_t) x->side[0], a, b, e, g;
-	const uint16_t *T = x->tab[0], *t0, *t1, *t2, *t3;
-	uint16_t *o;
-
-	/* tab[0] is interleaved: entry e of every slice is T[e * X ..] */
-	for (w = x->rfill; w <= r; w++) {
-		a = (size_t) imax(0, cu - w) * sd;
-		b = (size_t) (imin(S - 1, cu + w) + 1) * sd;
-		e = (size_t) imax(0, cv - w);
-		g = (size_t) (imin(S - 1, cv + w) + 1);
-		t0 = T + (b + g) * (size_t) X;
-		t1 = T + (a + g) * (size_t) X;
-		t2 = T + (b + e) * (size_t) X;
-		t3 = T + (a + e) * (size_t) X;
-		o = x->rcache + (size_t) w * (size_t) X;
-		for (i = 0; i < X; i++)
-			o[i] = (uint16_t) (t0[i] - t1[i] - t2[i] + t3[i]);
-	}
+	diamond_runs(x, 0, c, x->rfill, r, x->rcache);
 	x->rfill = r + 1;
 }
 
@@ -799,6 +849,28 @@ static int find_radius_row(struct mesh__l1near *x, const int c[3], uint32_t k,
 	for (i = lo; i <= hi; i++)
 		x->hist[0][i] = row_slice(x, c, rr, i);
 	return r;
+}
+
+/* slice_hist() from the line cache of axis d (0 <= rho - 1 <= lcap
+ * or rho <= lcap): hist h on the window of radius win. */
+static void line_hist(struct mesh__l1near *x, int d, const int c[3], int rho,
+		      int win, uint32_t *h)
+{
+	const int *dim = x->topo->dim;
+	int lo = imax(0, c[d] - win), hi = imin(dim[d] - 1, c[d] + win), i, w;
+	size_t line = (size_t) c[x->tp[d]] +
+		      (size_t) c[x->tq[d]] * (size_t) dim[x->tp[d]];
+	size_t n = (size_t) dim[d];
+	uint16_t *L = x->lcache[d] + line * (size_t) (x->lcap + 1) * n;
+
+	if (rho >= x->lfill[d][line]) {
+		diamond_runs(x, d, c, x->lfill[d][line], rho, L);
+		x->lfill[d][line] = (uint8_t) (rho + 1);
+	}
+	for (i = lo; i <= hi; i++) {
+		w = rho - (i < c[d] ? c[d] - i : i - c[d]);
+		h[i] = w < 0 ? 0 : L[(size_t) w * n + (size_t) i];
+	}
 }
 
 /* Moves the first m free nodes of shell r in ascending (dir > 0) or the
@@ -906,9 +978,14 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	m = k - below;
 	extra = at - k;   /* shell r nodes left out */
 	low = m <= extra; /* cheaper to add m than to drop extra */
-	for (d = 0; d < MESH_MAX_DIMS; d++)
-		if (x->tab[d] && d != x->axis0)
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		if (!x->tab[d] || d == x->axis0)
+			continue;
+		if (x->lcache[d] && r <= x->lcap && x->lines_on)
+			line_hist(x, d, c, low ? r - 1 : r, r, x->hist[d]);
+		else
 			slice_hist(x, d, c, low ? r - 1 : r, r, x->hist[d]);
+	}
 	if (extra)
 		shell_walk(x, f, c, r, low ? m : extra, low ? 1 : -1);
 	for (d = 0; d < MESH_MAX_DIMS; d++)
@@ -1218,7 +1295,8 @@ static uint64_t centre_score(struct mesh__l1near *x,
 		return mesh__l1near_score(x, f, c, k, bound, out);
 	/* Patterns are tried while they mostly fit: a miss costs a gather
 	 * or two before the fallback. */
-	if (x->pmiss < 64 + x->phit / 4) {
+	x->lines_on = x->pmiss >= 64 + x->phit / 4;
+	if (!x->lines_on) {
 		if (pattern_score(x, f, c, k, bound, out, &s)) {
 			x->phit++;
 			return s;

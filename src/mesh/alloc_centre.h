@@ -74,6 +74,18 @@ struct mesh__l1near {
 	uint16_t *rcache;
 	int rfill;
 	long rkey;
+	/* Line caches (the other rotated axes d, if the row cache is on):
+	 * the same for the line of centres along d through c, keyed by the
+	 * other two coordinates (line = c[tp] + c[tq] * dim[tp]):
+	 * lcache[d][(line * (lcap + 1) + w) * dim[d] + i], radii below
+	 * lfill[d][line] filled.  Kept for the whole decision. */
+	uint16_t *lcache[MESH_MAX_DIMS];
+	uint8_t *lfill[MESH_MAX_DIMS];
+	int lcap; /* largest radius cached; larger ones use slice_hist() */
+	/* Line caches pay once most centres of a decision take fast_score()
+	 * (k too large for patterns, or patterns given up): a line's fill
+	 * covers every slice, and a lone centre needs 2 R + 1 of them. */
+	int lines_on;
 	int built; /* 32: tables hold this decision's free map; below:
 		     * centres enumerated before building them */
 	/* Ball-pattern path (meshes, radius <= rp): the free nodes of the
