@@ -523,65 +523,19 @@ START_TEST(test_exact_genalg_mm)
 }
 END_TEST
 
-/* Larger 3D meshes and tori at the benchmark's occupancy and sizes
- * (where the last shell is cut and radii reach 10), plus thin ones. */
-START_TEST(test_exact_genalg_mm_large)
+/* Gen-Alg and MM (l1_names[0], [1]) on mesh, on `rounds` maps that
+ * make_round() draws into f, each asking for the k it returns: the same
+ * sets, node for node, as the reference search. */
+typedef uint32_t (*l1_round_fn)(struct mesh_bitmap *f, uint32_t nodes,
+				int round, uint64_t *seed);
+
+static void l1_exact_rounds(const char *mesh, int rounds, uint64_t seed,
+			    l1_round_fn make_round)
 {
-	static const char *const meshes[] = { "32x32x32", "20x17x13", "16tx12x10t", "40x6x3" };
-	static const uint32_t ks[] = { 8, 64, 512, 1, 2, 300 };
-	struct mesh_topo *t = tu_topo(meshes[_i]);
+	struct mesh_topo *t = tu_topo(mesh);
 	struct mesh_bitmap *f = tu_all_free(t);
 	uint32_t *out = malloc(t->nodes * sizeof(*out));
-	uint32_t *want = malloc(t->nodes * sizeof(*want)), i, j;
-	uint64_t seed = 5 + (uint64_t) _i;
-	int n, round, occ;
-
-	for (n = 0; n < 2; n++) {
-		struct mesh_allocator *a = NULL;
-		struct ref_l1near *r = ref_l1_create(t, n);
-		struct mesh_diag d;
-
-		ck_assert_ptr_nonnull(r);
-		ck_assert_int_eq(mesh_alloc_create(t, l1_names[n], NULL, &a, &d), 0);
-		for (round = 0; round < 6; round++) {
-			struct mesh_view v = { t, f, NULL, 0 };
-			struct mesh_request req;
-
-			occ = round < 3 ? 50 : 20 + 30 * (round - 3);
-			mesh_bitmap_fill(f, true);
-			for (i = 0; i < t->nodes; i++)
-				if (tu_rand(&seed) % 100 < (uint64_t) occ)
-					mesh_bitmap_clear(f, i);
-			memset(&req, 0, sizeof(req));
-			req.nodes = ks[round];
-			if (req.nodes > mesh_bitmap_count(f))
-				req.nodes = mesh_bitmap_count(f);
-			ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
-			ck_assert(ref_l1_place(r, f, req.nodes, want) != UINT64_MAX);
-			for (j = 0; j < req.nodes; j++)
-				ck_assert_msg(out[j] == want[j], "%s on %s round %d k=%u: out[%u]=%u, reference %u",
-					      l1_names[n], meshes[_i], round, req.nodes, j, out[j], want[j]);
-		}
-		ref_l1_destroy(r);
-		mesh_alloc_destroy(a);
-	}
-	free(out);
-	free(want);
-	mesh_bitmap_destroy(f);
-	mesh_topo_destroy(t);
-}
-END_TEST
-
-/* Radii past the line caches' cap (31): a near-full 3D mesh whose few
- * free nodes make balls of radius 20 to 60, so some centres read cached
- * diamonds and others the interleaved tables directly. */
-START_TEST(test_exact_genalg_mm_wide_radius)
-{
-	struct mesh_topo *t = tu_topo("24x22x20");
-	struct mesh_bitmap *f = tu_all_free(t);
-	uint32_t *out = malloc(t->nodes * sizeof(*out));
-	uint32_t *want = malloc(t->nodes * sizeof(*want)), i, j, k;
-	uint64_t seed = 77;
+	uint32_t *want = malloc(t->nodes * sizeof(*want)), j;
 	int n, round;
 
 	for (n = 0; n < 2; n++) {
@@ -591,22 +545,17 @@ START_TEST(test_exact_genalg_mm_wide_radius)
 
 		ck_assert_ptr_nonnull(r);
 		ck_assert_int_eq(mesh_alloc_create(t, l1_names[n], NULL, &a, &d), 0);
-		for (round = 0; round < 3; round++) {
+		for (round = 0; round < rounds; round++) {
 			struct mesh_view v = { t, f, NULL, 0 };
 			struct mesh_request req;
 
-			mesh_bitmap_fill(f, false);
-			for (i = 0; i < t->nodes; i++)
-				if (tu_rand(&seed) % 1000 < 6)
-					mesh_bitmap_set(f, i);
-			k = mesh_bitmap_count(f);
 			memset(&req, 0, sizeof(req));
-			req.nodes = round == 0 ? k : round == 1 ? k / 2 : 3 * k / 4;
+			req.nodes = make_round(f, t->nodes, round, &seed);
 			ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
 			ck_assert(ref_l1_place(r, f, req.nodes, want) != UINT64_MAX);
 			for (j = 0; j < req.nodes; j++)
-				ck_assert_msg(out[j] == want[j], "%s round %d k=%u: out[%u]=%u, reference %u",
-					      l1_names[n], round, req.nodes, j, out[j], want[j]);
+				ck_assert_msg(out[j] == want[j], "%s on %s round %d k=%u: out[%u]=%u, reference %u",
+					      l1_names[n], mesh, round, req.nodes, j, out[j], want[j]);
 		}
 		ref_l1_destroy(r);
 		mesh_alloc_destroy(a);
@@ -615,6 +564,54 @@ START_TEST(test_exact_genalg_mm_wide_radius)
 	free(want);
 	mesh_bitmap_destroy(f);
 	mesh_topo_destroy(t);
+}
+
+/* 50% busy (rounds 0-2) or 20/50/80% (rounds 3-5), k = 8, 64, 512, 1,
+ * 2, 300 (at most the free nodes). */
+static uint32_t benchmark_round(struct mesh_bitmap *f, uint32_t nodes,
+				int round, uint64_t *seed)
+{
+	static const uint32_t ks[] = { 8, 64, 512, 1, 2, 300 };
+	int occ = round < 3 ? 50 : 20 + 30 * (round - 3);
+	uint32_t i;
+
+	mesh_bitmap_fill(f, true);
+	for (i = 0; i < nodes; i++)
+		if (tu_rand(seed) % 100 < (uint64_t) occ)
+			mesh_bitmap_clear(f, i);
+	return ks[round] < mesh_bitmap_count(f) ? ks[round] : mesh_bitmap_count(f);
+}
+
+/* Larger 3D meshes and tori at the benchmark's occupancy and sizes
+ * (where the last shell is cut and radii reach 10), plus thin ones. */
+START_TEST(test_exact_genalg_mm_large)
+{
+	static const char *const meshes[] = { "32x32x32", "20x17x13", "16tx12x10t", "40x6x3" };
+
+	l1_exact_rounds(meshes[_i], 6, 5 + (uint64_t) _i, benchmark_round);
+}
+END_TEST
+
+/* 0.6% free: all, half or three quarters of the free nodes. */
+static uint32_t sparse_round(struct mesh_bitmap *f, uint32_t nodes, int round,
+			     uint64_t *seed)
+{
+	uint32_t i, k;
+
+	mesh_bitmap_fill(f, false);
+	for (i = 0; i < nodes; i++)
+		if (tu_rand(seed) % 1000 < 6)
+			mesh_bitmap_set(f, i);
+	k = mesh_bitmap_count(f);
+	return round == 0 ? k : round == 1 ? k / 2 : 3 * k / 4;
+}
+
+/* Radii past the line caches' cap (31): a near-full 3D mesh whose few
+ * free nodes make balls of radius 20 to 60, so some centres read cached
+ * diamonds and others the interleaved tables directly. */
+START_TEST(test_exact_genalg_mm_wide_radius)
+{
+	l1_exact_rounds("24x22x20", 3, 77, sparse_round);
 }
 END_TEST
 
