@@ -208,6 +208,8 @@ void mesh__l1near_free(struct mesh__l1near *x)
 	x->pplan = NULL;
 	free(x->rcache);
 	x->rcache = NULL;
+	free(x->wrow);
+	x->wrow = NULL;
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		free(x->lcache[d]);
 		free(x->lfill[d]);
@@ -527,6 +529,13 @@ static int tables_init(struct mesh__l1near *x)
 			return MESH_ENOMEM;
 	}
 	x->fast = 1;
+	if (t->dim[0] <= 62) {
+		x->wpad = (64 - t->dim[0]) / 2;
+		x->wrow = malloc((size_t) t->dim[1] * (size_t) t->dim[2] *
+				 sizeof(*x->wrow));
+		if (!x->wrow)
+			return MESH_ENOMEM;
+	}
 	pattern_init(x);
 	return 0;
 }
@@ -569,6 +578,17 @@ static void slice_prefix(uint16_t *T, int side, int rows, int rot, size_t lanes)
 	}
 }
 
+/* The len <= 64 bits of f from position p on, as one word. */
+static uint64_t row_bits(const struct mesh_bitmap *f, uint32_t p, int len)
+{
+	int s = (int) (p & 63);
+	uint64_t v = f->words[p >> 6] >> s;
+
+	if (s + len > 64)
+		v |= f->words[(p >> 6) + 1] << (64 - s);
+	return len < 64 ? v & ((1ull << len) - 1) : v;
+}
+
 static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
 {
 	const struct mesh_topo *t = x->topo;
@@ -576,6 +596,9 @@ static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
 	int d, s, q[3];
 
 	x->rkey = -1; /* the row cache holds diamonds of the old map */
+	for (i = 0; x->wrow && i < t->nodes / (uint32_t) t->dim[0]; i++)
+		x->wrow[i] = row_bits(f, i * (uint32_t) t->dim[0], t->dim[0])
+			     << x->wpad;
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		if (x->lfill[d])
 			memset(x->lfill[d], 0,
@@ -873,6 +896,53 @@ static void line_hist(struct mesh__l1near *x, int d, const int c[3], int rho,
 	}
 }
 
+/* shell_walk() reading each shell row's (at most two) cells from its
+ * padded x-row word (r <= wpad). */
+static void shell_walk_rows(struct mesh__l1near *x, const int c[3], int r,
+			    uint32_t m, int dir)
+{
+	const int *dim = x->topo->dim;
+	uint32_t *h0 = x->hist[0], *h1 = x->hist[1], *h2 = x->hist[2];
+	int zlo = imax(-r, -c[2]), zhi = imin(r, dim[2] - 1 - c[2]);
+	int dz, dy, ylo, yhi, rz, rx, xl, xh, X = dim[0];
+	uint32_t bl, bh, n, zn, sign = dir > 0 ? 1u : UINT32_MAX;
+	const uint64_t *plane;
+	uint64_t v;
+
+	for (dz = dir > 0 ? zlo : zhi; m && dz >= zlo && dz <= zhi; dz += dir) {
+		rz = r - (dz < 0 ? -dz : dz);
+		ylo = imax(-rz, -c[1]);
+		yhi = imin(rz, dim[1] - 1 - c[1]);
+		plane = x->wrow + (size_t) (c[2] + dz) * (size_t) dim[1] + c[1];
+		zn = 0;
+		for (dy = dir > 0 ? ylo : yhi; m && dy >= ylo && dy <= yhi;
+		     dy += dir) {
+			rx = rz - (dy < 0 ? -dy : dy);
+			xl = c[0] - rx;
+			xh = c[0] + rx;
+			v = plane[dy];
+			bl = (uint32_t) (v >> (xl + x->wpad)) & 1u;
+			bh = (uint32_t) (v >> (xh + x->wpad)) & (rx > 0);
+			n = bl + bh;
+			if (n > m) { /* m == 1, both free: the first in order */
+				if (dir > 0)
+					bh = 0;
+				else
+					bl = 0;
+				n = 1;
+			}
+			if (xl >= 0)
+				h0[xl] += bl * sign;
+			if (xh < X)
+				h0[xh] += bh * sign;
+			h1[c[1] + dy] += n * sign;
+			zn += n;
+			m -= n;
+		}
+		h2[c[2] + dz] += zn * sign;
+	}
+}
+
 /* Moves the first m free nodes of shell r in ascending (dir > 0) or the
  * last m in descending index order (z, then y, then x major) into or
  * out of the histograms.  A row (dz, dy) of the shell has at most two
@@ -986,7 +1056,9 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 		else
 			slice_hist(x, d, c, low ? r - 1 : r, r, x->hist[d]);
 	}
-	if (extra)
+	if (extra && x->wrow && r <= x->wpad)
+		shell_walk_rows(x, c, r, low ? m : extra, low ? 1 : -1);
+	else if (extra)
 		shell_walk(x, f, c, r, low ? m : extra, low ? 1 : -1);
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		if (x->tab[d])
@@ -1179,22 +1251,15 @@ static uint64_t pattern_gather(const struct mesh__l1near *x,
 static void pattern_prepare(struct mesh__l1near *x, const struct mesh_bitmap *f)
 {
 	const int *dim = x->topo->dim;
-	int y, z, s, W = dim[1] + 2 * x->rp;
+	int y, z, W = dim[1] + 2 * x->rp;
 	uint32_t p = 0;
-	uint64_t v, mask;
 
 	if (!x->padrow) /* rows too long for one word */
 		return;
-	mask = (2ull << (dim[0] - 1)) - 1;
 	for (z = 0; z < dim[2]; z++)
-		for (y = 0; y < dim[1]; y++, p += (uint32_t) dim[0]) {
-			s = (int) (p & 63);
-			v = f->words[p >> 6] >> s;
-			if (s + dim[0] > 64)
-				v |= f->words[(p >> 6) + 1] << (64 - s);
-			x->padrow[(z + x->rp) * W + y + x->rp] = (v & mask)
-								 << x->rp;
-		}
+		for (y = 0; y < dim[1]; y++, p += (uint32_t) dim[0])
+			x->padrow[(z + x->rp) * W + y + x->rp] =
+			    row_bits(f, p, dim[0]) << x->rp;
 }
 
 /* fast_score() for a centre whose set lies in the ball of radius rp:
@@ -1304,12 +1369,15 @@ static uint64_t centre_score(struct mesh__l1near *x,
 		x->pmiss++;
 	}
 	/* Building the tables costs about as much as enumerating shells
-	 * for a few dozen centres, so the first few centres whose balls
+	 * for a few dozen small balls, so the first few centres whose balls
 	 * are too sparse for a pattern (near corners, say) enumerate. */
-	if (x->built < 32) {
-		if (++x->built < 32)
+	if (x->built >= 0) {
+		if (x->built < x->enum_max) {
+			x->built++;
 			return mesh__l1near_score(x, f, c, k, bound, out);
+		}
 		tables_build(x, f);
+		x->built = -1;
 	}
 	return fast_score(x, f, c, k, bound, out);
 }
@@ -1330,7 +1398,11 @@ static void next_coords(const struct mesh_topo *t, int c[3])
 static void decision_start(struct mesh__l1near *x,
 			   const struct mesh_bitmap *free_map, uint32_t k)
 {
+	/* an enumeration visits a ball of >= k cells */
+	uint32_t most = k ? x->topo->nodes / (16 * k) : 31;
+
 	x->built = 0;
+	x->enum_max = most < 31 ? (int) most : 31;
 	x->phit = 0;
 	x->pmiss = x->rp && k <= x->pcells ? 0 : INT32_MAX;
 	if (!x->pmiss)

@@ -82,12 +82,18 @@ struct mesh__l1near {
 	uint16_t *lcache[MESH_MAX_DIMS];
 	uint8_t *lfill[MESH_MAX_DIMS];
 	int lcap; /* largest radius cached; larger ones use slice_hist() */
+	/* If X <= 62: the free map's x-rows, each in one word shifted left
+	 * by wpad = (64 - X) / 2, wrow[y + z * Y], for walks of radius
+	 * <= wpad (both cells of a shell row in one word, no x bounds). */
+	uint64_t *wrow;
+	int wpad;
 	/* Line caches pay once most centres of a decision take fast_score()
 	 * (k too large for patterns, or patterns given up): a line's fill
 	 * covers every slice, and a lone centre needs 2 R + 1 of them. */
 	int lines_on;
-	int built; /* 32: tables hold this decision's free map; below:
-		     * centres enumerated before building them */
+	int built;    /* -1: tables hold this decision's free map; else
+		       * centres enumerated before building them */
+	int enum_max; /* how many may: nodes / (16 k), at most 31 */
 	/* Ball-pattern path (meshes, radius <= rp): the free nodes of the
 	 * ball of radius rp around a centre as one 64-bit word, bit i being
 	 * cell poff[i] (cells in node-index order); prow[] are its x-rows. */
