@@ -806,15 +806,28 @@ static void row_fill(struct mesh__l1near *x, const int c[3], int r)
 	x->rfill = r + 1;
 }
 
-/* Slice i's entry of the ball of radius r around c (0 if outside). */
-static uint32_t row_slice(const struct mesh__l1near *x, const int c[3], int r,
-			  int i)
+/* h[i] := D[(rho - |i - c|) * n + i] for i in [lo, hi], 0 where rho -
+ * |i - c| < 0: the slices of the ball of radius rho around coordinate c
+ * from a cache D of diamonds (radius-major rows of n slices).  The two
+ * halves walk D's diagonals, so no slice needs an absolute value. */
+static void v_read(const uint16_t *D, size_t n, int c, int rho, int lo, int hi,
+		   uint32_t *h)
 {
-	int w = r - (i < c[0] ? c[0] - i : i - c[0]);
+	int a = imax(lo, c - rho), b = imin(hi, c + rho), i;
+	const uint16_t *p;
 
-	return w < 0 ? 0
-		     : x->rcache[(size_t) w * (size_t) x->topo->dim[0] +
-				 (size_t) i];
+	for (i = lo; i < a; i++)
+		h[i] = 0;
+	for (i = b + 1; i <= hi; i++)
+		h[i] = 0;
+	if (a > b)
+		return;
+	p = D + (size_t) (rho - c + a) * n + (size_t) a;
+	for (i = a; i < c && i <= b; i++, p += n + 1)
+		h[i] = *p;
+	p = D + (size_t) rho * n + (size_t) c;
+	for (i = c; i <= b; i++, p -= n - 1)
+		h[i] = *p;
 }
 
 /* Free nodes of the ball of radius r around c, from the row cache. */
@@ -844,7 +857,7 @@ static uint32_t row_ball(struct mesh__l1near *x, const int c[3], int r)
 static int find_radius_row(struct mesh__l1near *x, const int c[3], uint32_t k,
 			   uint32_t *below, uint32_t *at)
 {
-	int r = imin(imax(x->rguess, 0), x->rmax), i, lo, hi, rr;
+	int r = imin(imax(x->rguess, 0), x->rmax), lo, hi, rr;
 	long key = (long) c[1] + (long) c[2] * x->topo->dim[1];
 	uint32_t n, b;
 
@@ -869,8 +882,8 @@ static int find_radius_row(struct mesh__l1near *x, const int c[3], uint32_t k,
 	rr = k - b <= n - k ? r - 1 : r;
 	lo = imax(0, c[0] - r);
 	hi = imin(x->topo->dim[0] - 1, c[0] + r);
-	for (i = lo; i <= hi; i++)
-		x->hist[0][i] = row_slice(x, c, rr, i);
+	v_read(x->rcache, (size_t) x->topo->dim[0], c[0], rr, lo, hi,
+	       x->hist[0]);
 	return r;
 }
 
@@ -880,7 +893,7 @@ static void line_hist(struct mesh__l1near *x, int d, const int c[3], int rho,
 		      int win, uint32_t *h)
 {
 	const int *dim = x->topo->dim;
-	int lo = imax(0, c[d] - win), hi = imin(dim[d] - 1, c[d] + win), i, w;
+	int lo = imax(0, c[d] - win), hi = imin(dim[d] - 1, c[d] + win);
 	size_t line = (size_t) c[x->tp[d]] +
 		      (size_t) c[x->tq[d]] * (size_t) dim[x->tp[d]];
 	size_t n = (size_t) dim[d];
@@ -890,10 +903,7 @@ static void line_hist(struct mesh__l1near *x, int d, const int c[3], int rho,
 		diamond_runs(x, d, c, x->lfill[d][line], rho, L);
 		x->lfill[d][line] = (uint8_t) (rho + 1);
 	}
-	for (i = lo; i <= hi; i++) {
-		w = rho - (i < c[d] ? c[d] - i : i - c[d]);
-		h[i] = w < 0 ? 0 : L[(size_t) w * n + (size_t) i];
-	}
+	v_read(L, n, c[d], rho, lo, hi, h);
 }
 
 /* shell_walk() reading each shell row's (at most two) cells from its
