@@ -814,7 +814,7 @@ static void v_read(const uint16_t *D, size_t n, int c, int rho, int lo, int hi,
 		   uint32_t *h)
 {
 	int a = imax(lo, c - rho), b = imin(hi, c + rho), i;
-	const uint16_t *p;
+	size_t o; /* unsigned: the step after the last read may wrap */
 
 	for (i = lo; i < a; i++)
 		h[i] = 0;
@@ -822,12 +822,12 @@ static void v_read(const uint16_t *D, size_t n, int c, int rho, int lo, int hi,
 		h[i] = 0;
 	if (a > b)
 		return;
-	p = D + (size_t) (rho - c + a) * n + (size_t) a;
-	for (i = a; i < c && i <= b; i++, p += n + 1)
-		h[i] = *p;
-	p = D + (size_t) rho * n + (size_t) c;
-	for (i = c; i <= b; i++, p -= n - 1)
-		h[i] = *p;
+	o = (size_t) (rho - c + a) * n + (size_t) a;
+	for (i = a; i < c && i <= b; i++, o += n + 1)
+		h[i] = D[o];
+	o = (size_t) rho * n + (size_t) c;
+	for (i = c; i <= b; i++, o -= n - 1)
+		h[i] = D[o];
 }
 
 /* Free nodes of the ball of radius r around c, from the row cache. */
