@@ -560,21 +560,24 @@ static size_t table_cell(const struct mesh__l1near *x, int d, const int q[3])
 static void slice_prefix(uint16_t *T, int side, int rows, int rot, size_t lanes)
 {
 	size_t row = (size_t) side * lanes, l;
+	const uint16_t *prev; /* the entry before, for every lane */
 	uint16_t *a;
 	int u, v;
 
 	for (u = 0; u < rows; u++)
 		for (v = 1; v < side; v++) {
 			a = T + (size_t) u * row + (size_t) v * lanes;
+			prev = a - lanes;
 			for (l = 0; l < lanes; l++)
-				a[l] += a[l - lanes];
+				a[l] += prev[l];
 		}
 	if (!rot)
 		return;
 	for (u = 1; u < rows; u++) {
 		a = T + (size_t) u * row;
+		prev = a - row;
 		for (l = 0; l < row; l++)
-			a[l] += a[l - row];
+			a[l] += prev[l];
 	}
 }
 

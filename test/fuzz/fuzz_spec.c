@@ -14,6 +14,11 @@ const char *const fuzz_seeds[] = {
 	"6x6\npaging\npage=2\n\x10\x20",
 	"8x8\ncontig-bf\n\n\x00\x00",
 	"4x4x4\nsl:genalg\n\n\x33",
+	/* Gen-Alg's and MM's interleaved tables and line caches (a
+	 * pointer-overflow in their prefix sums was found here) */
+	"8x8x8\ngenalg\n\n\x55\xaa\x0f",
+	"6x64x4\nsl:genalg\n\n(\x01\x0e#l:ge\ng\n\x97,",
+	"12x10x9\nmm\n\n\xf0\x0f\x3c",
 	NULL
 };
 
