@@ -15,6 +15,8 @@ const char *const fuzz_seeds[] = {
 	"dimensions=3x3 nodes=a[1-8]\nNodeName=b Coord=2,2\n"
 	"Allocator=paging AllocatorParameters=page=1\n",
 	"Dimensions=8x2\nNodes=n[0-15]\nIONodes=n[0,8]\nAllocator=sl:snake-bf\n",
+	/* a thin 3D mesh: its Hilbert order once walked a 1024^3 cube */
+	"Dimensions=626tx6x2\nNodes=n[0-7511]\n",
 	NULL
 };
 
