@@ -586,7 +586,9 @@ static uint32_t benchmark_round(struct mesh_bitmap *f, uint32_t nodes,
  * (where the last shell is cut and radii reach 10), plus thin ones. */
 START_TEST(test_exact_genalg_mm_large)
 {
-	static const char *const meshes[] = { "32x32x32", "20x17x13", "16tx12x10t", "40x6x3" };
+	/* 70x9x5: x-rows too long for the padded row words, so the shell
+	 * walk reads the free map */
+	static const char *const meshes[] = { "32x32x32", "20x17x13", "16tx12x10t", "40x6x3", "70x9x5" };
 
 	l1_exact_rounds(meshes[_i], 6, 5 + (uint64_t) _i, benchmark_round);
 }
@@ -704,7 +706,7 @@ int main(void)
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_loop_test(tc, test_exact_genalg_mm, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
-	tcase_add_loop_test(tc, test_exact_genalg_mm_large, 0, 4);
+	tcase_add_loop_test(tc, test_exact_genalg_mm_large, 0, 5);
 	tcase_add_test(tc, test_exact_genalg_mm_wide_radius);
 	tcase_add_loop_test(tc, test_exact_mc_search_large, 0,
 			    sizeof(ex_large) / sizeof(ex_large[0]));

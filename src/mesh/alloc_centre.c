@@ -909,33 +909,62 @@ static void line_hist(struct mesh__l1near *x, int d, const int c[3], int rho,
 	v_read(L, n, c[d], rho, lo, hi, h);
 }
 
-/* shell_walk() reading each shell row's (at most two) cells from its
- * padded x-row word (r <= wpad). */
-static void shell_walk_rows(struct mesh__l1near *x, const int c[3], int r,
-			    uint32_t m, int dir)
+/* Free bits of x-row xrow (y + z Y) at x = cx - rx (*bl) and cx + rx
+ * (*bh, 0 if rx == 0); 0 off the mesh.  From the padded x-row words
+ * when the walk's radius fits their padding (one word, no x bounds),
+ * else from the free map. */
+static inline void row_cells(const struct mesh__l1near *x,
+			     const struct mesh_bitmap *f, int padded,
+			     uint32_t xrow, int cx, int rx, uint32_t *bl,
+			     uint32_t *bh)
+{
+	int X = x->topo->dim[0], xl = cx - rx, xh = cx + rx;
+	uint32_t pl, ph;
+	uint64_t v;
+
+	if (padded) {
+		v = x->wrow[xrow];
+		*bl = (uint32_t) (v >> (xl + x->wpad)) & 1u;
+		*bh = (uint32_t) (v >> (xh + x->wpad)) & (rx > 0);
+		return;
+	}
+	pl = xrow * (uint32_t) X + (uint32_t) xl;
+	ph = xrow * (uint32_t) X + (uint32_t) xh;
+	*bl = xl >= 0 ? (uint32_t) (f->words[pl >> 6] >> (pl & 63)) & 1u : 0;
+	*bh = rx > 0 && xh < X
+		  ? (uint32_t) (f->words[ph >> 6] >> (ph & 63)) & 1u
+		  : 0;
+}
+
+/* Moves the first m free nodes of shell r in ascending (dir > 0) or the
+ * last m in descending index order (z, then y, then x major) into or
+ * out of the histograms.  A row (dz, dy) of the shell has at most two
+ * cells, x = c[0] -+ rx; their bits are added as numbers rather than
+ * branched on (free maps are random, so such branches mispredict), and
+ * a whole z-plane's count goes to hist[2] at once. */
+static inline void walk_rows(struct mesh__l1near *x,
+			     const struct mesh_bitmap *f, const int c[3], int r,
+			     uint32_t m, int dir, int padded)
 {
 	const int *dim = x->topo->dim;
 	uint32_t *h0 = x->hist[0], *h1 = x->hist[1], *h2 = x->hist[2];
 	int zlo = imax(-r, -c[2]), zhi = imin(r, dim[2] - 1 - c[2]);
-	int dz, dy, ylo, yhi, rz, rx, xl, xh, X = dim[0];
-	uint32_t bl, bh, n, zn, sign = dir > 0 ? 1u : UINT32_MAX;
-	const uint64_t *plane;
-	uint64_t v;
+	int dz, dy, ylo, yhi, rz, rx, xl, xh;
+	uint32_t bl, bh, n, zn, plane, sign = dir > 0 ? 1u : UINT32_MAX;
 
 	for (dz = dir > 0 ? zlo : zhi; m && dz >= zlo && dz <= zhi; dz += dir) {
 		rz = r - (dz < 0 ? -dz : dz);
 		ylo = imax(-rz, -c[1]);
 		yhi = imin(rz, dim[1] - 1 - c[1]);
-		plane = x->wrow + (size_t) (c[2] + dz) * (size_t) dim[1] + c[1];
+		plane = (uint32_t) ((c[2] + dz) * dim[1] + c[1]);
 		zn = 0;
 		for (dy = dir > 0 ? ylo : yhi; m && dy >= ylo && dy <= yhi;
 		     dy += dir) {
 			rx = rz - (dy < 0 ? -dy : dy);
 			xl = c[0] - rx;
 			xh = c[0] + rx;
-			v = plane[dy];
-			bl = (uint32_t) (v >> (xl + x->wpad)) & 1u;
-			bh = (uint32_t) (v >> (xh + x->wpad)) & (rx > 0);
+			row_cells(x, f, padded, plane + (uint32_t) dy, c[0], rx,
+				  &bl, &bh);
 			n = bl + bh;
 			if (n > m) { /* m == 1, both free: the first in order */
 				if (dir > 0)
@@ -946,7 +975,7 @@ static void shell_walk_rows(struct mesh__l1near *x, const int c[3], int r,
 			}
 			if (xl >= 0)
 				h0[xl] += bl * sign;
-			if (xh < X)
+			if (xh < dim[0]) /* bh is 0 if rx == 0 */
 				h0[xh] += bh * sign;
 			h1[c[1] + dy] += n * sign;
 			zn += n;
@@ -956,62 +985,14 @@ static void shell_walk_rows(struct mesh__l1near *x, const int c[3], int r,
 	}
 }
 
-/* Moves the first m free nodes of shell r in ascending (dir > 0) or the
- * last m in descending index order (z, then y, then x major) into or
- * out of the histograms.  A row (dz, dy) of the shell has at most two
- * cells, x = c[0] -+ rx; their bits are added as numbers rather than
- * branched on (free maps are random, so such branches mispredict), and
- * a whole z-plane's count goes to hist[2] at once. */
+/* The walk with its row reader fixed, so each loop has no test of it. */
 static void shell_walk(struct mesh__l1near *x, const struct mesh_bitmap *f,
 		       const int c[3], int r, uint32_t m, int dir)
 {
-	const int *dim = x->topo->dim;
-	const uint64_t *w = f->words;
-	uint32_t *h0 = x->hist[0], *h1 = x->hist[1], *h2 = x->hist[2];
-	int zlo = imax(-r, -c[2]), zhi = imin(r, dim[2] - 1 - c[2]);
-	int dz, dy, ylo, yhi, rz, rx, xl, xh;
-	uint32_t row, bl, bh, n, zn, sign = dir > 0 ? 1u : UINT32_MAX;
-
-	for (dz = dir > 0 ? zlo : zhi; m && dz >= zlo && dz <= zhi; dz += dir) {
-		rz = r - (dz < 0 ? -dz : dz);
-		ylo = imax(-rz, -c[1]);
-		yhi = imin(rz, dim[1] - 1 - c[1]);
-		zn = 0;
-		for (dy = dir > 0 ? ylo : yhi; m && dy >= ylo && dy <= yhi;
-		     dy += dir) {
-			rx = rz - (dy < 0 ? -dy : dy);
-			row = (uint32_t) (c[1] + dy + (c[2] + dz) * dim[1]) *
-			      (uint32_t) dim[0];
-			xl = c[0] - rx;
-			xh = c[0] + rx;
-			bl = xl >= 0
-				 ? (uint32_t) (w[(row + (uint32_t) xl) >> 6] >>
-					       ((row + (uint32_t) xl) & 63)) &
-				       1u
-				 : 0;
-			bh = rx > 0 && xh < dim[0]
-				 ? (uint32_t) (w[(row + (uint32_t) xh) >> 6] >>
-					       ((row + (uint32_t) xh) & 63)) &
-				       1u
-				 : 0;
-			n = bl + bh;
-			if (n > m) { /* m == 1, both free: the first in order */
-				if (dir > 0)
-					bh = 0;
-				else
-					bl = 0;
-				n = 1;
-			}
-			if (xl >= 0)
-				h0[xl] += bl * sign;
-			if (rx > 0 && xh < dim[0])
-				h0[xh] += bh * sign;
-			h1[c[1] + dy] += n * sign;
-			zn += n;
-			m -= n;
-		}
-		h2[c[2] + dz] += zn * sign;
-	}
+	if (x->wrow && r <= x->wpad)
+		walk_rows(x, f, c, r, m, dir, 1);
+	else
+		walk_rows(x, f, c, r, m, dir, 0);
 }
 
 /* Pair sum of the axis histogram h on [lo, hi] (zero elsewhere). */
@@ -1069,9 +1050,7 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 		else
 			slice_hist(x, d, c, low ? r - 1 : r, r, x->hist[d]);
 	}
-	if (extra && x->wrow && r <= x->wpad)
-		shell_walk_rows(x, c, r, low ? m : extra, low ? 1 : -1);
-	else if (extra)
+	if (extra)
 		shell_walk(x, f, c, r, low ? m : extra, low ? 1 : -1);
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		if (x->tab[d])
