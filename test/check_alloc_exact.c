@@ -617,6 +617,80 @@ START_TEST(test_exact_genalg_mm_wide_radius)
 }
 END_TEST
 
+/* The fast paths centre by centre against the shell enumeration
+ * (mesh__l1near_score()).  A placement shows a wrong score only if it
+ * changes the winner, so a fault in a walk or a cache that rarely
+ * decides could pass the tests above; here every centre's score must
+ * match: by ball patterns or the table path without line caches, and by
+ * the table path with them.  The latter scores each centre against its
+ * own score + 1 as the bound, so a bound before the walk that ever
+ * exceeds a score fails here. */
+static void l1_path_rounds(const char *mesh, int rounds, uint64_t seed,
+			   l1_round_fn make_round, int patterns_fit_round0)
+{
+	struct mesh_topo *t = tu_topo(mesh);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint64_t *want = malloc(t->nodes * sizeof(*want));
+	uint64_t *got = malloc(t->nodes * sizeof(*got));
+	uint64_t *above = malloc(t->nodes * sizeof(*above));
+	struct mesh__l1near x;
+	uint32_t k, i, fits;
+	int round, lines, c[3];
+
+	ck_assert_int_eq(mesh__l1near_init(&x, t), 0);
+	for (round = 0; round < rounds; round++) {
+		k = make_round(f, t->nodes, round, &seed);
+		for (i = 0; i < t->nodes; i++) {
+			mesh_topo_coords(t, i, c);
+			want[i] = mesh__l1near_score(&x, f, c, k, UINT64_MAX,
+						     NULL);
+			above[i] = want[i] + 1;
+		}
+		for (lines = 0; lines < 2; lines++) {
+			ck_assert_int_eq(mesh__l1near_path_scores(&x, f, k, lines,
+								  lines ? above : NULL,
+								  got, &fits),
+					 0);
+			for (i = 0; i < t->nodes; i++)
+				ck_assert_msg(got[i] == want[i],
+					      "%s round %d k=%u lines=%d centre %u: %llu, enumeration %llu",
+					      mesh, round, k, lines, i,
+					      (unsigned long long) got[i],
+					      (unsigned long long) want[i]);
+			/* k = 8 at 50% busy fits patterns almost everywhere */
+			if (!lines && round == 0 && patterns_fit_round0)
+				ck_assert_uint_gt(fits, t->nodes / 2);
+			if (lines)
+				ck_assert_uint_eq(fits, 0);
+		}
+	}
+	mesh__l1near_free(&x);
+	free(want);
+	free(got);
+	free(above);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+
+/* 60x8x6: walks of radius > 2 read the free map (the padded row words
+ * leave 2 cells each side); 70x9x5: every walk does. */
+static const char *const l1_path_meshes[] = { "20x17x13", "60x8x6", "70x9x5",
+					      "9x7", "33x5" };
+
+START_TEST(test_exact_l1_paths)
+{
+	l1_path_rounds(l1_path_meshes[_i], 6, 31 + (uint64_t) _i,
+		       benchmark_round, 1);
+}
+END_TEST
+
+/* Radii past the padding, the line caches' cap and the slice count. */
+START_TEST(test_exact_l1_paths_sparse)
+{
+	l1_path_rounds("24x22x20", 3, 78, sparse_round, 0);
+}
+END_TEST
+
 /* Larger meshes for the fast paths of issue 10: the MC sweep's bounds
  * and descending pass (clusters of radius 4 and more, many centres) and
  * the buddy systems' word boxes (x-rows within a word, levels scanned
@@ -708,6 +782,9 @@ int main(void)
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_loop_test(tc, test_exact_genalg_mm_large, 0, 5);
 	tcase_add_test(tc, test_exact_genalg_mm_wide_radius);
+	tcase_add_loop_test(tc, test_exact_l1_paths, 0,
+			    sizeof(l1_path_meshes) / sizeof(*l1_path_meshes));
+	tcase_add_test(tc, test_exact_l1_paths_sparse);
 	tcase_add_loop_test(tc, test_exact_mc_search_large, 0,
 			    sizeof(ex_large) / sizeof(ex_large[0]));
 	tcase_add_loop_test(tc, test_exact_buddy_large, 0,

@@ -152,6 +152,9 @@ static void fill_lower_bounds(uint64_t *lb, uint32_t n, int nd)
 	}
 }
 
+/* Walks of fewer nodes cost less than the bound before them. */
+#define WALK_BOUND_MIN 16
+
 static int tables_init(struct mesh__l1near *x);
 static void pattern_init(struct mesh__l1near *x);
 
@@ -180,6 +183,7 @@ int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
 		return MESH_ENOMEM;
 	}
 	fill_lower_bounds(x->lb, t->nodes, nd ? nd : 1);
+	x->bound_walks = WALK_BOUND_MIN;
 	return 0;
 }
 
@@ -247,6 +251,11 @@ static inline int wrap_coord(int q, int len)
 }
 
 static inline int imax(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+static inline int64_t imax64(int64_t a, int64_t b)
 {
 	return a > b ? a : b;
 }
@@ -892,21 +901,30 @@ static int find_radius_row(struct mesh__l1near *x, const int c[3], uint32_t k,
 
 /* slice_hist() from the line cache of axis d (0 <= rho - 1 <= lcap
  * or rho <= lcap): hist h on the window of radius win. */
-static void line_hist(struct mesh__l1near *x, int d, const int c[3], int rho,
-		      int win, uint32_t *h)
+/* The line cache of axis d through c, filled up to radius rho. */
+static const uint16_t *line_cache(struct mesh__l1near *x, int d, const int c[3],
+				  int rho)
 {
 	const int *dim = x->topo->dim;
-	int lo = imax(0, c[d] - win), hi = imin(dim[d] - 1, c[d] + win);
 	size_t line = (size_t) c[x->tp[d]] +
 		      (size_t) c[x->tq[d]] * (size_t) dim[x->tp[d]];
-	size_t n = (size_t) dim[d];
-	uint16_t *L = x->lcache[d] + line * (size_t) (x->lcap + 1) * n;
+	uint16_t *L =
+	    x->lcache[d] + line * (size_t) (x->lcap + 1) * (size_t) dim[d];
 
 	if (rho >= x->lfill[d][line]) {
 		diamond_runs(x, d, c, x->lfill[d][line], rho, L);
 		x->lfill[d][line] = (uint8_t) (rho + 1);
 	}
-	v_read(L, n, c[d], rho, lo, hi, h);
+	return L;
+}
+
+static void line_hist(struct mesh__l1near *x, int d, const int c[3], int rho,
+		      int win, uint32_t *h)
+{
+	const int *dim = x->topo->dim;
+	int lo = imax(0, c[d] - win), hi = imin(dim[d] - 1, c[d] + win);
+
+	v_read(line_cache(x, d, c, rho), (size_t) dim[d], c[d], rho, lo, hi, h);
 }
 
 /* Free bits of x-row xrow (y + z Y) at x = cx - rx (*bl) and cx + rx
@@ -1009,6 +1027,127 @@ static uint64_t window_pairs(const uint32_t *h, int lo, int hi)
 	return sum;
 }
 
+/* ------------------------------------ a bound before the walk (issue 10)
+ *
+ * The set is B, the ball of radius R - 1, plus W, the first m nodes of
+ * shell R (low), or the ball of radius R minus D, its last m nodes
+ * (high).  With f(p) the sum of distances from p to the nodes in the
+ * histograms (B, or the ball of radius R):
+ *   low:  P(set) = P(B) + sum over W of f(p) + P(W);
+ *   high: P(set) = P(ball) - sum over D of f(p) + P(D).
+ * L1 sums split over the axes: f(p) = f_0(p_x) + f_1(p_y) + f_2(p_z),
+ * each f_d convex.  W and D take whole z-planes of the shell in walk
+ * order, and each plane's ring count is in the axis-2 line cache, so
+ * f_2 is exact plane by plane.  On the ring of radius rho, f_0 + f_1 is
+ * at least min over a of F_0(a) + F_1(rho - a), F_d(a) being the lesser
+ * of f_d(c_d -+ a), and, being convex, at most its largest value at the
+ * ring's four vertices.  P(W), P(D) >= lb[m].  Every f_d value is one
+ * step from the previous one, so the bound costs O(R) after the pair
+ * sums, and the walk runs only for centres whose bound is below the
+ * best score so far. */
+
+/* Pair sum of the window [lo, hi] of h (at in it), with its node count
+ * (*n), coordinate sum (*s), distance sum to coordinate at (*f_at) and
+ * nodes at or below at (*below_at). */
+static uint64_t window_stats(const uint32_t *h, int lo, int hi, int at,
+			     int64_t *n, int64_t *s, int64_t *f_at,
+			     int64_t *below_at)
+{
+	int64_t sum = 0, below = 0, below_pos = 0, s_at = 0;
+	int a;
+
+	for (a = lo; a <= hi; a++) {
+		sum += h[a] * ((int64_t) a * below - below_pos);
+		below += h[a];
+		below_pos += (int64_t) a * h[a];
+		if (a == at) {
+			*below_at = below;
+			s_at = below_pos;
+		}
+	}
+	*n = below;
+	*s = below_pos;
+	*f_at = (int64_t) at * (2 * *below_at - below) + below_pos - 2 * s_at;
+	return (uint64_t) sum;
+}
+
+/* f_d at c -+ a for a = 0..len - 1 into lo[] (the lesser) and hi[] (the
+ * greater), from f_d(c) = fc and the nodes at or below c: a step
+ * outwards adds the nodes behind it and takes off those ahead.  h is
+ * read only on the window [wlo, whi]. */
+static void axis_steps(const uint32_t *h, int wlo, int whi, int c, int64_t n,
+		       int64_t fc, int64_t below_c, int len, int64_t *lo,
+		       int64_t *hi)
+{
+	int64_t up = fc, dn = fc, behind_up = below_c;
+	int64_t behind_dn = n - below_c + h[c];
+	int a;
+
+	for (a = 0; a < len; a++) {
+		lo[a] = up < dn ? up : dn;
+		hi[a] = up < dn ? dn : up;
+		up += 2 * behind_up - n;
+		dn += 2 * behind_dn - n;
+		behind_up += c + a + 1 <= whi ? h[c + a + 1] : 0;
+		behind_dn += c - a - 1 >= wlo ? h[c - a - 1] : 0;
+	}
+}
+
+/* Lower bound on the score of centre c (radius r) before the walk that
+ * moves m nodes of shell r (low: into B; else out of the ball). */
+static uint64_t walk_bound(struct mesh__l1near *x, const int c[3], int r,
+			   uint32_t m, int low)
+{
+	enum { N = L1LINE_MAX_RADIUS + 1 };
+	const int *dim = x->topo->dim;
+	const uint16_t *L2 = line_cache(x, 2, c, r);
+	const size_t Z = (size_t) dim[2];
+	int64_t n[MESH_MAX_DIMS], sum[MESH_MAX_DIMS], fc[MESH_MAX_DIMS];
+	int64_t below[MESH_MAX_DIMS];
+	int64_t lo0[N], hi0[N], lo1[N], hi1[N];
+	int64_t pairs = 0, acc = 0, f2, ring_f, v;
+	int lo[MESH_MAX_DIMS], hi[MESH_MAX_DIMS], d, a, z, rz, step;
+	uint32_t left = m, ring, take, beyond;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		lo[d] = imax(0, c[d] - r);
+		hi[d] = imin(dim[d] - 1, c[d] + r);
+		pairs +=
+		    (int64_t) window_stats(x->hist[d], lo[d], hi[d], c[d],
+					   &n[d], &sum[d], &fc[d], &below[d]);
+	}
+	axis_steps(x->hist[0], lo[0], hi[0], c[0], n[0], fc[0], below[0], r + 1,
+		   lo0, hi0);
+	axis_steps(x->hist[1], lo[1], hi[1], c[1], n[1], fc[1], below[1], r + 1,
+		   lo1, hi1);
+	/* planes in walk order from the window's end: f_2 there, and the
+	 * nodes at or beyond the plane (behind it for the next step) */
+	step = low ? 1 : -1;
+	z = low ? lo[2] : hi[2];
+	f2 = low ? sum[2] - (int64_t) z * n[2] : (int64_t) z * n[2] - sum[2];
+	beyond = x->hist[2][z];
+	for (; left && z >= lo[2] && z <= hi[2]; z += step) {
+		rz = r - (z < c[2] ? c[2] - z : z - c[2]);
+		ring = (uint32_t) L2[(size_t) rz * Z + (size_t) z] -
+		       (rz ? L2[(size_t) (rz - 1) * Z + (size_t) z] : 0u);
+		take = ring < left ? ring : left;
+		if (low) {
+			for (a = 0, ring_f = INT64_MAX; a <= rz; a++)
+				if (lo0[a] + lo1[rz - a] < ring_f)
+					ring_f = lo0[a] + lo1[rz - a];
+		} else {
+			ring_f = imax64(hi0[rz] + fc[1], fc[0] + hi1[rz]);
+		}
+		acc += (int64_t) take * (f2 + ring_f);
+		left -= take;
+		f2 += 2 * (int64_t) beyond - n[2];
+		if (z + step >= lo[2] && z + step <= hi[2])
+			beyond += x->hist[2][z + step];
+	}
+	v = pairs + (int64_t) x->lb[m] + (low ? acc : -acc);
+	return v > 0 ? (uint64_t) v : 0;
+}
+
 /* The set itself, in the enumeration path's order: shells 0..r-1 whole,
  * then the first m nodes of shell r (ascending index on a mesh). */
 static void write_set(struct mesh__l1near *x, const struct mesh_bitmap *f,
@@ -1050,6 +1189,11 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 		else
 			slice_hist(x, d, c, low ? r - 1 : r, r, x->hist[d]);
 	}
+	if (extra && bound != UINT64_MAX && x->lines_on && x->lcache[2] &&
+	    r <= x->lcap && x->axis0 == 0 &&
+	    (low ? m : extra) >= x->bound_walks &&
+	    walk_bound(x, c, r, low ? m : extra, low) >= bound)
+		return UINT64_MAX;
 	if (extra)
 		shell_walk(x, f, c, r, low ? m : extra, low ? 1 : -1);
 	for (d = 0; d < MESH_MAX_DIMS; d++)
@@ -1411,6 +1555,17 @@ uint64_t mesh__l1near_best(struct mesh__l1near *x,
 	int c[3];
 
 	decision_start(x, free_map, k);
+	/* A first bound from a centre in the middle of the mesh, so that
+	 * bounds prune from the start; the scan below still finds the
+	 * lowest score and its lowest-index centre (that centre included). */
+	for (i = 0; i < MESH_MAX_DIMS; i++)
+		c[i] = x->topo->dim[i] / 2;
+	i = mesh_topo_index(x->topo, c);
+	if (!pred || pred(ctx, i, c)) {
+		s = centre_score(x, free_map, c, k, UINT64_MAX, NULL);
+		if (s != UINT64_MAX)
+			best = s + 1;
+	}
 	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
 	     i++, next_coords(x->topo, c)) {
 		if (pred && !pred(ctx, i, c))
@@ -1440,6 +1595,39 @@ int mesh__l1near_ties(struct mesh__l1near *x,
 		    cb(cb_ctx, buf))
 			break;
 	}
+	return 0;
+}
+
+/* Through centre_score() alone, so that the paths it picks between keep
+ * one call site each (and stay inlined there). */
+int mesh__l1near_path_scores(struct mesh__l1near *x,
+			     const struct mesh_bitmap *free_map, uint32_t k,
+			     int lines, const uint64_t *bound, uint64_t *score,
+			     uint32_t *patterns)
+{
+	uint32_t i, hits = 0;
+	int c[3];
+
+	if (!x->fast)
+		return MESH_EINVAL;
+	decision_start(x, free_map, k);
+	pattern_prepare(x, free_map);
+	tables_build(x, free_map);
+	x->built = -1;
+	x->bound_walks = 1; /* where the bound is tightest */
+	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
+	     i++, next_coords(x->topo, c)) {
+		/* centre_score() turns the line caches on, and patterns off,
+		 * after 64 misses */
+		x->pmiss = lines ? INT32_MAX : 0;
+		x->phit = 0;
+		score[i] = centre_score(x, free_map, c, k,
+					bound ? bound[i] : UINT64_MAX, NULL);
+		hits += (uint32_t) x->phit;
+	}
+	x->bound_walks = WALK_BOUND_MIN;
+	if (patterns)
+		*patterns = hits;
 	return 0;
 }
 

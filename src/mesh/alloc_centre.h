@@ -91,6 +91,9 @@ struct mesh__l1near {
 	 * (k too large for patterns, or patterns given up): a line's fill
 	 * covers every slice, and a lone centre needs 2 R + 1 of them. */
 	int lines_on;
+	/* The bound before the walk is tried for walks of at least this
+	 * many nodes (WALK_BOUND_MIN; tests use 1). */
+	uint32_t bound_walks;
 	int built;    /* -1: tables hold this decision's free map; else
 		       * centres enumerated before building them */
 	int enum_max; /* how many may: nodes / (16 k), at most 31 */
@@ -269,5 +272,18 @@ int mesh__l1near_ties(struct mesh__l1near *x,
 		      mesh__centre_pred pred, const void *ctx, uint64_t best,
 		      uint32_t *buf, int (*cb)(void *, const uint32_t *),
 		      void *cb_ctx);
+
+/* For tests: every node's score as a centre into score[node], against
+ * bound[node] (UINT64_MAX if bound is NULL; a score or bound not below
+ * it gives UINT64_MAX).  With lines, by the table path with the line
+ * caches and the bound before the walk (tried on every walk); without,
+ * by a ball pattern where one fits (their count into *patterns if not
+ * NULL), else by the table path without line caches.  Each must equal
+ * mesh__l1near_score().  k must not exceed the free nodes.  Returns
+ * MESH_EINVAL on topologies without the table path. */
+int mesh__l1near_path_scores(struct mesh__l1near *x,
+			     const struct mesh_bitmap *free_map, uint32_t k,
+			     int lines, const uint64_t *bound, uint64_t *score,
+			     uint32_t *patterns);
 
 #endif
