@@ -899,8 +899,6 @@ static int find_radius_row(struct mesh__l1near *x, const int c[3], uint32_t k,
 	return r;
 }
 
-/* slice_hist() from the line cache of axis d (0 <= rho - 1 <= lcap
- * or rho <= lcap): hist h on the window of radius win. */
 /* The line cache of axis d through c, filled up to radius rho. */
 static const uint16_t *line_cache(struct mesh__l1near *x, int d, const int c[3],
 				  int rho)
@@ -918,6 +916,8 @@ static const uint16_t *line_cache(struct mesh__l1near *x, int d, const int c[3],
 	return L;
 }
 
+/* slice_hist() from the line cache of axis d (0 <= rho - 1 <= lcap
+ * or rho <= lcap): hist h on the window of radius win. */
 static void line_hist(struct mesh__l1near *x, int d, const int c[3], int rho,
 		      int win, uint32_t *h)
 {
