@@ -1013,39 +1013,6 @@ static void shell_walk(struct mesh__l1near *x, const struct mesh_bitmap *f,
 		walk_rows(x, f, c, r, m, dir, 0);
 }
 
-/* Pair sum of the axis histogram h on [lo, hi] (zero elsewhere). */
-static uint64_t window_pairs(const uint32_t *h, int lo, int hi)
-{
-	uint64_t sum = 0, below = 0, below_pos = 0;
-	int a;
-
-	for (a = lo; a <= hi; a++) {
-		sum += h[a] * ((uint64_t) a * below - below_pos);
-		below += h[a];
-		below_pos += (uint64_t) a * h[a];
-	}
-	return sum;
-}
-
-/* ------------------------------------ a bound before the walk (issue 10)
- *
- * The set is B, the ball of radius R - 1, plus W, the first m nodes of
- * shell R (low), or the ball of radius R minus D, its last m nodes
- * (high).  With f(p) the sum of distances from p to the nodes in the
- * histograms (B, or the ball of radius R):
- *   low:  P(set) = P(B) + sum over W of f(p) + P(W);
- *   high: P(set) = P(ball) - sum over D of f(p) + P(D).
- * L1 sums split over the axes: f(p) = f_0(p_x) + f_1(p_y) + f_2(p_z),
- * each f_d convex.  W and D take whole z-planes of the shell in walk
- * order, and each plane's ring count is in the axis-2 line cache, so
- * f_2 is exact plane by plane.  On the ring of radius rho, f_0 + f_1 is
- * at least min over a of F_0(a) + F_1(rho - a), F_d(a) being the lesser
- * of f_d(c_d -+ a), and, being convex, at most its largest value at the
- * ring's four vertices.  P(W), P(D) >= lb[m].  Every f_d value is one
- * step from the previous one, so the bound costs O(R) after the pair
- * sums, and the walk runs only for centres whose bound is below the
- * best score so far. */
-
 /* Pair sum of the window [lo, hi] of h (at in it), with its node count
  * (*n), coordinate sum (*s), distance sum to coordinate at (*f_at) and
  * nodes at or below at (*below_at). */
@@ -1070,6 +1037,33 @@ static uint64_t window_stats(const uint32_t *h, int lo, int hi, int at,
 	*f_at = (int64_t) at * (2 * *below_at - below) + below_pos - 2 * s_at;
 	return (uint64_t) sum;
 }
+
+/* Pair sum of the axis histogram h on [lo, hi] (zero elsewhere). */
+static uint64_t window_pairs(const uint32_t *h, int lo, int hi)
+{
+	int64_t n, s, f, below;
+
+	return window_stats(h, lo, hi, lo, &n, &s, &f, &below);
+}
+
+/* ------------------------------------ a bound before the walk (issue 10)
+ *
+ * The set is B, the ball of radius R - 1, plus W, the first m nodes of
+ * shell R (low), or the ball of radius R minus D, its last m nodes
+ * (high).  With f(p) the sum of distances from p to the nodes in the
+ * histograms (B, or the ball of radius R):
+ *   low:  P(set) = P(B) + sum over W of f(p) + P(W);
+ *   high: P(set) = P(ball) - sum over D of f(p) + P(D).
+ * L1 sums split over the axes: f(p) = f_0(p_x) + f_1(p_y) + f_2(p_z),
+ * each f_d convex.  W and D take whole z-planes of the shell in walk
+ * order, and each plane's ring count is in the axis-2 line cache, so
+ * f_2 is exact plane by plane.  On the ring of radius rho, f_0 + f_1 is
+ * at least min over a of F_0(a) + F_1(rho - a), F_d(a) being the lesser
+ * of f_d(c_d -+ a), and, being convex, at most its largest value at the
+ * ring's four vertices.  P(W), P(D) >= lb[m].  Every f_d value is one
+ * step from the previous one, so the bound costs O(R) after the pair
+ * sums, and the walk runs only for centres whose bound is below the
+ * best score so far. */
 
 /* f_d at c -+ a for a = 0..len - 1 into lo[] (the lesser) and hi[] (the
  * greater), from f_d(c) = fc and the nodes at or below c: a step
