@@ -258,6 +258,73 @@ static int long_run_exists(const struct curve_priv *p, uint32_t k)
 	return run >= k;
 }
 
+/* Ranks of word w at which k < 64 consecutive free ranks start: the
+ * AND of the free bits over [r, r + k), by doubling the span covered on
+ * the word and the next (bits past the last word count as busy). */
+static uint64_t k_free_from(const uint64_t *rf, uint32_t w, uint32_t nw,
+			    uint32_t k)
+{
+	uint64_t lo = rf[w], hi = w + 1 < nw ? rf[w + 1] : 0;
+	uint32_t have = 1, step;
+
+	while (have < k) {
+		step = have < k - have ? have : k - have; /* 1..31 */
+		lo &= lo >> step | hi << (64 - step);
+		hi &= hi >> step;
+		have += step;
+	}
+	return lo;
+}
+
+/* Length of the run of free ranks that starts at rank r. */
+static uint32_t run_from(const uint64_t *rf, uint32_t nw, uint32_t r)
+{
+	uint32_t w = r / 64, len = 0, b = r % 64;
+	uint64_t rest;
+
+	for (; w < nw; w++, b = 0) {
+		rest = ~rf[w] >> b; /* busy ranks from r on */
+		if (rest) {
+			len += (uint32_t) __builtin_ctzll(rest);
+			break;
+		}
+		len += 64 - b;
+	}
+	return len;
+}
+
+/* First fit and best fit for k < 64 straight from the rank-order words,
+ * without the run list: the runs that hold k start where k consecutive
+ * free ranks start just after a busy rank.  First fit takes the first;
+ * best fit the shortest, the earliest on ties (as pick_run()).  Sets
+ * *at to the run's first rank; 0 if no run holds k. */
+static int short_fit(const struct curve_priv *p, uint32_t k, uint32_t *at)
+{
+	const uint64_t *rf = p->rank_free;
+	uint32_t nw = (p->nodes + 63) / 64, w, r, len, best = UINT32_MAX;
+	uint64_t starts, prev = 0;
+
+	for (w = 0; w < nw; prev = rf[w++]) {
+		starts = rf[w] & ~(rf[w] << 1 | prev >> 63);
+		for (starts &= k_free_from(rf, w, nw, k); starts;
+		     starts &= starts - 1) {
+			r = w * 64 + (uint32_t) __builtin_ctzll(starts);
+			if (p->fit == FIT_FF) {
+				*at = r;
+				return 1;
+			}
+			len = run_from(rf, nw, r);
+			if (len < best) {
+				best = len;
+				*at = r;
+				if (len == k)
+					return 1;
+			}
+		}
+	}
+	return best != UINT32_MAX;
+}
+
 /* Fallback for k >= 64 with no run of k: the window of k free nodes of
  * least rank span over the free-rank list, earliest on ties. */
 static int place_window(struct curve_priv *p, uint32_t k, uint32_t *out)
@@ -368,7 +435,8 @@ static int curve_place(struct mesh_allocator *a, const struct mesh_view *v,
 {
 	struct curve_priv *p = a->priv;
 	uint32_t k = req->nodes, m, i, nr, at;
-	int64_t run, key;
+	int64_t run, key = 0;
+	int short_none = 0; /* short_fit() found no run that holds k */
 
 	p->sparse_now = mesh__sparse_wanted(a, v);
 	if (p->sparse_now) {
@@ -391,11 +459,17 @@ static int curve_place(struct mesh_allocator *a, const struct mesh_view *v,
 		gather_ranks(p, v);
 		if (k >= 64 && !long_run_exists(p, k))
 			return place_window(p, k, out);
+		short_none = k < 64 && p->fit != FIT_SOS;
+		if (short_none && short_fit(p, k, &at)) {
+			for (i = 0; i < k; i++)
+				out[i] = p->order[at + i];
+			return 0;
+		}
 		m = find_runs(p, v->topo->nodes, &nr);
 		if (m < k)
 			return MESH_ENOSPC;
 	}
-	run = pick_run(p, nr, k, &key);
+	run = short_none ? -1 : pick_run(p, nr, k, &key);
 	if (run >= 0)
 		at = (uint32_t) run;
 	else {
