@@ -331,18 +331,17 @@ static int place_window(struct curve_priv *p, uint32_t k, uint32_t *out)
 {
 	const uint32_t *fr = p->free_rank;
 	uint32_t m = list_free_ranks(p, p->nodes), i, span, best = UINT32_MAX,
-		 at;
+		 at = 0;
 
 	if (m < k)
 		return MESH_ENOSPC;
-	/* the least span first, in a loop without branches that compilers
-	 * vectorize, then its earliest window */
-	for (i = 0; i < m - k + 1; i++) {
+	for (i = 0; i + k <= m; i++) {
 		span = fr[i + k - 1] - fr[i];
-		best = span < best ? span : best;
+		if (span < best) {
+			best = span;
+			at = i;
+		}
 	}
-	for (at = 0; fr[at + k - 1] - fr[at] != best; at++)
-		;
 	for (i = 0; i < k; i++)
 		out[i] = p->order[fr[at + i]];
 	return 0;
