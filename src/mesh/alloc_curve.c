@@ -42,6 +42,7 @@ struct curve_priv {
 	uint32_t nodes;
 	uint32_t *order;     /* rank -> node */
 	uint64_t *rank_free; /* scratch: free map in rank order */
+	uint64_t *long_from; /* scratch: ranks that start a long run */
 	uint32_t *run_start; /* scratch: maximal free runs, ascending */
 	uint32_t *run_len;
 	uint32_t *run_before; /* free ranks before each run */
@@ -60,6 +61,7 @@ static int curve_alloc(struct curve_priv *p, uint32_t n)
 
 	p->order = malloc(n * sizeof(*p->order));
 	p->rank_free = calloc((size_t) n / 64 + 1, sizeof(*p->rank_free));
+	p->long_from = calloc((size_t) n / 64 + 1, sizeof(*p->long_from));
 	p->run_start = malloc(runs * sizeof(*p->run_start));
 	p->run_len = malloc(runs * sizeof(*p->run_len));
 	p->run_before = malloc(runs * sizeof(*p->run_before));
@@ -70,9 +72,9 @@ static int curve_alloc(struct curve_priv *p, uint32_t n)
 	for (b = 0; b < 256; b++)
 		for (i = 0, p->spread[b] = 0; i < 8; i++)
 			p->spread[b] |= (uint64_t) (b >> i & 1) << (8 * i);
-	return p->order && p->rank_free && p->run_start && p->run_len &&
-		       p->run_before && p->free_rank && p->hist && p->rank &&
-		       p->free_byte
+	return p->order && p->rank_free && p->long_from && p->run_start &&
+		       p->run_len && p->run_before && p->free_rank && p->hist &&
+		       p->rank && p->free_byte
 		   ? 0
 		   : MESH_ENOMEM;
 }
@@ -83,6 +85,7 @@ static void curve_destroy(struct mesh_allocator *a)
 
 	free(p->order);
 	free(p->rank_free);
+	free(p->long_from);
 	free(p->run_start);
 	free(p->run_len);
 	free(p->run_before);
@@ -293,36 +296,100 @@ static uint32_t run_from(const uint64_t *rf, uint32_t nw, uint32_t r)
 	return len;
 }
 
-/* First fit and best fit for k < 64 straight from the rank-order words,
- * without the run list: the runs that hold k start where k consecutive
- * free ranks start just after a busy rank.  First fit takes the first;
- * best fit the shortest, the earliest on ties (as pick_run()).  Sets
- * *at to the run's first rank; 0 if no run holds k. */
-static int short_fit(const struct curve_priv *p, uint32_t k, uint32_t *at)
+static int64_t sos_delta(const uint32_t *hist, uint32_t len, uint32_t k)
+{
+	int64_t delta = -2 * (int64_t) hist[len] + 1;
+
+	if (len > k)
+		delta += 2 * (int64_t) hist[len - k] + 1;
+	return delta;
+}
+
+/* Ranks of word w that start a run (a free rank after a busy one). */
+static uint64_t run_starts(const uint64_t *rf, uint32_t w)
+{
+	return rf[w] & ~(rf[w] << 1 | (w ? rf[w - 1] >> 63 : 0));
+}
+
+/* Runs that hold k < 64, straight from the rank-order words: they start
+ * where k consecutive free ranks start just after a busy rank.  Their
+ * first ranks and lengths go to run_start and run_len, ascending; first
+ * fit stops at the first.  Returns their number. */
+static uint32_t short_runs(struct curve_priv *p, uint32_t k)
 {
 	const uint64_t *rf = p->rank_free;
-	uint32_t nw = (p->nodes + 63) / 64, w, r, len, best = UINT32_MAX;
-	uint64_t starts, prev = 0;
+	uint32_t nw = (p->nodes + 63) / 64, w, r, n = 0;
+	uint64_t starts;
 
-	for (w = 0; w < nw; prev = rf[w++]) {
-		starts = rf[w] & ~(rf[w] << 1 | prev >> 63);
-		for (starts &= k_free_from(rf, w, nw, k); starts;
-		     starts &= starts - 1) {
+	for (w = 0; w < nw; w++)
+		for (starts = run_starts(rf, w) & k_free_from(rf, w, nw, k);
+		     starts; starts &= starts - 1) {
 			r = w * 64 + (uint32_t) __builtin_ctzll(starts);
-			if (p->fit == FIT_FF) {
-				*at = r;
-				return 1;
-			}
-			len = run_from(rf, nw, r);
-			if (len < best) {
-				best = len;
-				*at = r;
-				if (len == k)
-					return 1;
-			}
+			p->run_start[n] = r;
+			p->run_len[n++] = run_from(rf, nw, r);
+			if (p->fit == FIT_FF)
+				return n;
+		}
+	return n;
+}
+
+/* hist[h] for h = 1..k - 1: runs of exactly h free ranks.  long_from
+ * holds the run starts whose run is longer than h, h = 0, 1, ...:
+ * hist[h] is the drop in its count from one h to the next. */
+static void short_hist(struct curve_priv *p, uint32_t k)
+{
+	const uint64_t *rf = p->rank_free;
+	uint32_t nw = (p->nodes + 63) / 64, w, h, longer, prev = 0;
+	uint64_t *from = p->long_from;
+
+	for (w = 0; w < nw; w++) {
+		from[w] = run_starts(rf, w);
+		prev += (uint32_t) __builtin_popcountll(from[w]);
+	}
+	for (h = 1; h < k; h++) {
+		for (w = 0, longer = 0; w < nw; w++) {
+			from[w] &= rf[w] >> h |
+				   (w + 1 < nw ? rf[w + 1] << (64 - h) : 0);
+			longer += (uint32_t) __builtin_popcountll(from[w]);
+		}
+		p->hist[h] = prev - longer;
+		prev = longer;
+	}
+}
+
+/* First fit, best fit and sum of squares for k < 64 without the run
+ * list, choosing among short_runs() as pick_run() does (the earliest on
+ * ties).  Sum of squares needs N(h), the runs of each length h: those of
+ * h >= k are the candidates themselves, the shorter come from
+ * short_hist().  Sets *at to the chosen run's first rank; 0 if no run
+ * holds k. */
+static int short_fit(struct curve_priv *p, uint32_t k, uint32_t *at)
+{
+	uint32_t n = short_runs(p, k), i, h;
+	int64_t key, best = INT64_MAX;
+
+	if (!n || p->fit == FIT_FF) {
+		*at = n ? p->run_start[0] : 0;
+		return n > 0;
+	}
+	if (p->fit == FIT_SOS) {
+		short_hist(p, k);
+		for (i = 0; i < n; i++)
+			p->hist[p->run_len[i]]++;
+	}
+	for (i = 0; i < n; i++) {
+		key = p->fit == FIT_BF ? (int64_t) p->run_len[i]
+				       : sos_delta(p->hist, p->run_len[i], k);
+		if (key < best) {
+			best = key;
+			*at = p->run_start[i];
 		}
 	}
-	return best != UINT32_MAX;
+	for (h = 1; p->fit == FIT_SOS && h < k; h++)
+		p->hist[h] = 0;
+	for (i = 0; p->fit == FIT_SOS && i < n; i++)
+		p->hist[p->run_len[i]] = 0;
+	return 1;
 }
 
 /* Fallback for k >= 64 with no run of k: the window of k free nodes of
@@ -345,15 +412,6 @@ static int place_window(struct curve_priv *p, uint32_t k, uint32_t *out)
 	for (i = 0; i < k; i++)
 		out[i] = p->order[fr[at + i]];
 	return 0;
-}
-
-static int64_t sos_delta(const uint32_t *hist, uint32_t len, uint32_t k)
-{
-	int64_t delta = -2 * (int64_t) hist[len] + 1;
-
-	if (len > k)
-		delta += 2 * (int64_t) hist[len - k] + 1;
-	return delta;
 }
 
 static void sos_hist(struct curve_priv *p, uint32_t nr, uint32_t add)
@@ -458,7 +516,7 @@ static int curve_place(struct mesh_allocator *a, const struct mesh_view *v,
 		gather_ranks(p, v);
 		if (k >= 64 && !long_run_exists(p, k))
 			return place_window(p, k, out);
-		short_none = k < 64 && p->fit != FIT_SOS;
+		short_none = k < 64;
 		if (short_none && short_fit(p, k, &at)) {
 			for (i = 0; i < k; i++)
 				out[i] = p->order[at + i];
