@@ -25,8 +25,11 @@
  * and sos compare runs; the fallback window needs only run starts (a
  * window starting inside a run never spans less than the one starting a
  * node earlier), and its end is found by a second pointer moving over the
- * runs.  test/reference.c keeps the node-by-node definition, and
- * check_alloc_exact compares the two on random maps.
+ * runs.  For k < 64 the runs that hold k come straight from the words
+ * (a run start where k consecutive free ranks start), so the run list
+ * is built only when none does.  test/reference.c keeps the
+ * node-by-node definition, and check_alloc_exact compares the two on
+ * random maps.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +308,13 @@ static int64_t sos_delta(const uint32_t *hist, uint32_t len, uint32_t k)
 	return delta;
 }
 
+/* What best fit (the length) and sum of squares (sos_delta) minimise
+ * over the runs that hold k. */
+static int64_t run_key(const struct curve_priv *p, uint32_t len, uint32_t k)
+{
+	return p->fit == FIT_BF ? (int64_t) len : sos_delta(p->hist, len, k);
+}
+
 /* Ranks of word w that start a run (a free rank after a busy one). */
 static uint64_t run_starts(const uint64_t *rf, uint32_t w)
 {
@@ -378,8 +388,7 @@ static int short_fit(struct curve_priv *p, uint32_t k, uint32_t *at)
 			p->hist[p->run_len[i]]++;
 	}
 	for (i = 0; i < n; i++) {
-		key = p->fit == FIT_BF ? (int64_t) p->run_len[i]
-				       : sos_delta(p->hist, p->run_len[i], k);
+		key = run_key(p, p->run_len[i], k);
 		if (key < best) {
 			best = key;
 			*at = p->run_start[i];
@@ -444,8 +453,7 @@ static int64_t pick_run(struct curve_priv *p, uint32_t nr, uint32_t k,
 			best = i;
 			break;
 		}
-		cur = p->fit == FIT_BF ? (int64_t) p->run_len[i]
-				       : sos_delta(p->hist, p->run_len[i], k);
+		cur = run_key(p, p->run_len[i], k);
 		if (best < 0 || cur < best_key) {
 			best = i;
 			best_key = cur;
