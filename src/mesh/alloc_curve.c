@@ -182,6 +182,12 @@ static uint32_t bits_to_list(uint64_t x, uint32_t w, uint32_t *list, uint32_t n)
 	return n;
 }
 
+/* Ranks of word w that start a run (a free rank after a busy one). */
+static uint64_t run_starts(const uint64_t *rf, uint32_t w)
+{
+	return rf[w] & ~(rf[w] << 1 | (w ? rf[w - 1] >> 63 : 0));
+}
+
 /* Fill the run list from the rank-order words: a run starts at a free
  * rank after a busy one and ends at a busy rank after a free one; the
  * i-th start and the i-th end bound run i.  Returns the number of free
@@ -189,13 +195,14 @@ static uint32_t bits_to_list(uint64_t x, uint32_t w, uint32_t *list, uint32_t n)
 static uint32_t find_runs(struct curve_priv *p, uint32_t n, uint32_t *nruns)
 {
 	uint32_t w, nw = (n + 63) / 64, ns = 0, ne = 0, i, m = 0;
-	uint64_t x, prev = 0, carry;
+	uint64_t x, prev = 0;
 
 	for (w = 0; w < nw; w++) {
 		x = p->rank_free[w];
-		carry = x << 1 | prev >> 63;
-		ns = bits_to_list(x & ~carry, w, p->run_start, ns);
-		ne = bits_to_list(~x & carry, w, p->run_len, ne);
+		ns = bits_to_list(run_starts(p->rank_free, w), w, p->run_start,
+				  ns);
+		ne = bits_to_list(~x & (x << 1 | prev >> 63), w, p->run_len,
+				  ne);
 		prev = x;
 	}
 	if (ne < ns)
@@ -313,12 +320,6 @@ static int64_t sos_delta(const uint32_t *hist, uint32_t len, uint32_t k)
 static int64_t run_key(const struct curve_priv *p, uint32_t len, uint32_t k)
 {
 	return p->fit == FIT_BF ? (int64_t) len : sos_delta(p->hist, len, k);
-}
-
-/* Ranks of word w that start a run (a free rank after a busy one). */
-static uint64_t run_starts(const uint64_t *rf, uint32_t w)
-{
-	return rf[w] & ~(rf[w] << 1 | (w ? rf[w - 1] >> 63 : 0));
 }
 
 /* Runs that hold k < 64, straight from the rank-order words: they start
