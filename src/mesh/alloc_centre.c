@@ -158,9 +158,17 @@ static void fill_lower_bounds(uint64_t *lb, uint32_t n, int nd)
 static int tables_init(struct mesh__l1near *x);
 static void pattern_init(struct mesh__l1near *x);
 
+/* Line caches hold radii up to this. */
+#define L1LINE_MAX_RADIUS 31
+/* hist[d] has this many zeros on either side of the mesh, never
+ * written, so that axis_steps() reads up to a radius of L1LINE_MAX_RADIUS
+ * beyond a centre with no bounds test. */
+#define HIST_PAD (L1LINE_MAX_RADIUS + 1)
+
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
 {
 	int d, nd = 0;
+	uint32_t *h;
 
 	memset(x, 0, sizeof(*x));
 	x->topo = t;
@@ -171,8 +179,10 @@ int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
 	x->shell = malloc(t->nodes * sizeof(*x->shell));
 	x->taken = malloc(t->nodes * sizeof(*x->taken));
 	x->lb = malloc(((size_t) t->nodes + 1) * sizeof(*x->lb));
-	for (d = 0; d < MESH_MAX_DIMS; d++)
-		x->hist[d] = calloc((size_t) t->dim[d], sizeof(uint32_t));
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		h = calloc((size_t) t->dim[d] + 2 * HIST_PAD, sizeof(uint32_t));
+		x->hist[d] = h ? h + HIST_PAD : NULL;
+	}
 	for (d = 0; d < 2; d++)
 		x->hbuf[d] = calloc((size_t) x->rmax + 1, sizeof(uint32_t));
 	x->pre = malloc(((size_t) 6 * x->rmax + 2) * sizeof(*x->pre));
@@ -193,7 +203,8 @@ void mesh__l1near_free(struct mesh__l1near *x)
 
 	mesh__pairsum_free(&x->ps);
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
-		free(x->hist[d]);
+		if (x->hist[d])
+			free(x->hist[d] - HIST_PAD);
 		x->hist[d] = NULL;
 	}
 	free(x->pre);
@@ -463,7 +474,6 @@ static size_t slice_layout(struct mesh__l1near *x, int d, int allow_rot)
 /* Line caches for the rotated axes other than 0 (see the header), with
  * their tables interleaved like axis 0's; none on axes whose caches
  * would pass L1LINE_MAX_ENTRIES. */
-#define L1LINE_MAX_RADIUS 31
 #define L1LINE_MAX_ENTRIES ((size_t) 1 << 21)
 
 static int line_caches_init(struct mesh__l1near *x)
@@ -991,9 +1001,11 @@ static inline void walk_rows(struct mesh__l1near *x,
 					bl = 0;
 				n = 1;
 			}
-			if (xl >= 0)
+			/* padded: off-mesh bits are 0, and hist's zeros
+			 * (r <= wpad < HIST_PAD) take the adds unchanged */
+			if (padded || xl >= 0)
 				h0[xl] += bl * sign;
-			if (xh < dim[0]) /* bh is 0 if rx == 0 */
+			if (padded || xh < dim[0]) /* bh is 0 if rx == 0 */
 				h0[xh] += bh * sign;
 			h1[c[1] + dy] += n * sign;
 			zn += n;
@@ -1013,37 +1025,51 @@ static void shell_walk(struct mesh__l1near *x, const struct mesh_bitmap *f,
 		walk_rows(x, f, c, r, m, dir, 0);
 }
 
-/* Pair sum of the window [lo, hi] of h (at in it), with its node count
- * (*n), coordinate sum (*s), distance sum to coordinate at (*f_at) and
- * nodes at or below at (*below_at). */
+/* Pair sum of the window [lo, hi] of h (at in it), which holds n
+ * nodes, with their coordinate sum (*s), distance sum to coordinate at
+ * (*f_at) and the nodes at or below at (*below_at).  With L_a the nodes
+ * at or below a and G the sum of L_a over the window, each gap (a, a +
+ * 1) adds L_a (n - L_a) to the pair sum, the coordinate sum is (hi + 1)
+ * n - G, and f_at = 2 G_<at + (hi - at + 1) n - G: one multiply per
+ * slice, and no test of a against at in the loop. */
 static uint64_t window_stats(const uint32_t *h, int lo, int hi, int at,
-			     int64_t *n, int64_t *s, int64_t *f_at,
+			     uint32_t n, int64_t *s, int64_t *f_at,
 			     int64_t *below_at)
 {
-	int64_t sum = 0, below = 0, below_pos = 0, s_at = 0;
+	uint64_t pairs = 0, g = 0, g_lt;
+	uint32_t below = 0;
 	int a;
 
-	for (a = lo; a <= hi; a++) {
-		sum += h[a] * ((int64_t) a * below - below_pos);
+	for (a = lo; a < at; a++) {
 		below += h[a];
-		below_pos += (int64_t) a * h[a];
-		if (a == at) {
-			*below_at = below;
-			s_at = below_pos;
-		}
+		pairs += (uint64_t) below * (n - below);
+		g += below;
 	}
-	*n = below;
-	*s = below_pos;
-	*f_at = (int64_t) at * (2 * *below_at - below) + below_pos - 2 * s_at;
-	return (uint64_t) sum;
+	g_lt = g;
+	*below_at = below + h[at];
+	for (a = at; a <= hi; a++) {
+		below += h[a];
+		pairs += (uint64_t) below * (n - below);
+		g += below;
+	}
+	*s = (int64_t) (hi + 1) * n - (int64_t) g;
+	*f_at = 2 * (int64_t) g_lt + (int64_t) (hi - at + 1) * n - (int64_t) g;
+	return pairs;
 }
 
-/* Pair sum of the axis histogram h on [lo, hi] (zero elsewhere). */
-static uint64_t window_pairs(const uint32_t *h, int lo, int hi)
+/* Pair sum of the axis histogram h on [lo, hi] (zero elsewhere), which
+ * holds n nodes. */
+static uint64_t window_pairs(const uint32_t *h, int lo, int hi, uint32_t n)
 {
-	int64_t n, s, f, below;
+	uint64_t pairs = 0;
+	uint32_t below = 0;
+	int a;
 
-	return window_stats(h, lo, hi, lo, &n, &s, &f, &below);
+	for (a = lo; a < hi; a++) {
+		below += h[a];
+		pairs += (uint64_t) below * (n - below);
+	}
+	return pairs;
 }
 
 /* ------------------------------------ a bound before the walk (issue 10)
@@ -1068,10 +1094,11 @@ static uint64_t window_pairs(const uint32_t *h, int lo, int hi)
 /* f_d at c -+ a for a = 0..len - 1 into lo[] (the lesser) and hi[] (the
  * greater), from f_d(c) = fc and the nodes at or below c: a step
  * outwards adds the nodes behind it and takes off those ahead.  h is
- * read only on the window [wlo, whi]. */
-static void axis_steps(const uint32_t *h, int wlo, int whi, int c, int64_t n,
-		       int64_t fc, int64_t below_c, int len, int64_t *lo,
-		       int64_t *hi)
+ * read on [c - len, c + len] (len <= HIST_PAD) with no bounds test: the
+ * window, whose slices beyond the ball are 0, and the zeros off the
+ * mesh (the two reads at -+ len are not used). */
+static void axis_steps(const uint32_t *h, int c, int64_t n, int64_t fc,
+		       int64_t below_c, int len, int64_t *lo, int64_t *hi)
 {
 	int64_t up = fc, dn = fc, behind_up = below_c;
 	int64_t behind_dn = n - below_c + h[c];
@@ -1082,15 +1109,15 @@ static void axis_steps(const uint32_t *h, int wlo, int whi, int c, int64_t n,
 		hi[a] = up < dn ? dn : up;
 		up += 2 * behind_up - n;
 		dn += 2 * behind_dn - n;
-		behind_up += c + a + 1 <= whi ? h[c + a + 1] : 0;
-		behind_dn += c - a - 1 >= wlo ? h[c - a - 1] : 0;
+		behind_up += h[c + a + 1];
+		behind_dn += h[c - a - 1];
 	}
 }
 
 /* Lower bound on the score of centre c (radius r) before the walk that
  * moves m nodes of shell r (low: into B; else out of the ball). */
 static uint64_t walk_bound(struct mesh__l1near *x, const int c[3], int r,
-			   uint32_t m, int low)
+			   uint32_t nb, uint32_t m, int low)
 {
 	enum { N = L1LINE_MAX_RADIUS + 1 };
 	const int *dim = x->topo->dim;
@@ -1106,14 +1133,12 @@ static uint64_t walk_bound(struct mesh__l1near *x, const int c[3], int r,
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		lo[d] = imax(0, c[d] - r);
 		hi[d] = imin(dim[d] - 1, c[d] + r);
-		pairs +=
-		    (int64_t) window_stats(x->hist[d], lo[d], hi[d], c[d],
-					   &n[d], &sum[d], &fc[d], &below[d]);
+		n[d] = nb;
+		pairs += (int64_t) window_stats(x->hist[d], lo[d], hi[d], c[d],
+						nb, &sum[d], &fc[d], &below[d]);
 	}
-	axis_steps(x->hist[0], lo[0], hi[0], c[0], n[0], fc[0], below[0], r + 1,
-		   lo0, hi0);
-	axis_steps(x->hist[1], lo[1], hi[1], c[1], n[1], fc[1], below[1], r + 1,
-		   lo1, hi1);
+	axis_steps(x->hist[0], c[0], n[0], fc[0], below[0], r + 1, lo0, hi0);
+	axis_steps(x->hist[1], c[1], n[1], fc[1], below[1], r + 1, lo1, hi1);
 	/* planes in walk order from the window's end: f_2 there, and the
 	 * nodes at or beyond the plane (behind it for the next step) */
 	step = low ? 1 : -1;
@@ -1186,7 +1211,8 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	if (extra && bound != UINT64_MAX && x->lines_on && x->lcache[2] &&
 	    r <= x->lcap && x->axis0 == 0 &&
 	    (low ? m : extra) >= x->bound_walks &&
-	    walk_bound(x, c, r, low ? m : extra, low) >= bound)
+	    walk_bound(x, c, r, low ? below : at, low ? m : extra, low) >=
+		bound)
 		return UINT64_MAX;
 	if (extra)
 		shell_walk(x, f, c, r, low ? m : extra, low ? 1 : -1);
@@ -1194,7 +1220,7 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 		if (x->tab[d])
 			pairs +=
 			    window_pairs(x->hist[d], imax(0, c[d] - r),
-					 imin(x->topo->dim[d] - 1, c[d] + r));
+					 imin(x->topo->dim[d] - 1, c[d] + r), k);
 	if (pairs >= bound)
 		return UINT64_MAX;
 	if (out)
