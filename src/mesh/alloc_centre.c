@@ -1218,9 +1218,9 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 		shell_walk(x, f, c, r, low ? m : extra, low ? 1 : -1);
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		if (x->tab[d])
-			pairs +=
-			    window_pairs(x->hist[d], imax(0, c[d] - r),
-					 imin(x->topo->dim[d] - 1, c[d] + r), k);
+			pairs += window_pairs(
+			    x->hist[d], imax(0, c[d] - r),
+			    imin(x->topo->dim[d] - 1, c[d] + r), k);
 	if (pairs >= bound)
 		return UINT64_MAX;
 	if (out)

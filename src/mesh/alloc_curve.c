@@ -201,8 +201,8 @@ static uint32_t find_runs(struct curve_priv *p, uint32_t n, uint32_t *nruns)
 		x = p->rank_free[w];
 		ns = bits_to_list(run_starts(p->rank_free, w), w, p->run_start,
 				  ns);
-		ne = bits_to_list(~x & (x << 1 | prev >> 63), w, p->run_len,
-				  ne);
+		ne =
+		    bits_to_list(~x & (x << 1 | prev >> 63), w, p->run_len, ne);
 		prev = x;
 	}
 	if (ne < ns)
