@@ -160,9 +160,9 @@ static void pattern_init(struct mesh__l1near *x);
 
 /* Line caches hold radii up to this. */
 #define L1LINE_MAX_RADIUS 31
-/* hist[d] has this many zeros on either side of the mesh, never
- * written, so that axis_steps() reads up to a radius of L1LINE_MAX_RADIUS
- * beyond a centre with no bounds test. */
+/* hist[d] has this many zeros on either side of the mesh (only ever
+ * added 0 to), so that axis_steps() and the padded walk reach up to
+ * L1LINE_MAX_RADIUS + 1 beyond a centre with no bounds test. */
 #define HIST_PAD (L1LINE_MAX_RADIUS + 1)
 
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
