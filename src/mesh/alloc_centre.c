@@ -1123,7 +1123,8 @@ static uint64_t walk_bound(struct mesh__l1near *x, const int c[3], int r,
 	const int *dim = x->topo->dim;
 	const uint16_t *L2 = line_cache(x, 2, c, r);
 	const size_t Z = (size_t) dim[2];
-	int64_t n[MESH_MAX_DIMS], sum[MESH_MAX_DIMS], fc[MESH_MAX_DIMS];
+	const int64_t n = nb; /* every axis's histogram holds the ball */
+	int64_t sum[MESH_MAX_DIMS], fc[MESH_MAX_DIMS];
 	int64_t below[MESH_MAX_DIMS];
 	int64_t lo0[N], hi0[N], lo1[N], hi1[N];
 	int64_t pairs = 0, acc = 0, f2, ring_f, v;
@@ -1133,17 +1134,16 @@ static uint64_t walk_bound(struct mesh__l1near *x, const int c[3], int r,
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		lo[d] = imax(0, c[d] - r);
 		hi[d] = imin(dim[d] - 1, c[d] + r);
-		n[d] = nb;
 		pairs += (int64_t) window_stats(x->hist[d], lo[d], hi[d], c[d],
 						nb, &sum[d], &fc[d], &below[d]);
 	}
-	axis_steps(x->hist[0], c[0], n[0], fc[0], below[0], r + 1, lo0, hi0);
-	axis_steps(x->hist[1], c[1], n[1], fc[1], below[1], r + 1, lo1, hi1);
+	axis_steps(x->hist[0], c[0], n, fc[0], below[0], r + 1, lo0, hi0);
+	axis_steps(x->hist[1], c[1], n, fc[1], below[1], r + 1, lo1, hi1);
 	/* planes in walk order from the window's end: f_2 there, and the
 	 * nodes at or beyond the plane (behind it for the next step) */
 	step = low ? 1 : -1;
 	z = low ? lo[2] : hi[2];
-	f2 = low ? sum[2] - (int64_t) z * n[2] : (int64_t) z * n[2] - sum[2];
+	f2 = low ? sum[2] - (int64_t) z * n : (int64_t) z * n - sum[2];
 	beyond = x->hist[2][z];
 	for (; left && z >= lo[2] && z <= hi[2]; z += step) {
 		rz = r - (z < c[2] ? c[2] - z : z - c[2]);
@@ -1159,7 +1159,7 @@ static uint64_t walk_bound(struct mesh__l1near *x, const int c[3], int r,
 		}
 		acc += (int64_t) take * (f2 + ring_f);
 		left -= take;
-		f2 += 2 * (int64_t) beyond - n[2];
+		f2 += 2 * (int64_t) beyond - n;
 		if (z + step >= lo[2] && z + step <= hi[2])
 			beyond += x->hist[2][z + step];
 	}

@@ -395,10 +395,12 @@ static int short_fit(struct curve_priv *p, uint32_t k, uint32_t *at)
 			*at = p->run_start[i];
 		}
 	}
-	for (h = 1; p->fit == FIT_SOS && h < k; h++)
-		p->hist[h] = 0;
-	for (i = 0; p->fit == FIT_SOS && i < n; i++)
-		p->hist[p->run_len[i]] = 0;
+	if (p->fit == FIT_SOS) { /* hist is all 0 between decisions */
+		for (h = 1; h < k; h++)
+			p->hist[h] = 0;
+		for (i = 0; i < n; i++)
+			p->hist[p->run_len[i]] = 0;
+	}
 	return 1;
 }
 
@@ -525,11 +527,13 @@ static int curve_place(struct mesh_allocator *a, const struct mesh_view *v,
 		gather_ranks(p, v);
 		if (k >= 64 && !long_run_exists(p, k))
 			return place_window(p, k, out);
-		short_none = k < 64;
-		if (short_none && short_fit(p, k, &at)) {
-			for (i = 0; i < k; i++)
-				out[i] = p->order[at + i];
-			return 0;
+		if (k < 64) {
+			if (short_fit(p, k, &at)) {
+				for (i = 0; i < k; i++)
+					out[i] = p->order[at + i];
+				return 0;
+			}
+			short_none = 1;
 		}
 		m = find_runs(p, v->topo->nodes, &nr);
 		if (m < k)
