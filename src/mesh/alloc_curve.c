@@ -27,7 +27,10 @@
  * node earlier), and its end is found by a second pointer moving over the
  * runs.  For k < 64 the runs that hold k come straight from the words
  * (a run start where k consecutive free ranks start), so the run list
- * is built only when none does.  test/reference.c keeps the
+ * is built only when none does.  For k >= 64 with no run of k, the
+ * window comes from the list of free ranks: blocks of 64 window starts
+ * are reduced to their least span without a branch, and only the first
+ * block that holds the least is searched for its earliest window.  test/reference.c keeps the
  * node-by-node definition, and check_alloc_exact compares the two on
  * random maps.
  */
@@ -141,14 +144,23 @@ static uint32_t collect_first(const struct curve_priv *p,
 	return m;
 }
 
-/* 64 ranks' free bits from the node-order words, without branches. */
+/* 64 ranks' free bits from the node-order words, without branches.
+ * Eight ranks are combined before they meet the word, so the ORs form
+ * short trees rather than one chain through every rank. */
 static uint64_t gather_word(const uint8_t *fb, const uint32_t *ord,
 			    uint32_t len)
 {
-	uint64_t acc = 0;
-	uint32_t j;
+	uint64_t acc = 0, b;
+	uint32_t j = 0;
 
-	for (j = 0; j < len; j++)
+	for (; j + 8 <= len; j += 8) {
+		b = (uint64_t) (fb[ord[j]] | fb[ord[j + 1]] << 1 |
+				fb[ord[j + 2]] << 2 | fb[ord[j + 3]] << 3) |
+		    (uint64_t) (fb[ord[j + 4]] << 4 | fb[ord[j + 5]] << 5 |
+				fb[ord[j + 6]] << 6 | fb[ord[j + 7]] << 7);
+		acc |= b << j;
+	}
+	for (; j < len; j++)
 		acc |= (uint64_t) fb[ord[j]] << j;
 	return acc;
 }
@@ -404,23 +416,52 @@ static int short_fit(struct curve_priv *p, uint32_t k, uint32_t *at)
 	return 1;
 }
 
+/* The least end[i] - fr[i] over i < len: no branch, so the compiler
+ * vectorises it when len is a constant. */
+static inline uint32_t least_span(const uint32_t *fr, const uint32_t *end,
+				  uint32_t len)
+{
+	uint32_t i, least = UINT32_MAX, span;
+
+	for (i = 0; i < len; i++) {
+		span = end[i] - fr[i];
+		least = span < least ? span : least;
+	}
+	return least;
+}
+
+/* The first i < starts of least fr[i + k - 1] - fr[i].  Blocks of 64
+ * starts are reduced without a branch; only the first block that holds
+ * the least is searched. */
+static uint32_t least_span_at(const uint32_t *fr, uint32_t starts, uint32_t k)
+{
+	const uint32_t *end = fr + k - 1;
+	uint32_t b, i, len, best = UINT32_MAX, block = 0, least;
+
+	for (b = 0; b < starts; b += 64) {
+		len = starts - b;
+		least = len >= 64 ? least_span(fr + b, end + b, 64)
+				  : least_span(fr + b, end + b, len);
+		if (least < best) {
+			best = least;
+			block = b;
+		}
+	}
+	for (i = block; end[i] - fr[i] != best; i++)
+		;
+	return i;
+}
+
 /* Fallback for k >= 64 with no run of k: the window of k free nodes of
  * least rank span over the free-rank list, earliest on ties. */
 static int place_window(struct curve_priv *p, uint32_t k, uint32_t *out)
 {
 	const uint32_t *fr = p->free_rank;
-	uint32_t m = list_free_ranks(p, p->nodes), i, span, best = UINT32_MAX,
-		 at = 0;
+	uint32_t m = list_free_ranks(p, p->nodes), i, at;
 
 	if (m < k)
 		return MESH_ENOSPC;
-	for (i = 0; i + k <= m; i++) {
-		span = fr[i + k - 1] - fr[i];
-		if (span < best) {
-			best = span;
-			at = i;
-		}
-	}
+	at = least_span_at(fr, m - k + 1, k);
 	for (i = 0; i < k; i++)
 		out[i] = p->order[fr[at + i]];
 	return 0;
