@@ -523,6 +523,52 @@ START_TEST(test_exact_genalg_mm)
 }
 END_TEST
 
+struct ex_mm_inc {
+	struct ref_l1near *mm;
+	const struct mesh_topo *t;
+};
+
+/* mm-inc by its definition: MM's set from the reference search, then
+ * the reference improvement. */
+static int ex_ref_mm_inc(void *ctx, const struct mesh_bitmap *f, uint32_t k,
+			 uint32_t *out)
+{
+	struct ex_mm_inc *e = ctx;
+
+	if (ref_l1_place(e->mm, f, k, out) == UINT64_MAX)
+		return -1;
+	ref_mm_inc_improve(e->t, f, out, k);
+	return 0;
+}
+
+/* mm-inc: the same set, node for node and in the same order, as MM's
+ * reference search followed by the swaps done by their definition, on
+ * meshes (where the library finds each swap from the set's corners) and
+ * tori (pair by pair), with and without required nodes. */
+START_TEST(test_exact_mm_inc)
+{
+	struct mesh_topo *t = tu_topo(ex_meshes[_i]);
+	struct mesh_bitmap *f = tu_all_free(t), *rest = tu_all_free(t);
+	struct ex_mm_inc e = { ref_l1_create(t, 1), t };
+	struct mesh_allocator *a = NULL;
+	struct mesh_diag d;
+	uint64_t seed = 91 + (uint64_t) _i;
+	char what[64];
+	int round;
+
+	ck_assert_ptr_nonnull(e.mm);
+	ck_assert_int_eq(mesh_alloc_create(t, "mm-inc", NULL, &a, &d), 0);
+	snprintf(what, sizeof(what), "mm-inc on %s", ex_meshes[_i]);
+	for (round = 0; round < 60; round++)
+		ex_compare(a, t, f, rest, &seed, round, ex_ref_mm_inc, &e, what);
+	ref_l1_destroy(e.mm);
+	mesh_alloc_destroy(a);
+	mesh_bitmap_destroy(rest);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 /* Gen-Alg and MM (l1_names[0], [1]) on mesh, on `rounds` maps that
  * make_round() draws into f, each asking for the k it returns: the same
  * sets, node for node, as the reference search. */
@@ -781,6 +827,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_exact_genalg_mm, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_loop_test(tc, test_exact_genalg_mm_large, 0, 5);
+	tcase_add_loop_test(tc, test_exact_mm_inc, 0,
+			    (int) (sizeof(ex_meshes) / sizeof(ex_meshes[0])));
 	tcase_add_test(tc, test_exact_genalg_mm_wide_radius);
 	tcase_add_loop_test(tc, test_exact_l1_paths, 0,
 			    sizeof(l1_path_meshes) / sizeof(*l1_path_meshes));

@@ -1260,3 +1260,45 @@ int ref_contig_place(const struct mesh_topo *t, const struct mesh_bitmap *f,
 				out[m++] = mesh_topo_index(t, c);
 	return 0;
 }
+
+void ref_mm_inc_improve(const struct mesh_topo *t, const struct mesh_bitmap *f,
+			uint32_t *out, uint32_t k)
+{
+	uint8_t *in = calloc(t->nodes, 1);
+	uint64_t *D = malloc(t->nodes * sizeof(*D)), up, gain, best;
+	uint32_t i, b, p, ai, bb, swaps;
+
+	for (i = 0; i < k; i++)
+		in[out[i]] = 1;
+	for (swaps = 0; swaps < k; swaps++) {
+		for (p = 0; p < t->nodes; p++)
+			for (i = 0, D[p] = 0; i < k; i++)
+				D[p] += mesh_topo_distance(t, p, out[i]);
+		best = 0;
+		ai = bb = 0;
+		for (i = 0; i < k; i++)
+			for (b = 0; b < t->nodes; b++) {
+				if (!mesh_bitmap_test(f, b) || in[b])
+					continue;
+				up = D[out[i]] + mesh_topo_distance(t, out[i], b);
+				if (up <= D[b])
+					continue;
+				gain = up - D[b];
+				if (gain > best ||
+				    (gain == best &&
+				     (out[i] < out[ai] ||
+				      (out[i] == out[ai] && b < bb)))) {
+					best = gain;
+					ai = i;
+					bb = b;
+				}
+			}
+		if (!best)
+			break;
+		in[out[ai]] = 0;
+		in[bb] = 1;
+		out[ai] = bb;
+	}
+	free(D);
+	free(in);
+}

@@ -73,6 +73,15 @@ int ref_l1_ties(struct ref_l1near *x, const struct mesh_bitmap *f, uint32_t k,
 		uint64_t best, uint32_t *buf,
 		int (*cb)(void *, const uint32_t *), void *cb_ctx);
 
+/* mm-inc's improvement by its definition (alloc_mm.c): from the set
+ * out[0..k) of free nodes of f, the single best improving swap, a in the
+ * set for b free outside it, of greatest D(a) + d(a, b) - D(b) > 0 (D(p):
+ * the sum of distances from p to the set), ties to the lowest a then the
+ * lowest b, with b taking a's place in out; repeated while one improves,
+ * at most k times.  Every D by direct summation, every pair tried. */
+void ref_mm_inc_improve(const struct mesh_topo *t, const struct mesh_bitmap *f,
+			uint32_t *out, uint32_t k);
+
 /* contig-ff (best_fit 0) or contig-bf (1) on a mesh without wrapping,
  * by its definition: every shape a x b x c = k, most cube-like first
  * (least a+b+c, then smallest c, b, a), every base in index order, each

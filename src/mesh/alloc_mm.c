@@ -19,7 +19,14 @@
  *    d(p,s) (this is the decrease of the pair sum), ties to the lowest a
  *    then the lowest b; stop when no swap improves or after k swaps.
  *    Every swap lowers an integer sum, so it terminates anyway; the cap
- *    keeps the worst case at O(k * n log L).
+ *    keeps the worst case at k searches for a swap.
+ * HOW mm-inc FINDS A SWAP: D(p, S) is three lookups in per-axis distance
+ * sums.  On a mesh, d(a, b) = max over the 8 sign vectors s of s . (a -
+ * b), so the best a for a given b attains max over s of M_s - s . b,
+ * with M_s = max over a in S of D(a, S) + s . a: 8 corner values per
+ * swap instead of k distances per free node, and the lowest a attaining
+ * it is the lowest over those s.  On tori (Lee distance has no such
+ * form) every pair is tried.
  * The centre search is shared with Gen-Alg (alloc_centre.c,
  * mesh__l1near_best(): diamond-count tables on meshes, shell enumeration
  * on tori; same answers as the definition).
@@ -36,8 +43,18 @@ struct mm_priv {
 	struct mesh__pairsum ps;     /* mm-inc: the current set */
 	uint8_t *has[MESH_MAX_DIMS]; /* coordinate occurs among free nodes */
 	uint8_t *in_set;
-	uint64_t *dist; /* mm-inc: D(p, S) of candidate nodes */
+	uint64_t *dist; /* mm-inc: D(a, S) of the set's nodes */
+	/* mm-inc: D(q, S) = axis[0][q_x] + axis[1][q_y] + axis[2][q_z] */
+	int64_t *axis[MESH_MAX_DIMS];
 	int inc;
+	int corners; /* mm-inc: no axis wraps, so swaps come from corners */
+};
+
+/* The best swap found so far: the greatest gain, then the lowest a, then
+ * the lowest b (node indices). */
+struct mm_swap {
+	int64_t gain;
+	uint32_t a, b;
 };
 
 static void mm_destroy(struct mesh_allocator *a)
@@ -51,6 +68,8 @@ static void mm_destroy(struct mesh_allocator *a)
 		free(p->has[d]);
 	free(p->in_set);
 	free(p->dist);
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		free(p->axis[d]);
 	free(p);
 }
 
@@ -69,9 +88,13 @@ static int mm_create(struct mesh_allocator *a, const char *params,
 	p->inc = a->entry->variant;
 	bad |= mesh__l1near_init(&p->near, t) != 0;
 	bad |= mesh__pairsum_init(&p->ps, t) != 0;
+	p->corners = 1;
 	for (i = 0; i < MESH_MAX_DIMS; i++) {
 		p->has[i] = calloc((size_t) t->dim[i], 1);
-		bad |= !p->has[i];
+		p->axis[i] = malloc((size_t) t->dim[i] * sizeof(*p->axis[i]));
+		bad |= !p->has[i] || !p->axis[i];
+		if (t->dim[i] > 1 && t->wrap[i])
+			p->corners = 0;
 	}
 	p->in_set = calloc(t->nodes, 1);
 	p->dist = malloc(t->nodes * sizeof(*p->dist));
@@ -148,59 +171,174 @@ static mesh__centre_pred median_pred(const struct mm_priv *p,
 	return NULL;
 }
 
+/* axis[][] such that D(q, S) = axis[0][q_x] + axis[1][q_y] + axis[2][q_z]:
+ * distance sums split over the axes, so D along each axis through the
+ * origin, less D(origin) on axes 1 and 2, adds up to D(q, S). */
+static void axis_sums(struct mm_priv *p, const struct mesh_topo *t)
+{
+	int64_t origin;
+	int d, c[3];
+
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		c[0] = c[1] = c[2] = 0;
+		origin = (int64_t) mesh__pairsum_dist_to(&p->ps, c);
+		for (c[d] = 0; c[d] < t->dim[d]; c[d]++)
+			p->axis[d][c[d]] =
+			    (int64_t) mesh__pairsum_dist_to(&p->ps, c) -
+			    (d ? origin : 0);
+	}
+}
+
+/* D(p, S) from the per-axis sums. */
+static int64_t dist_to_set(const struct mm_priv *p, const int c[3])
+{
+	return p->axis[0][c[0]] + p->axis[1][c[1]] + p->axis[2][c[2]];
+}
+
+static void consider(struct mm_swap *best, int64_t gain, uint32_t a, uint32_t b)
+{
+	if (gain > best->gain ||
+	    (gain == best->gain &&
+	     (a < best->a || (a == best->a && b < best->b)))) {
+		best->gain = gain;
+		best->a = a;
+		best->b = b;
+	}
+}
+
+/* Every pair (a in S, b free outside S); b with D(b, S) at least the
+ * largest D(a, S) plus the diameter cannot gain. */
+static void swap_by_pairs(struct mm_priv *p, const struct mesh_view *v,
+			  const uint32_t *out, uint32_t k, struct mm_swap *best)
+{
+	const struct mesh_topo *t = v->topo;
+	int64_t max_da = 0, db, up;
+	int64_t diameter = (int64_t) t->dim[0] + t->dim[1] + t->dim[2];
+	uint32_t i, b = 0;
+	int q[3];
+
+	for (i = 0; i < k; i++)
+		if ((int64_t) p->dist[out[i]] > max_da)
+			max_da = (int64_t) p->dist[out[i]];
+	for (q[2] = 0; q[2] < t->dim[2]; q[2]++)
+		for (q[1] = 0; q[1] < t->dim[1]; q[1]++)
+			for (q[0] = 0; q[0] < t->dim[0]; q[0]++, b++) {
+				if (!mesh_bitmap_test(v->free, b) ||
+				    p->in_set[b])
+					continue;
+				db = dist_to_set(p, q);
+				if (db >= max_da + diameter)
+					continue;
+				for (i = 0; i < k; i++) {
+					up = (int64_t) p->dist[out[i]] +
+					     mesh_topo_distance(t, out[i], b);
+					if (up > db)
+						consider(best, up - db, out[i],
+							 b);
+				}
+			}
+}
+
+/* Sign s_d (+1 or -1) of axis d in sign vector s (bit d set: -1). */
+static int sign_of(int s, int d)
+{
+	return (s >> d & 1) ? -1 : 1;
+}
+
+/* On a mesh: for free b outside S the best a attains V(b) = max over
+ * sign vectors s of M_s - s . b (see the file comment).  Per x-row the
+ * y and z terms are folded in, leaving one value for s_x = +1 (minus x)
+ * and one for s_x = -1 (plus x). */
+static void swap_by_corners(struct mm_priv *p, const struct mesh_view *v,
+			    const uint32_t *out, uint32_t k,
+			    struct mm_swap *best)
+{
+	const struct mesh_topo *t = v->topo;
+	int64_t M[8], val, rp, rm, dyz, gain, vmax;
+	uint32_t A[8], ap, am, a, i, b = 0;
+	int s, c[3], x, y, z, valid;
+
+	for (s = 0; s < 8; s++) {
+		M[s] = INT64_MIN;
+		A[s] = UINT32_MAX;
+	}
+	for (i = 0; i < k; i++) {
+		mesh_topo_coords(t, out[i], c);
+		for (s = 0; s < 8; s++) {
+			val = (int64_t) p->dist[out[i]] + sign_of(s, 0) * c[0] +
+			      sign_of(s, 1) * c[1] + sign_of(s, 2) * c[2];
+			if (val > M[s] || (val == M[s] && out[i] < A[s])) {
+				M[s] = val;
+				A[s] = out[i];
+			}
+		}
+	}
+	for (z = 0; z < t->dim[2]; z++)
+		for (y = 0; y < t->dim[1]; y++) {
+			rp = rm = INT64_MIN;
+			ap = am = UINT32_MAX;
+			for (s = 0; s < 8; s++) {
+				val = M[s] - sign_of(s, 1) * y -
+				      sign_of(s, 2) * z;
+				if (sign_of(s, 0) > 0 &&
+				    (val > rp || (val == rp && A[s] < ap))) {
+					rp = val;
+					ap = A[s];
+				} else if (sign_of(s, 0) < 0 &&
+					   (val > rm ||
+					    (val == rm && A[s] < am))) {
+					rm = val;
+					am = A[s];
+				}
+			}
+			dyz = p->axis[1][y] + p->axis[2][z];
+			for (x = 0; x < t->dim[0]; x++, b++) {
+				vmax = rp - x > rm + x ? rp - x : rm + x;
+				gain = vmax - (p->axis[0][x] + dyz);
+				valid = mesh_bitmap_test(v->free, b) &
+					!p->in_set[b];
+				/* one branch, rarely taken: no free map
+				 * branch to mispredict */
+				if (!(valid & (gain > 0) &
+				      (gain >= best->gain)))
+					continue;
+				a = rp - x == vmax ? ap : UINT32_MAX;
+				if (rm + x == vmax && am < a)
+					a = am;
+				consider(best, gain, a, b);
+			}
+		}
+}
+
 /* Best improving swap for set out[0..k); 1 if one was applied. */
 static int best_swap(struct mm_priv *p, const struct mesh_view *v,
 		     uint32_t *out, uint32_t k)
 {
 	const struct mesh_topo *t = v->topo;
-	uint64_t max_da = 0, gain, best_gain = 0;
-	uint32_t i, b, ai = 0, best_a = 0, best_b = 0;
+	struct mm_swap best = { 0, 0, 0 };
+	uint32_t i, ai = 0;
 	int c[3], q[3];
 
+	axis_sums(p, t);
 	for (i = 0; i < k; i++) {
 		mesh_topo_coords(t, out[i], c);
-		p->dist[out[i]] = mesh__pairsum_dist_to(&p->ps, c);
-		if (p->dist[out[i]] > max_da)
-			max_da = p->dist[out[i]];
+		p->dist[out[i]] = (uint64_t) dist_to_set(p, c);
 	}
-	for (b = 0; b < t->nodes; b++) {
-		uint64_t db;
-
-		if (!mesh_bitmap_test(v->free, b) || p->in_set[b])
-			continue;
-		mesh_topo_coords(t, b, q);
-		db = mesh__pairsum_dist_to(&p->ps, q);
-		/* a gain needs D(b,S) < D(a,S) + d(a,b) <= max_da + diameter */
-		if (db >= max_da + (uint64_t) t->dim[0] + t->dim[1] + t->dim[2])
-			continue;
-		for (i = 0; i < k; i++) {
-			uint64_t up =
-			    p->dist[out[i]] +
-			    (uint64_t) mesh_topo_distance(t, out[i], b);
-
-			if (up <= db)
-				continue;
-			gain = up - db;
-			if (gain > best_gain ||
-			    (gain == best_gain &&
-			     (out[i] < out[ai] ||
-			      (out[i] == out[ai] && b < best_b)))) {
-				best_gain = gain;
-				ai = i;
-				best_a = out[i];
-				best_b = b;
-			}
-		}
-	}
-	if (!best_gain)
+	if (p->corners)
+		swap_by_corners(p, v, out, k, &best);
+	else
+		swap_by_pairs(p, v, out, k, &best);
+	if (!best.gain)
 		return 0;
-	mesh_topo_coords(t, best_a, c);
-	mesh_topo_coords(t, best_b, q);
+	while (out[ai] != best.a)
+		ai++;
+	mesh_topo_coords(t, best.a, c);
+	mesh_topo_coords(t, best.b, q);
 	mesh__pairsum_update(&p->ps, c, -1);
 	mesh__pairsum_update(&p->ps, q, 1);
-	p->in_set[best_a] = 0;
-	p->in_set[best_b] = 1;
-	out[ai] = best_b;
+	p->in_set[best.a] = 0;
+	p->in_set[best.b] = 1;
+	out[ai] = best.b;
 	return 1;
 }
 
