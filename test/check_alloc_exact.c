@@ -750,18 +750,18 @@ static const char *const ex_large[] = { "16x16x8", "33x7x5", "64x6x3", "20x18",
 /* MC's search on the larger meshes: the definition's least cost and
  * lowest centre, for large and small k; the gathered keys come sorted
  * and add up to the cost. */
-START_TEST(test_exact_mc_search_large)
+static void mc_search_large(const char *mesh, uint64_t seed, int rounds)
 {
 	static const int shapes[][3] = { { 1, 1, 1 }, { 2, 2, 2 }, { 3, 1, 2 } };
-	struct mesh_topo *t = tu_topo(ex_large[_i]);
+	struct mesh_topo *t = tu_topo(mesh);
 	struct mesh_bitmap *f = tu_all_free(t);
 	uint32_t *out = malloc(t->nodes * sizeof(*out)), nfree, k, centre;
-	uint64_t seed = 91 + (uint64_t) _i, want;
+	uint64_t want;
 	struct mesh__mc mc;
 	int round, sh;
 
 	ck_assert_int_eq(mesh__mc_init(&mc, t), 0);
-	for (round = 0; round < 24; round++) {
+	for (round = 0; round < rounds; round++) {
 		struct mesh__mc_best best;
 
 		ex_random_map(t, f, &seed, round);
@@ -787,16 +787,32 @@ START_TEST(test_exact_mc_search_large)
 			mesh__mc_search(&mc, f, e, k, &best);
 			ck_assert_msg(best.cost == want && best.centre == centre,
 				      "%s round %d shape %dx%dx%d k=%u: centre %u cost %llu, definition %u cost %llu",
-				      ex_large[_i], round, e[0], e[1], e[2], k, best.centre,
+				      mesh, round, e[0], e[1], e[2], k, best.centre,
 				      (unsigned long long) best.cost, centre,
 				      (unsigned long long) want);
-			ex_gather_adds_up(&mc, f, &best, k, out, ex_large[_i], round);
+			ex_gather_adds_up(&mc, f, &best, k, out, mesh, round);
 		}
 	}
 	mesh__mc_free(&mc);
 	free(out);
 	mesh_bitmap_destroy(f);
 	mesh_topo_destroy(t);
+}
+
+START_TEST(test_exact_mc_search_large)
+{
+	mc_search_large(ex_large[_i], 91 + (uint64_t) _i, 24);
+}
+END_TEST
+
+/* The same on tori, where the sweep's shells wrap (one axis, two, all
+ * three; rings shorter than the shells). */
+static const char *const ex_large_tori[] = { "12tx12tx8t", "20tx18t", "12x10tx6t",
+					     "33tx7x5", "7tx6tx5t", "4tx9x3t" };
+
+START_TEST(test_exact_mc_search_large_tori)
+{
+	mc_search_large(ex_large_tori[_i], 191 + (uint64_t) _i, 12);
 }
 END_TEST
 
@@ -835,6 +851,8 @@ int main(void)
 	tcase_add_test(tc, test_exact_l1_paths_sparse);
 	tcase_add_loop_test(tc, test_exact_mc_search_large, 0,
 			    sizeof(ex_large) / sizeof(ex_large[0]));
+	tcase_add_loop_test(tc, test_exact_mc_search_large_tori, 0,
+			    sizeof(ex_large_tori) / sizeof(ex_large_tori[0]));
 	tcase_add_loop_test(tc, test_exact_buddy_large, 0,
 			    sizeof(ex_large) / sizeof(ex_large[0]));
 	suite_add_tcase(s, tc);

@@ -173,6 +173,9 @@ struct mesh__mc {
 	int *ax;                    /* scratch: 2 (X + Y + Z) per-axis values */
 	uint32_t *rowq;  /* scratch: two padded x-rows of shell counts */
 	size_t rowq_len; /* ... of at most this many entries each */
+	/* scratch, tori: a row's counts (X + 1), one shell's row read as
+	 * the summed-volume table's (2 X + 1) and zeros (2 X + 1) */
+	uint32_t *rowp;
 };
 
 struct mesh__mc_best {

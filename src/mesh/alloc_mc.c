@@ -27,11 +27,14 @@
  * centre cannot beat the best so far, so the result is exactly Fig. 31's.
  * Speed (issue 10, doc/design.md): no centre can cost less than filling
  * the largest possible shells in order (cost_floor), so the search stops
- * once a centre reaches that floor; on meshes without wraparound, after
- * the first 32 free centres the rest are swept one x-row at a time, shell
- * by shell, and for clusters of radius 4 or more every centre first gets
- * a lower bound from two exact shell counts, so that only the few that
- * may win are counted in full (sweep_search).
+ * once a centre reaches that floor; after the first 32 free centres the
+ * rest are swept one x-row at a time, shell by shell, and for clusters
+ * of radius 4 or more every centre first gets a lower bound from two
+ * exact shell counts, so that only the few that may win are counted in
+ * full (sweep_search).  On a torus a row's shell counts are first
+ * gathered from its wrapped y and z intervals and continued
+ * periodically in x (row_periodic), and the sweep reads them as it
+ * reads the summed-volume table on a mesh.
  * test/reference.c's ref_mc_centre is the definition, node by node;
  * check_alloc_exact compares them.
  * Property (Ch. V): if a free w x h block exists its centre has cost 0,
@@ -71,7 +74,9 @@ void mesh__mc_free(struct mesh__mc *m)
 	free(m->tmp);
 	free(m->ax);
 	free(m->rowq);
+	free(m->rowp);
 	m->rowq = NULL;
+	m->rowp = NULL;
 	m->tmp = NULL;
 	m->ax = NULL;
 	m->keys = NULL;
@@ -97,8 +102,9 @@ int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
 	    sizeof(*m->ax));
 	m->rowq_len = 2 * (size_t) t->dim[0] + 2 * (size_t) rmax + 1;
 	m->rowq = malloc(2 * m->rowq_len * sizeof(*m->rowq));
+	m->rowp = calloc(5 * (size_t) t->dim[0] + 3, sizeof(*m->rowp));
 	if (!m->keys || !m->live || !m->cand || !m->vol || !m->tmp || !m->ax ||
-	    !m->rowq || mesh__boxsum_init(&m->box, t)) {
+	    !m->rowq || !m->rowp || mesh__boxsum_init(&m->box, t)) {
 		mesh__mc_free(m);
 		return MESH_ENOMEM;
 	}
@@ -299,6 +305,111 @@ static inline uint32_t row_count(const struct sweep_rows *R, int x, int e,
 	return rows_at(R, hi > X ? X : hi) - rows_at(R, lo < 0 ? 0 : lo);
 }
 
+/* The interval [lo, hi] of axis d as at most two intervals [from[i],
+ * to[i]) on the axis: clipped on a mesh; on a torus wrapped, or the
+ * whole ring when it is longer. */
+static int axis_parts(const struct mesh_topo *t, int d, int lo, int hi,
+		      int from[2], int to[2])
+{
+	int len = t->dim[d];
+
+	if (!t->wrap[d] || hi - lo + 1 >= len) {
+		from[0] = lo < 0 || t->wrap[d] ? 0 : lo;
+		to[0] = hi >= len || t->wrap[d] ? len : hi + 1;
+		return 1;
+	}
+	hi -= lo - ((lo % len) + len) % len;
+	lo = ((lo % len) + len) % len;
+	from[0] = lo;
+	to[0] = hi < len ? hi + 1 : len;
+	if (hi < len)
+		return 1;
+	from[1] = 0;
+	to[1] = hi - len + 1;
+	return 2;
+}
+
+/* Tori: out[j] := free nodes of the x-row's shell s (y, z fixed) at x <
+ * j - K, for j < len, from the y and z intervals wrapped into at most
+ * four boxes; beyond the row, periodic if x wraps (out[j + X] = out[j] +
+ * the row's total), else 0 below and the total above, as on a mesh.
+ * row_count() then reads out like a row of the summed-volume table. */
+static void row_periodic(const struct mesh__mc *m, const int ext[3], int s,
+			 int y, int z, int K, uint32_t len, uint32_t *out)
+{
+	const struct mesh_topo *t = m->topo;
+	const uint32_t *sum = m->box.sum, *a, *b, *c, *d;
+	size_t sy = (size_t) t->dim[0] + 1, sz = sy * ((size_t) t->dim[1] + 1);
+	int y0 = y - ext[1] / 2 - s, z0 = z - ext[2] / 2 - s, X = t->dim[0];
+	int yf[2], yt[2], zf[2], zt[2], ny, nz, i, j, x, q;
+	uint32_t *P = m->rowp, total;
+
+	ny = axis_parts(t, 1, y0, y0 + ext[1] - 1 + 2 * s, yf, yt);
+	nz = axis_parts(t, 2, z0, z0 + ext[2] - 1 + 2 * s, zf, zt);
+	for (x = 0; x <= X; x++)
+		P[x] = 0;
+	for (j = 0; j < nz; j++)
+		for (i = 0; i < ny; i++) {
+			a = sum + (size_t) yt[i] * sy + (size_t) zt[j] * sz;
+			b = sum + (size_t) yf[i] * sy + (size_t) zt[j] * sz;
+			c = sum + (size_t) yt[i] * sy + (size_t) zf[j] * sz;
+			d = sum + (size_t) yf[i] * sy + (size_t) zf[j] * sz;
+			for (x = 0; x <= X; x++)
+				P[x] += a[x] - b[x] - c[x] + d[x];
+		}
+	total = P[X];
+	if (!t->wrap[0] || X == 1) {
+		for (j = 0; j < (int) len; j++)
+			out[j] = j < K ? 0 : j - K > X ? total : P[j - K];
+		return;
+	}
+	/* x = j - K = q X + r: out[j] = P[r] + q * total */
+	q = K > 0 ? -((K + X - 1) / X) : 0;
+	x = -K - q * X;
+	for (j = 0; j < (int) len; j++) {
+		out[j] = P[x] + (uint32_t) q * total;
+		if (++x == X) {
+			x = 0;
+			q++;
+		}
+	}
+}
+
+/* How row_count() reads shell s's rows: the shape's x offset, width,
+ * growth and the row's length. */
+struct shell_geom {
+	int e, w, s, X;
+};
+
+/* Shell s of the centres of x-row (y, z): its rows (sweep_row()) and
+ * how to count them.  On a torus the rows come from row_periodic(); if
+ * x wraps, shifted by the shape's offset and the shell, so that a
+ * centre at x counts [x, x + w) with w at most the ring, unclipped. */
+static inline struct shell_geom shell_rows(const struct mesh__mc *m,
+					   const int ext[3], int s, int y,
+					   int z, struct sweep_rows *R)
+{
+	const struct mesh_topo *t = m->topo;
+	int X = t->dim[0], wrap_x = t->wrap[0] && X > 1;
+	uint32_t *row = m->rowp + X + 1, *zero = row + 2 * X + 1;
+	struct shell_geom g = { ext[0] / 2, ext[0], s, X };
+
+	if (!t->wrap[0] && !t->wrap[1] && !t->wrap[2]) {
+		sweep_row(m, ext, s, y, z, R);
+		return g;
+	}
+	row_periodic(m, ext, s, y, z, wrap_x ? g.e + s : 0,
+		     (uint32_t) (wrap_x ? 2 * X + 1 : X + 1), row);
+	R->a = row;
+	R->b = R->c = R->d = zero;
+	if (wrap_x) {
+		g.w = ext[0] + 2 * s < X ? ext[0] + 2 * s : X;
+		g.e = g.s = 0;
+		g.X = 2 * X;
+	}
+	return g;
+}
+
 static inline uint64_t short_of(uint32_t k, uint64_t n)
 {
 	return n < k ? k - n : 0;
@@ -345,18 +456,19 @@ static void sweep_ascending(const struct mesh__mc *m, const int ext[3],
 	const struct mesh_topo *t = m->topo;
 	struct mesh__mc_best *best = sb->best;
 	struct sweep_rows R;
+	struct shell_geom g;
 	uint32_t i, kept, cnt, use;
 	uint64_t bc, need;
-	int s, rmax = t->dim[0], X = t->dim[0], e0 = ext[0] / 2, alive;
+	int s, rmax = t->dim[0], alive;
 
 	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
 	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
 	for (s = (int) one; n && s <= rmax; s++) {
-		sweep_row(m, ext, s, y, z, &R);
+		g = shell_rows(m, ext, s, y, z, &R);
 		for (i = 0, kept = 0; i < n; i++) {
 			struct mesh__mc_live e = L[i];
 
-			cnt = row_count(&R, (int) e.x, e0, ext[0], s, X);
+			cnt = row_count(&R, (int) e.x, g.e, g.w, g.s, g.X);
 			use = cnt - e.taken;
 			use = use > k - e.taken ? k - e.taken : use;
 			e.taken += use;
@@ -398,10 +510,11 @@ static void sweep_descending(const struct mesh__mc *m, const int ext[3],
 	const struct mesh_topo *t = m->topo;
 	struct mesh__mc_best *best = sb->best;
 	struct sweep_rows R;
+	struct shell_geom g;
 	const uint64_t *V = m->vol;
 	uint32_t i, kept, cnt;
 	uint64_t bc, lb;
-	int q, rmax = t->dim[0], X = t->dim[0], e0 = ext[0] / 2, alive, done;
+	int q, rmax = t->dim[0], alive, done;
 	const uint64_t *C;
 
 	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
@@ -412,11 +525,11 @@ static void sweep_descending(const struct mesh__mc *m, const int ext[3],
 	for (q = S - 2; n && q <= rmax; q = q > (int) one && q < S ? q - 1
 					    : q < S                ? S + 1
 								   : q + 1) {
-		sweep_row(m, ext, q, y, z, &R);
+		g = shell_rows(m, ext, q, y, z, &R);
 		for (i = 0, kept = 0; i < n; i++) {
 			struct mesh__mc_live e = L[i];
 
-			cnt = row_count(&R, (int) e.x, e0, ext[0], q, X);
+			cnt = row_count(&R, (int) e.x, g.e, g.w, g.s, g.X);
 			e.cost += short_of(k, cnt);
 			if (cnt >= k && q < S)
 				e.x2 = (uint32_t) q;
@@ -482,6 +595,28 @@ static inline struct mesh__mc_live desc_start(const struct mesh__mc_cand *c,
  * The bound tightens as centres finish, in any order, so ties go to the
  * lower centre explicitly. */
 
+/* Fills out[0..len) with a shell's row counts shifted by K (see
+ * row_periodic()). */
+typedef void (*row_fill_fn)(const struct mesh__mc *m, const int ext[3], int s,
+			    int y, int z, int K, uint32_t len, uint32_t *out);
+
+/* row_periodic() on a mesh, from the summed-volume table: 0 below the
+ * row, its total above. */
+static void row_clipped(const struct mesh__mc *m, const int ext[3], int s,
+			int y, int z, int K, uint32_t len, uint32_t *out)
+{
+	struct sweep_rows R;
+	int X = m->topo->dim[0], j;
+
+	sweep_row(m, ext, s, y, z, &R);
+	for (j = 0; j < K; j++)
+		out[j] = 0;
+	for (j = 0; j <= X; j++)
+		out[K + j] = rows_at(&R, j);
+	for (j = K + X + 1; j < (int) len; j++)
+		out[j] = out[K + X];
+}
+
 /* Step 2's lower bounds: the free centres from node from on whose bound
  * is below the best so far go to m->cand (their number is returned).
  * Each centre whose bound is the least so far and below the best is
@@ -496,7 +631,6 @@ static uint32_t lower_bounds(const struct mesh__mc *m,
 {
 	const struct mesh_topo *t = m->topo;
 	struct mesh__mc_cand *cand = m->cand;
-	struct sweep_rows R, R1;
 	uint32_t X = (uint32_t) t->dim[0], y, z, row, x0, x, n1, n2, lb, nc = 0;
 	uint32_t least = UINT32_MAX;
 	uint64_t base = m->vol[rmax + 2 + S - 1],
@@ -508,25 +642,27 @@ static uint32_t lower_bounds(const struct mesh__mc *m,
 	uint32_t lo1 = (uint32_t) (ext[0] / 2 + S - 1),
 		 w1 = (uint32_t) (ext[0] + 2 * (S - 1));
 	/* pads: shell S reaches lo1 + 1 below and w1 - lo1 + 1 above */
-	uint32_t pl = lo1 + 1, ph = w1 - lo1 + 1, len = pl + X + 1 + ph, j;
+	uint32_t pl = lo1 + 1, ph = w1 - lo1 + 1, len = pl + X + 1 + ph;
+	/* tori: the rows come from row_periodic(), and if x wraps a shell
+	 * is at most the whole ring.  Called through a pointer, so that
+	 * neither fill is inlined into this loop (inlining both made the
+	 * mesh's 6% slower). */
+	row_fill_fn fill =
+	    t->wrap[0] || t->wrap[1] || t->wrap[2] ? row_periodic : row_clipped;
+	int wrap_x = t->wrap[0] && X > 1;
+	uint32_t W1 = wrap_x && w1 > X ? X : w1;
+	uint32_t W2 = wrap_x && w1 + 2 > X ? X : w1 + 2;
 	uint32_t *q1 = m->rowq, *q2 = q1 + len;
-	const uint32_t *h1 = q1 + pl - lo1 + w1, *l1 = q1 + pl - lo1,
-		       *h2 = q2 + pl - lo1 + w1 + 1, *l2 = q2 + pl - lo1 - 1;
+	const uint32_t *h1 = q1 + pl - lo1 + W1, *l1 = q1 + pl - lo1,
+		       *h2 = q2 + pl - lo1 - 1 + W2, *l2 = q2 + pl - lo1 - 1;
 
-	for (j = 0; j < pl; j++)
-		q1[j] = q2[j] = 0;
 	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
 		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
 			if (row + X <= from)
 				continue;
-			sweep_row(m, ext, S - 1, (int) y, (int) z, &R1);
-			sweep_row(m, ext, S, (int) y, (int) z, &R);
-			for (j = 0; j <= X; j++) {
-				q1[pl + j] = rows_at(&R1, (int) j);
-				q2[pl + j] = rows_at(&R, (int) j);
-			}
-			for (j = pl + X + 1; j < len; j++)
-				q1[j] = q1[pl + X], q2[j] = q2[pl + X];
+			fill(m, ext, S - 1, (int) y, (int) z, (int) pl, len,
+			     q1);
+			fill(m, ext, S, (int) y, (int) z, (int) pl, len, q2);
 			for (x0 = 0; x0 < X; x0 += 64) {
 				bits = row_bits(free_map, row, x0, X, from);
 				for (; bits; bits &= bits - 1) {
@@ -627,11 +763,16 @@ static void sweep_search(const struct mesh__mc *m,
 		}
 		return;
 	}
-	/* 3. Row by row, every free centre. */
+	/* 3. Row by row, every free centre, until the best is at the floor
+	 * and can lose no tie to the rows left (on a torus, which has no
+	 * edges, the first rows often reach it). */
 	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
 		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
 			if (row + X <= from)
 				continue;
+			if (best->cost <= floor &&
+			    (!sb.here || best->centre < row))
+				return;
 			for (x0 = 0, n = 0; x0 < X; x0 += 64) {
 				bits = row_bits(free_map, row, x0, X, from);
 				for (; bits; bits &= bits - 1) {
@@ -657,15 +798,15 @@ void mesh__mc_search(const struct mesh__mc *m,
 	const struct mesh_topo *t = m->topo;
 	uint64_t cost, floor = cost_floor(t, ext, k), before = best->cost;
 	uint32_t i, seen = 0;
-	int c[3], r, mesh = !t->wrap[0] && !t->wrap[1] && !t->wrap[2];
+	int c[3], r;
 
 	/* Centre by centre, lowest first; once a centre reaches the floor no
-	 * later one can beat it.  On a mesh, after the first few centres
-	 * have set a bound, the rest go to the shell-by-shell sweep. */
+	 * later one can beat it.  After the first few centres have set a
+	 * bound, the rest go to the shell-by-shell sweep. */
 	for (i = 0; i < t->nodes && best->cost > floor; i++) {
 		if (!mesh_bitmap_test(free_map, i))
 			continue;
-		if (mesh && ++seen > 32) {
+		if (++seen > 32) {
 			sweep_search(m, free_map, ext, k, i,
 				     best->cost != before, best);
 			return;
