@@ -1651,9 +1651,8 @@ int mesh__l1near_path_scores(struct mesh__l1near *x,
 	return 0;
 }
 
-/* Split [lo, hi] on axis d into at most two in-range intervals. */
-static int split_axis(const struct mesh_topo *t, int d, int lo, int hi,
-		      int ilo[2], int ihi[2])
+int mesh__split_axis(const struct mesh_topo *t, int d, int lo, int hi,
+		     int ilo[2], int ihi[2])
 {
 	int len = t->dim[d];
 
@@ -1689,7 +1688,8 @@ uint32_t mesh__box_count(const struct mesh__boxsum *b, const int lo[3],
 	uint32_t total = 0;
 
 	for (d = 0; d < 3; d++) {
-		n[d] = split_axis(b->topo, d, lo[d], hi[d], ilo[d], ihi[d]);
+		n[d] =
+		    mesh__split_axis(b->topo, d, lo[d], hi[d], ilo[d], ihi[d]);
 		if (!n[d])
 			return 0;
 	}

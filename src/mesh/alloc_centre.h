@@ -147,6 +147,11 @@ uint64_t mesh__l1near_score(struct mesh__l1near *x,
 /* Free nodes in the box lo[d] <= c[d] <= hi[d]; bounds may lie outside
  * the mesh: wrapped axes wrap (a box at least as long as the ring is the
  * whole ring), other axes are clipped. */
+/* Split [lo, hi] on axis d into at most two in-range intervals
+ * [ilo[i], ihi[i]]: clipped on a mesh (0 if nothing is left); on a torus
+ * wrapped, or the whole ring when it is longer. */
+int mesh__split_axis(const struct mesh_topo *t, int d, int lo, int hi,
+		     int ilo[2], int ihi[2]);
 uint32_t mesh__box_count(const struct mesh__boxsum *b, const int lo[3],
 			 const int hi[3]);
 

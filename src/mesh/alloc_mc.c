@@ -305,30 +305,6 @@ static inline uint32_t row_count(const struct sweep_rows *R, int x, int e,
 	return rows_at(R, hi > X ? X : hi) - rows_at(R, lo < 0 ? 0 : lo);
 }
 
-/* The interval [lo, hi] of axis d as at most two intervals [from[i],
- * to[i]) on the axis: clipped on a mesh; on a torus wrapped, or the
- * whole ring when it is longer. */
-static int axis_parts(const struct mesh_topo *t, int d, int lo, int hi,
-		      int from[2], int to[2])
-{
-	int len = t->dim[d];
-
-	if (!t->wrap[d] || hi - lo + 1 >= len) {
-		from[0] = lo < 0 || t->wrap[d] ? 0 : lo;
-		to[0] = hi >= len || t->wrap[d] ? len : hi + 1;
-		return 1;
-	}
-	hi -= lo - ((lo % len) + len) % len;
-	lo = ((lo % len) + len) % len;
-	from[0] = lo;
-	to[0] = hi < len ? hi + 1 : len;
-	if (hi < len)
-		return 1;
-	from[1] = 0;
-	to[1] = hi - len + 1;
-	return 2;
-}
-
 /* Tori: out[j] := free nodes of the x-row's shell s (y, z fixed) at x <
  * j - K, for j < len, from the y and z intervals wrapped into at most
  * four boxes; beyond the row, periodic if x wraps (out[j + X] = out[j] +
@@ -344,15 +320,19 @@ static void row_periodic(const struct mesh__mc *m, const int ext[3], int s,
 	int yf[2], yt[2], zf[2], zt[2], ny, nz, i, j, x, q;
 	uint32_t *P = m->rowp, total;
 
-	ny = axis_parts(t, 1, y0, y0 + ext[1] - 1 + 2 * s, yf, yt);
-	nz = axis_parts(t, 2, z0, z0 + ext[2] - 1 + 2 * s, zf, zt);
+	/* inclusive intervals; the table's bounds are yf and yt + 1 */
+	ny = mesh__split_axis(t, 1, y0, y0 + ext[1] - 1 + 2 * s, yf, yt);
+	nz = mesh__split_axis(t, 2, z0, z0 + ext[2] - 1 + 2 * s, zf, zt);
 	for (x = 0; x <= X; x++)
 		P[x] = 0;
 	for (j = 0; j < nz; j++)
 		for (i = 0; i < ny; i++) {
-			a = sum + (size_t) yt[i] * sy + (size_t) zt[j] * sz;
-			b = sum + (size_t) yf[i] * sy + (size_t) zt[j] * sz;
-			c = sum + (size_t) yt[i] * sy + (size_t) zf[j] * sz;
+			a = sum + (size_t) (yt[i] + 1) * sy +
+			    (size_t) (zt[j] + 1) * sz;
+			b = sum + (size_t) yf[i] * sy +
+			    (size_t) (zt[j] + 1) * sz;
+			c = sum + (size_t) (yt[i] + 1) * sy +
+			    (size_t) zf[j] * sz;
 			d = sum + (size_t) yf[i] * sy + (size_t) zf[j] * sz;
 			for (x = 0; x <= X; x++)
 				P[x] += a[x] - b[x] - c[x] + d[x];
