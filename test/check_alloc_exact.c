@@ -259,9 +259,13 @@ static void ex_compare(struct mesh_allocator *a, const struct mesh_topo *t,
 }
 
 /* contig-ff and contig-bf (word boxes where rows fit a word, prefix
- * sums on 70x3): box for box the definition's answer. */
-static const char *const contig_meshes[] = { "9x7", "5x4x3", "12x3", "70x3",
-					     "8x8x8", "16x16x4", "64x2x2" };
+ * sums on 70x3 and 70tx3t): box for box the definition's answer; on
+ * tori boxes wrap. */
+static const char *const contig_meshes[] = {
+	"9x7",	  "5x4x3",  "12x3",	 "70x3",	"8x8x8",     "16x16x4",
+	"64x2x2", "9tx7t",  "5tx4x3t", "6x5tx4t", "8tx8tx8t", "64tx2x3t",
+	"70tx3t", "3tx3tx2t"
+};
 
 START_TEST(test_exact_contig)
 {

@@ -1167,10 +1167,17 @@ static uint64_t ref_box_free(const struct mesh_topo *t,
 	for (c[2] = lo[2]; c[2] < lo[2] + e[2]; c[2]++)
 		for (c[1] = lo[1]; c[1] < lo[1] + e[1]; c[1]++)
 			for (c[0] = lo[0]; c[0] < lo[0] + e[0]; c[0]++) {
-				for (d = 0, on = 1; d < 3; d++)
-					on &= c[d] >= 0 && c[d] < t->dim[d];
+				int q[3];
+
+				for (d = 0, on = 1; d < 3; d++) {
+					q[d] = t->wrap[d] ? (c[d] % t->dim[d] +
+							     t->dim[d]) %
+								    t->dim[d]
+							  : c[d];
+					on &= q[d] >= 0 && q[d] < t->dim[d];
+				}
 				n += on && mesh_bitmap_test(
-					       f, mesh_topo_index(t, c));
+					       f, mesh_topo_index(t, q));
 			}
 	return n;
 }
@@ -1183,8 +1190,8 @@ static uint64_t ref_contact(const struct mesh_topo *t,
 	uint64_t n = 0;
 
 	for (d = 0; d < 3; d++) {
-		if (t->dim[d] == 1)
-			continue;
+		if (t->dim[d] == 1 || (t->wrap[d] && e[d] >= t->dim[d]))
+			continue; /* no face on this axis */
 		for (side = 0; side < 2; side++) {
 			memcpy(lo, b, sizeof(lo));
 			memcpy(ext, e, sizeof(ext));
@@ -1213,7 +1220,7 @@ int ref_contig_place(const struct mesh_topo *t, const struct mesh_bitmap *f,
 		     uint32_t k, int best_fit, uint32_t *out)
 {
 	int shapes[512][3], n = 0, i, j, e[3], b[3], best_b[3] = { 0 }, best_s = -1;
-	int tmp[3], c[3];
+	int tmp[3], c[3], q[3], top[3], d;
 	uint64_t vol = k, best_contact = 0, ct;
 	uint32_t a, bb, m = 0;
 
@@ -1235,10 +1242,14 @@ int ref_contig_place(const struct mesh_topo *t, const struct mesh_bitmap *f,
 		}
 	for (i = 0; i < n && !(best_s >= 0 && !best_fit); i++) {
 		memcpy(e, shapes[i], sizeof(e));
-		for (b[2] = 0; b[2] + e[2] <= t->dim[2]; b[2]++)
-			for (b[1] = 0; b[1] + e[1] <= t->dim[1]; b[1]++)
-				for (b[0] = 0; b[0] + e[0] <= t->dim[0];
-				     b[0]++) {
+		/* a box that wraps may start anywhere on a longer ring */
+		for (d = 0; d < 3; d++)
+			top[d] = t->wrap[d] && e[d] < t->dim[d]
+					 ? t->dim[d] - 1
+					 : t->dim[d] - e[d];
+		for (b[2] = 0; b[2] <= top[2]; b[2]++)
+			for (b[1] = 0; b[1] <= top[1]; b[1]++)
+				for (b[0] = 0; b[0] <= top[0]; b[0]++) {
 					if (ref_box_free(t, f, b, e) != vol)
 						continue;
 					ct = best_fit ? ref_contact(t, f, b, e)
@@ -1256,8 +1267,12 @@ int ref_contig_place(const struct mesh_topo *t, const struct mesh_bitmap *f,
 	memcpy(e, shapes[best_s], sizeof(e));
 	for (c[2] = best_b[2]; c[2] < best_b[2] + e[2]; c[2]++)
 		for (c[1] = best_b[1]; c[1] < best_b[1] + e[1]; c[1]++)
-			for (c[0] = best_b[0]; c[0] < best_b[0] + e[0]; c[0]++)
-				out[m++] = mesh_topo_index(t, c);
+			for (c[0] = best_b[0]; c[0] < best_b[0] + e[0];
+			     c[0]++) {
+				for (d = 0; d < 3; d++)
+					q[d] = c[d] % t->dim[d];
+				out[m++] = mesh_topo_index(t, q);
+			}
 	return 0;
 }
 

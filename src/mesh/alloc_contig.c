@@ -21,8 +21,9 @@
  *    boundary positions across its faces ("least fragmentation": the
  *    block hugs what is already used and leaves the free region in one
  *    piece); ties go to the preferred shape, then the lowest base.
- * Free boxes are found a word at a time (mesh__box_starts: one bit per
- * low corner) when x-rows fit a 64-bit word and no axis wraps, else by
+ * Free boxes are found a word at a time (mesh__box_starts, on tori
+ * mesh__ring_box_starts: one bit per
+ * low corner) when x-rows fit a 64-bit word, else by
  * prefix sums (boxsum), O(1) per candidate box; both visit the free
  * boxes in the same order.  Contact (bf) is counted with prefix sums.
  * The equally good placements are listed for sl:contig-*
@@ -50,11 +51,10 @@ struct contig_priv {
 
 static void contig_destroy(struct mesh_allocator *a);
 
-/* Word boxes need x-rows of at most 64 nodes and no wrapping (boxes
- * that wrap around a torus are found by prefix sums). */
+/* Word boxes need x-rows of at most 64 nodes; on tori they wrap. */
 static int word_boxes_fit(const struct mesh_topo *t)
 {
-	return t->dim[0] <= 64 && !t->wrap[0] && !t->wrap[1] && !t->wrap[2];
+	return t->dim[0] <= 64;
 }
 
 static int contig_create(struct mesh_allocator *a, const char *params,
@@ -217,7 +217,9 @@ static int visit_word_boxes(const struct contig_priv *p, int si,
 	uint64_t x;
 	int b[3], hi[3], d, rc;
 
-	if (!mesh__box_starts(t, p->words, ext, p->tmp, p->starts))
+	if (!(t->wrap[0] || t->wrap[1] || t->wrap[2]
+		  ? mesh__ring_box_starts(t, p->words, ext, p->tmp, p->starts)
+		  : mesh__box_starts(t, p->words, ext, p->tmp, p->starts)))
 		return 0;
 	for (row = 0; row < rows; row++)
 		for (x = p->starts[row]; x; x &= x - 1) {

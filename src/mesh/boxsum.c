@@ -150,6 +150,68 @@ static uint64_t and_run(const uint64_t *src, uint32_t at, uint32_t len,
 	return r;
 }
 
+/* The same around a ring of n: src[base + ((pos + i) % n) * stride]. */
+static uint64_t and_ring(const uint64_t *src, uint32_t base, uint32_t pos,
+			 uint32_t len, uint32_t n, uint32_t stride)
+{
+	uint64_t r = ~(uint64_t) 0;
+	uint32_t i, q = pos;
+
+	for (i = 0; i < len && r; i++) {
+		r &= src[base + q * stride];
+		q = q + 1 == n ? 0 : q + 1;
+	}
+	return r;
+}
+
+/* Bit x of the result: free runs of len from x around a ring of X
+ * (the AND of the row's rotations). */
+static uint64_t ring_run_starts(uint64_t bits, uint32_t len, uint32_t X)
+{
+	uint64_t mask = X == 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << X) - 1, r;
+	uint32_t s;
+
+	for (s = 1, r = bits; s < len && r; s++)
+		r &= (bits >> s | bits << (X - s)) & mask;
+	return r;
+}
+
+int mesh__ring_box_starts(const struct mesh_topo *t, const uint64_t *w,
+			  const uint32_t e[3], uint64_t *tmp, uint64_t *out)
+{
+	uint32_t X = (uint32_t) t->dim[0], Y = (uint32_t) t->dim[1],
+		 Z = (uint32_t) t->dim[2], y, z, i, n = Y * Z;
+	uint64_t *run = tmp, *ys = tmp + n, bits, r, any = 0;
+	int wr[3], d;
+
+	for (d = 0; d < 3; d++) /* a ring no longer than the box: no wrap */
+		wr[d] = t->wrap[d] && e[d] < (uint32_t) t->dim[d];
+	for (i = 0; i < n; i++) {
+		bits = mesh__bits_at(w, i * X, X);
+		if (wr[0])
+			r = ring_run_starts(bits, e[0], X);
+		else
+			for (y = 1, r = bits; y < e[0] && r; y++)
+				r &= bits >> y;
+		run[i] = r;
+	}
+	for (z = 0; z < Z; z++)
+		for (y = 0; y < Y; y++)
+			ys[z * Y + y] =
+			    wr[1] ? and_ring(run, z * Y, y, e[1], Y, 1)
+			    : y + e[1] <= Y ? and_run(run, z * Y + y, e[1], 1)
+					    : 0;
+	for (z = 0; z < Z; z++)
+		for (y = 0; y < Y; y++) {
+			r = wr[2]           ? and_ring(ys, y, z, e[2], Z, Y)
+			    : z + e[2] <= Z ? and_run(ys, z * Y + y, e[2], Y)
+					    : 0;
+			out[z * Y + y] = r;
+			any |= r;
+		}
+	return any != 0;
+}
+
 /* Per x-row the bits where a free run of e[0] starts, ANDed over e[1]
  * rows (in y), then over e[2] planes (in z).  Runs that would cross the
  * row's end shift in zeros, so they never start. */

@@ -39,6 +39,12 @@ uint32_t mesh__boxsum_ball(const struct mesh__boxsum *b, const int c[3],
 int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
 		     const uint32_t e[3], uint64_t *tmp, uint64_t *out);
 
+/* The same where boxes wrap around every axis that wraps and is longer
+ * than the box's extent on it (contig on tori).  A separate function, so
+ * that the buddy systems' mesh loop stays as it is. */
+int mesh__ring_box_starts(const struct mesh_topo *t, const uint64_t *w,
+			  const uint32_t e[3], uint64_t *tmp, uint64_t *out);
+
 /* Bits pos .. pos + n - 1 of w (n <= 64), bit 0 = pos. */
 uint64_t mesh__bits_at(const uint64_t *w, uint32_t pos, uint32_t n);
 
