@@ -581,13 +581,6 @@ static uint32_t rl_gather_shell(struct ref_l1near *x,
 	return m;
 }
 
-static int rl_cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
-
-	return (x > y) - (x < y);
-}
-
 /* Sum over unordered pairs of axis distances, from a histogram: O(L). */
 static uint64_t rl_axis_pairs(const struct ref_l1near *x, int d)
 {
@@ -676,10 +669,11 @@ static uint64_t ref_l1near_score(struct ref_l1near *x,
 		m = rl_gather_shell(x, free_map, c, lo, hi, r);
 		if (!m)
 			continue;
-		if (n + m > k) {
-			qsort(x->shell, m, sizeof(*x->shell), rl_cmp_u32);
+		/* the first in offset order (on a mesh the lowest index; on
+		 * tori since the seventh round of issue 10, when the lowest
+		 * index, which depends on where numbering starts, gave way) */
+		if (n + m > k)
 			m = k - n;
-		}
 		for (i = 0; i < m; i++) {
 			mesh_topo_coords(x->topo, x->shell[i], q);
 			x->hist[0][q[0]]++;

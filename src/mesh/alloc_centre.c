@@ -17,6 +17,7 @@
  */
 #include "alloc_centre.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,13 +166,20 @@ static void pattern_init(struct mesh__l1near *x);
  * L1LINE_MAX_RADIUS + 1 beyond a centre with no bounds test. */
 #define HIST_PAD (L1LINE_MAX_RADIUS + 1)
 
-int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
+static int unrolled_init(struct mesh__l1near *x);
+
+/* mesh__l1near_init() with the largest radius that matters (rlimit) and
+ * the line caches' size limit. */
+static int l1near_init(struct mesh__l1near *x, const struct mesh_topo *t,
+		       int rlimit, size_t line_entries)
 {
 	int d, nd = 0;
 	uint32_t *h;
 
 	memset(x, 0, sizeof(*x));
 	x->topo = t;
+	x->rlimit = x->rlin = rlimit;
+	x->line_entries = line_entries;
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		nd += t->dim[d] > 1;
 		x->rmax += t->dim[d];
@@ -197,10 +205,35 @@ int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
 	return 0;
 }
 
+/* Line caches hold up to this many entries per axis (on meshes). */
+#define L1LINE_MAX_ENTRIES ((size_t) 1 << 21)
+
+int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
+{
+	int rc = l1near_init(x, t, INT_MAX, L1LINE_MAX_ENTRIES);
+
+	if (rc) /* freed */
+		return rc;
+	if (!x->fast)
+		rc = unrolled_init(x);
+	if (rc)
+		mesh__l1near_free(x);
+	return rc;
+}
+
 void mesh__l1near_free(struct mesh__l1near *x)
 {
 	int d;
 
+	if (x->unr) {
+		mesh__l1near_free(x->unr);
+		free(x->unr);
+		x->unr = NULL;
+	}
+	mesh_topo_destroy(x->unr_topo);
+	x->unr_topo = NULL;
+	mesh_bitmap_destroy(x->unr_free);
+	x->unr_free = NULL;
 	mesh__pairsum_free(&x->ps);
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		if (x->hist[d])
@@ -311,13 +344,6 @@ static uint32_t gather_shell(struct mesh__l1near *x,
 	return m;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
-
-	return (x > y) - (x < y);
-}
-
 /* Sum over unordered pairs of axis distances, from a histogram: O(L). */
 static uint64_t axis_pairs(const struct mesh__l1near *x, int d)
 {
@@ -384,11 +410,11 @@ static uint64_t remaining_bound(const struct mesh__l1near *x, uint32_t k,
 	return rest > x->lb[k] - x->lb[j] ? rest : x->lb[k] - x->lb[j];
 }
 
-/* HOW IT WORKS (the enumeration path, kept for tori): nodes are added a
- * whole L1 sphere at a time into per-axis coordinate histograms (O(1)
- * each); the pair sum of the set so far is read from the histograms in
- * O(L) after each sphere and, plus remaining_bound(), compared against
- * the bound.  The first implementation inserted node by node into
+/* HOW IT WORKS (the enumeration path, for tori whose balls outgrow the
+ * unrolled copy, or that have none): nodes are added a whole L1 sphere
+ * at a time into per-axis coordinate histograms (O(1) each); the pair
+ * sum of the set so far is read from the histograms in O(L) after each
+ * sphere and, plus remaining_bound(), compared against the bound.  The first implementation inserted node by node into
  * Fenwick trees and checked after every node; it gave the same answers
  * about 2-20x slower.  On meshes fast_score() below replaces it (see
  * doc/allocators.md, "Speed"). */
@@ -406,10 +432,8 @@ uint64_t mesh__l1near_score(struct mesh__l1near *x,
 		m = gather_shell(x, free_map, c, lo, hi, r);
 		if (!m)
 			continue;
-		if (n + m > k) {
-			qsort(x->shell, m, sizeof(*x->shell), cmp_u32);
+		if (n + m > k) /* the first in offset order */
 			m = k - n;
-		}
 		for (i = 0; i < m; i++) {
 			mesh_topo_coords(x->topo, x->shell[i], q);
 			x->hist[0][q[0]]++;
@@ -443,8 +467,8 @@ uint64_t mesh__l1near_score(struct mesh__l1near *x,
  * the last shell (O(R^2) cells) instead of the O(R^3) cells of the
  * shell-enumeration path.  The walk takes the m lowest-index shell nodes
  * onto the ball of radius R - 1, or, when fewer, drops the highest-index
- * ones from the ball of radius R.  Wrapped axes would need the tables
- * unrolled, so tori keep the enumeration path. */
+ * ones from the ball of radius R.  Tori run it on an unrolled copy (see
+ * "tori" below). */
 
 /* Table layout of axis d (see tables_build()).  Rotated 2D prefix sums
  * cost (P+Q)^2 entries per slice of P*Q nodes, so long thin slices, 1D
@@ -473,8 +497,7 @@ static size_t slice_layout(struct mesh__l1near *x, int d, int allow_rot)
 
 /* Line caches for the rotated axes other than 0 (see the header), with
  * their tables interleaved like axis 0's; none on axes whose caches
- * would pass L1LINE_MAX_ENTRIES. */
-#define L1LINE_MAX_ENTRIES ((size_t) 1 << 21)
+ * would pass x->line_entries. */
 
 static int line_caches_init(struct mesh__l1near *x)
 {
@@ -482,13 +505,13 @@ static int line_caches_init(struct mesh__l1near *x)
 	size_t lines, n;
 	int d;
 
-	x->lcap = x->rmax < L1LINE_MAX_RADIUS ? x->rmax : L1LINE_MAX_RADIUS;
+	x->lcap = imin(imin(x->rmax, L1LINE_MAX_RADIUS), x->rlimit);
 	for (d = 1; d < MESH_MAX_DIMS; d++) {
 		if (!x->tab[d] || !x->rot[d])
 			continue;
 		lines = (size_t) t->dim[x->tp[d]] * (size_t) t->dim[x->tq[d]];
 		n = lines * (size_t) (x->lcap + 1) * (size_t) t->dim[d];
-		if (n > L1LINE_MAX_ENTRIES)
+		if (n > x->line_entries)
 			continue;
 		x->lcache[d] = malloc(n * sizeof(*x->lcache[d]));
 		x->lfill[d] = calloc(lines, sizeof(*x->lfill[d]));
@@ -1072,6 +1095,25 @@ static uint64_t window_pairs(const uint32_t *h, int lo, int hi, uint32_t n)
 	return pairs;
 }
 
+/* window_pairs() with Lee distances on a ring of len (the window being
+ * shorter than the ring): a pair g > len / 2 apart is len - g apart the
+ * other way round, so each such pair takes off 2 g - len. */
+static uint64_t ring_window_pairs(const uint32_t *h, int lo, int hi, uint32_t n,
+				  int len)
+{
+	uint64_t pairs = window_pairs(h, lo, hi, n), cut = 0;
+	int64_t s0 = 0, s1 = 0; /* nodes, coordinate sum at >= a + gap */
+	int gap = len / 2 + 1, a;
+
+	for (a = hi - gap; a >= lo; a--) {
+		s0 += h[a + gap];
+		s1 += (int64_t) (a + gap) * h[a + gap];
+		cut += (uint64_t) h[a] *
+		       (uint64_t) (2 * s1 - (int64_t) (2 * a + len) * s0);
+	}
+	return pairs - cut;
+}
+
 /* ------------------------------------ a bound before the walk (issue 10)
  *
  * The set is B, the ball of radius R - 1, plus W, the first m nodes of
@@ -1197,6 +1239,11 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	if (!k)
 		return 0;
 	r = find_radius(x, c, k, &below, &at);
+	if (r > x->rlimit) { /* an unrolled torus: its ball would wrap */
+		x->too_far = 1;
+		x->rguess = x->rlimit;
+		return UINT64_MAX;
+	}
 	m = k - below;
 	extra = at - k;   /* shell r nodes left out */
 	low = m <= extra; /* cheaper to add m than to drop extra */
@@ -1209,18 +1256,24 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 			slice_hist(x, d, c, low ? r - 1 : r, r, x->hist[d]);
 	}
 	if (extra && bound != UINT64_MAX && x->lines_on && x->lcache[2] &&
-	    r <= x->lcap && x->axis0 == 0 &&
+	    r <= x->lcap && r <= x->rlin && x->axis0 == 0 &&
 	    (low ? m : extra) >= x->bound_walks &&
 	    walk_bound(x, c, r, low ? below : at, low ? m : extra, low) >=
 		bound)
 		return UINT64_MAX;
 	if (extra)
 		shell_walk(x, f, c, r, low ? m : extra, low ? 1 : -1);
-	for (d = 0; d < MESH_MAX_DIMS; d++)
-		if (x->tab[d])
-			pairs += window_pairs(
-			    x->hist[d], imax(0, c[d] - r),
-			    imin(x->topo->dim[d] - 1, c[d] + r), k);
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		int lo = imax(0, c[d] - r),
+		    hi = imin(x->topo->dim[d] - 1, c[d] + r);
+
+		if (!x->tab[d])
+			continue;
+		pairs +=
+		    r > x->rlin && x->ring[d]
+			? ring_window_pairs(x->hist[d], lo, hi, k, x->ring[d])
+			: window_pairs(x->hist[d], lo, hi, k);
+	}
 	if (pairs >= bound)
 		return UINT64_MAX;
 	if (out)
@@ -1506,14 +1559,13 @@ static int pattern_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	return 1;
 }
 
-static uint64_t centre_score(struct mesh__l1near *x,
-			     const struct mesh_bitmap *f, const int c[3],
-			     uint32_t k, uint64_t bound, uint32_t *out)
+/* centre_score() on a mesh with the table path. */
+static uint64_t fast_centre_score(struct mesh__l1near *x,
+				  const struct mesh_bitmap *f, const int c[3],
+				  uint32_t k, uint64_t bound, uint32_t *out)
 {
 	uint64_t s;
 
-	if (!x->fast)
-		return mesh__l1near_score(x, f, c, k, bound, out);
 	/* Patterns are tried while they mostly fit: a miss costs a gather
 	 * or two before the fallback. */
 	x->lines_on = x->pmiss >= 64 + x->phit / 4;
@@ -1538,6 +1590,149 @@ static uint64_t centre_score(struct mesh__l1near *x,
 	return fast_score(x, f, c, k, bound, out);
 }
 
+/* ------------------------------------------- tori (issue 10, round 7)
+ *
+ * HOW IT WORKS: a torus is searched on an unrolled copy, a mesh that
+ * repeats it pad[d] nodes beyond both ends of each wrapped axis.  Around
+ * the copy's c + pad, a ball of radius R <= pad holds the same free nodes
+ * as the torus's ball around c, in the same offset order, so the copy's
+ * ball patterns and table path give the torus's set.  Two things differ:
+ * a pair farther apart than half a ring is nearer the other way round
+ * (ring_window_pairs(), beyond radius rlin, where the bound before the
+ * walk is also off), and a centre whose ball needs R > pad takes the
+ * shell enumeration on the torus itself. */
+
+/* Pad per wrapped axis: balls up to this radius use the unrolled copy. */
+#define UNROLL_PAD 13
+/* The copy's size limit, and its line caches' (its slices are longer). */
+#define UNROLL_MAX_NODES ((uint64_t) 1 << 22)
+#define UNROLL_LINE_ENTRIES ((size_t) 1 << 22)
+
+static int unrolled_init(struct mesh__l1near *x)
+{
+	const struct mesh_topo *t = x->topo;
+	int dim[MESH_MAX_DIMS], d, rlimit = INT_MAX, rlin = INT_MAX, rc;
+	struct mesh__l1near *u;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		x->pad[d] = 0;
+		if (t->wrap[d] && t->dim[d] > 1) {
+			x->pad[d] = imin((t->dim[d] - 1) / 2, UNROLL_PAD);
+			rlimit = imin(rlimit, x->pad[d]);
+			rlin = imin(rlin, t->dim[d] / 4);
+		}
+		dim[d] = t->dim[d] + 2 * x->pad[d];
+	}
+	/* balls of radius 1 are cheap to enumerate */
+	if (rlimit < 2 || rlimit == INT_MAX ||
+	    (uint64_t) dim[0] * (uint64_t) dim[1] * (uint64_t) dim[2] >
+		UNROLL_MAX_NODES)
+		return 0;
+	rc = mesh_topo_create(t->ndims, dim, NULL, &x->unr_topo);
+	if (!rc)
+		rc = mesh_bitmap_create(x->unr_topo->nodes, &x->unr_free);
+	u = rc ? NULL : malloc(sizeof(*u));
+	if (!u)
+		return rc ? rc : MESH_ENOMEM;
+	rc = l1near_init(u, x->unr_topo, rlimit, UNROLL_LINE_ENTRIES);
+	if (rc) {
+		free(u);
+		return rc;
+	}
+	if (!u->fast) { /* no table path on the copy either */
+		mesh__l1near_free(u);
+		free(u);
+		return 0;
+	}
+	u->rlin = rlin;
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		u->ring[d] = x->pad[d] ? t->dim[d] : 0;
+	/* patterns sum pairs as on a mesh, and fill no wider ball */
+	if (u->rp > rlin || u->rp > rlimit)
+		u->rp = 0;
+	x->unr = u;
+	return 0;
+}
+
+/* The copy's free map from the torus's, an x-row at a time. */
+static void unrolled_map(struct mesh__l1near *x, const struct mesh_bitmap *f)
+{
+	const struct mesh_topo *t = x->topo, *u = x->unr_topo;
+	const int X = t->dim[0], P = x->pad[0], U = u->dim[0];
+	uint64_t *w = x->unr_free->words, v;
+	uint32_t p = 0, row;
+	int y, z, i, q[3];
+
+	mesh_bitmap_fill(x->unr_free, false);
+	for (z = 0; z < u->dim[2]; z++)
+		for (y = 0; y < u->dim[1]; y++, p += (uint32_t) U) {
+			q[1] = wrap_coord(y - x->pad[1], t->dim[1]);
+			q[2] = wrap_coord(z - x->pad[2], t->dim[2]);
+			row = ((uint32_t) q[1] +
+			       (uint32_t) q[2] * (uint32_t) t->dim[1]) *
+			      (uint32_t) X;
+			if (U > 64) {
+				for (i = 0; i < U; i++)
+					if (mesh_bitmap_test(
+						f, row + (uint32_t) wrap_coord(
+							     i - P, X)))
+						mesh_bitmap_set(
+						    x->unr_free,
+						    p + (uint32_t) i);
+				continue;
+			}
+			v = row_bits(f, row, X);
+			if (P) /* x - P for x < P, x, then x + X */
+				v = v >> (X - P) | v << P |
+				    (v & ((1ull << P) - 1)) << (P + X);
+			w[p >> 6] |= v << (p & 63);
+			if ((p & 63) + (uint32_t) U > 64)
+				w[(p >> 6) + 1] |= v >> (64 - (p & 63));
+		}
+}
+
+static uint64_t centre_score(struct mesh__l1near *x,
+			     const struct mesh_bitmap *f, const int c[3],
+			     uint32_t k, uint64_t bound, uint32_t *out);
+
+/* centre_score() on a torus with an unrolled copy.  It scores on the
+ * copy through centre_score() again, so that fast_centre_score() keeps
+ * one call site and stays inlined there. */
+static uint64_t unrolled_score(struct mesh__l1near *x,
+			       const struct mesh_bitmap *f, const int c[3],
+			       uint32_t k, uint64_t bound, uint32_t *out)
+{
+	struct mesh__l1near *u = x->unr;
+	int cu[MESH_MAX_DIMS], q[MESH_MAX_DIMS], d;
+	uint64_t s;
+	uint32_t i;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		cu[d] = c[d] + x->pad[d];
+	u->too_far = 0;
+	s = centre_score(u, x->unr_free, cu, k, bound, out ? x->taken : NULL);
+	if (u->too_far)
+		return mesh__l1near_score(x, f, c, k, bound, out);
+	for (i = 0; out && s < bound && i < k; i++) {
+		mesh_topo_coords(u->topo, x->taken[i], q);
+		for (d = 0; d < MESH_MAX_DIMS; d++)
+			q[d] = wrap_coord(q[d] - x->pad[d], x->topo->dim[d]);
+		out[i] = mesh_topo_index(x->topo, q);
+	}
+	return s;
+}
+
+static uint64_t centre_score(struct mesh__l1near *x,
+			     const struct mesh_bitmap *f, const int c[3],
+			     uint32_t k, uint64_t bound, uint32_t *out)
+{
+	if (x->fast)
+		return fast_centre_score(x, f, c, k, bound, out);
+	if (x->unr)
+		return unrolled_score(x, f, c, k, bound, out);
+	return mesh__l1near_score(x, f, c, k, bound, out);
+}
+
 /* Coordinates of the next node in index order. */
 static void next_coords(const struct mesh_topo *t, int c[3])
 {
@@ -1557,6 +1752,11 @@ static void decision_start(struct mesh__l1near *x,
 	/* an enumeration visits a ball of >= k cells */
 	uint32_t most = k ? x->topo->nodes / (16 * k) : 31;
 
+	if (x->unr) {
+		unrolled_map(x, free_map);
+		decision_start(x->unr, x->unr_free, k);
+		x->unr->enum_max = 0; /* the copy's shells past pad are wrong */
+	}
 	x->built = 0;
 	x->enum_max = most < 31 ? (int) most : 31;
 	x->phit = 0;
@@ -1619,33 +1819,35 @@ int mesh__l1near_ties(struct mesh__l1near *x,
 }
 
 /* Through centre_score() alone, so that the paths it picks between keep
- * one call site each (and stay inlined there). */
+ * one call site each (and stay inlined there).  On a torus the modes
+ * are set on its unrolled copy, which does the work. */
 int mesh__l1near_path_scores(struct mesh__l1near *x,
 			     const struct mesh_bitmap *free_map, uint32_t k,
 			     int lines, const uint64_t *bound, uint64_t *score,
 			     uint32_t *patterns)
 {
+	struct mesh__l1near *w = x->fast ? x : x->unr;
 	uint32_t i, hits = 0;
 	int c[3];
 
-	if (!x->fast)
+	if (!w)
 		return MESH_EINVAL;
 	decision_start(x, free_map, k);
-	pattern_prepare(x, free_map);
-	tables_build(x, free_map);
-	x->built = -1;
-	x->bound_walks = 1; /* where the bound is tightest */
+	pattern_prepare(w, x->fast ? free_map : x->unr_free);
+	tables_build(w, x->fast ? free_map : x->unr_free);
+	w->built = -1;
+	w->bound_walks = 1; /* where the bound is tightest */
 	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
 	     i++, next_coords(x->topo, c)) {
 		/* centre_score() turns the line caches on, and patterns off,
 		 * after 64 misses */
-		x->pmiss = lines ? INT32_MAX : 0;
-		x->phit = 0;
+		w->pmiss = lines ? INT32_MAX : 0;
+		w->phit = 0;
 		score[i] = centre_score(x, free_map, c, k,
 					bound ? bound[i] : UINT64_MAX, NULL);
-		hits += (uint32_t) x->phit;
+		hits += (uint32_t) w->phit;
 	}
-	x->bound_walks = WALK_BOUND_MIN;
+	w->bound_walks = WALK_BOUND_MIN;
 	if (patterns)
 		*patterns = hits;
 	return 0;

@@ -10,9 +10,11 @@
  *   On meshes, small balls (at most 64 cells) are read as one 64-bit
  *   pattern each; otherwise per-slice prefix sums of L1 diamonds (built
  *   once per decision, when first needed) give each centre's radius and
- *   coordinate histograms in O(R) reads; on tori L1 spheres are
- *   enumerated shell by shell with early termination against a bound.
- *   All give the same answers.
+ *   coordinate histograms in O(R) reads.  Tori run the same search on
+ *   an unrolled copy (a mesh that repeats the torus around it) where a
+ *   ball fits the copy; otherwise L1 spheres are enumerated shell by
+ *   shell with early termination against a bound.  All give the same
+ *   answers.
  */
 #ifndef MESH_ALLOC_CENTRE_H
 #define MESH_ALLOC_CENTRE_H
@@ -128,18 +130,37 @@ struct mesh__l1near {
 		uint8_t shift, dst;
 		uint64_t mask;
 	} * pplan;
+	/* Line caches are allocated up to this many entries per axis. */
+	size_t line_entries;
+	/* Tori: the search runs on an unrolled copy, a mesh (unr_topo)
+	 * that repeats the torus pad[d] nodes beyond both ends of each
+	 * wrapped axis; unr_free is this decision's free map on it.  A
+	 * centre c of the torus is the copy's c + pad. */
+	struct mesh__l1near *unr;
+	struct mesh_topo *unr_topo;
+	struct mesh_bitmap *unr_free;
+	int pad[MESH_MAX_DIMS];
+	/* On an unrolled copy: ring[d], the torus's length of axis d if it
+	 * wraps (else 0); balls of radius <= rlimit are the torus's balls,
+	 * and within radius rlin every pair's Lee distance is its L1 one.
+	 * too_far: the last centre needed a larger ball.  On meshes rlimit
+	 * and rlin are INT_MAX. */
+	int ring[MESH_MAX_DIMS];
+	int rlimit, rlin, too_far;
 };
 
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t);
 void mesh__l1near_free(struct mesh__l1near *x);
 
 /* Sum of pairwise distances of the k free nodes nearest to centre c (L1,
- * ties to the lowest node index), or UINT64_MAX once the score is known
- * to be >= bound.  If out is not NULL and the score is below bound, the
- * nodes are written to out[0..k).  Requires k <= free nodes.  This is
- * the shell-enumeration path, used on tori; mesh__l1near_best() and
- * mesh__l1near_ties() take a faster path on meshes with the same
- * results. */
+ * Lee on wrapped axes; ties in offset order: the lowest offset from c in
+ * z, then y, then x, offsets of a wrapped axis of length L running from
+ * -(L - 1) / 2 to L / 2, which on a mesh is the lowest node index), or
+ * UINT64_MAX once the score is known to be >= bound.  If out is not NULL
+ * and the score is below bound, the nodes are written to out[0..k):
+ * shell by shell, in offset order within a shell.  Requires k <= free
+ * nodes.  This is the shell-enumeration path; mesh__l1near_best() and
+ * mesh__l1near_ties() take faster paths with the same results. */
 uint64_t mesh__l1near_score(struct mesh__l1near *x,
 			    const struct mesh_bitmap *free_map, const int c[3],
 			    uint32_t k, uint64_t bound, uint32_t *out);

@@ -8,13 +8,17 @@
  * search region is a diamond), and candidates are compared by their sum
  * of pairwise distances; within (2 - 2/k) of optimal.
  * Decisions the paper leaves open: nodes equally far from the centre are
- * taken lowest node index first; equal sums go to the lowest centre
- * index.  The search itself is alloc_centre.c: on meshes a centre whose
- * ball of radius 3 (2D: 5) holds k free nodes is scored from a 64-bit
- * pattern of that ball, any other from per-slice diamond-count tables in
- * O(R) lookups plus part of one L1 shell; on tori shells are enumerated
- * with an early exit once a centre cannot beat the best so far.  Either
- * way the answer is exactly that of the exhaustive definition.
+ * taken in offset order (the least offset from the centre in z, then y,
+ * then x; on a mesh that is the lowest node index first, and on a torus
+ * it does not depend on where the node numbering starts); equal sums go
+ * to the lowest centre index.  The search itself is alloc_centre.c: on
+ * meshes a centre whose ball of radius 3 (2D: 5) holds k free nodes is
+ * scored from a 64-bit pattern of that ball, any other from per-slice
+ * diamond-count tables in O(R) lookups plus part of one L1 shell; tori
+ * do the same on an unrolled copy where the ball fits it, and otherwise
+ * enumerate shells with an early exit once a centre cannot beat the
+ * best so far.  Either way the answer is exactly that of the exhaustive
+ * definition.
  */
 #include <stdlib.h>
 

@@ -10,8 +10,10 @@
  * the set with the least sum of pairwise distances wins.  Within 7/4
  * (2D) and 11/6 (3D) of optimal on a mesh.
  * Decisions the papers leave open:
- *  - ties: equally distant nodes are taken lowest index first, equal sums
- *    go to the lowest centre index (the centre need not be free);
+ *  - ties: equally distant nodes are taken in offset order from the
+ *    centre (z, then y, then x; on a mesh the lowest index first, on a
+ *    torus the same wherever its numbering starts), equal sums go to the
+ *    lowest centre index (the centre need not be free);
  *  - tori: the same definition with Lee distance (no bound is claimed);
  *  - mm-inc: starting from MM's set S, repeatedly apply the single best
  *    improving swap (a in S, b free not in S) maximising
