@@ -634,11 +634,52 @@ static uint64_t row_bits(const struct mesh_bitmap *f, uint32_t p, int len)
 	return len < 64 ? v & ((1ull << len) - 1) : v;
 }
 
+/* Counts the free nodes of f into the tables, an x-row at a time:
+ * along a row each table's cell moves by a fixed step, so a free node
+ * costs an increment per table, found from the row's bits (no test per
+ * node, which on a random map would mispredict half the time). */
+static void tables_count(struct mesh__l1near *x, const struct mesh_bitmap *f)
+{
+	const struct mesh_topo *t = x->topo;
+	const int X = t->dim[0];
+	uint16_t *tab[MESH_MAX_DIMS];
+	size_t base[MESH_MAX_DIMS], step[MESH_MAX_DIMS];
+	uint32_t p = 0;
+	uint64_t v;
+	int d, n = 0, q[3] = { 0, 0, 0 }, x0, len, b, i;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		if (x->tab[d])
+			tab[n++] = x->tab[d];
+	for (q[2] = 0; q[2] < t->dim[2]; q[2]++)
+		for (q[1] = 0; q[1] < t->dim[1]; q[1]++, p += (uint32_t) X) {
+			for (d = 0, i = 0; d < MESH_MAX_DIMS; d++) {
+				if (!x->tab[d])
+					continue;
+				q[0] = 0;
+				base[i] = table_cell(x, d, q);
+				q[0] = X > 1;
+				step[i] = table_cell(x, d, q) - base[i];
+				i++;
+			}
+			for (x0 = 0; x0 < X; x0 += 64) {
+				len = imin(64, X - x0);
+				v = row_bits(f, p + (uint32_t) x0, len);
+				for (; v; v &= v - 1) {
+					b = x0 + __builtin_ctzll(v);
+					for (i = 0; i < n; i++)
+						tab[i][base[i] +
+						       (size_t) b * step[i]]++;
+				}
+			}
+		}
+}
+
 static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
 {
 	const struct mesh_topo *t = x->topo;
 	uint32_t i;
-	int d, s, q[3];
+	int d, s;
 
 	x->rkey = -1; /* the row cache holds diamonds of the old map */
 	for (i = 0; x->wrow && i < t->nodes / (uint32_t) t->dim[0]; i++)
@@ -654,14 +695,7 @@ static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
 			memset(x->tab[d], 0,
 			       x->stride[d] * (size_t) t->dim[d] *
 				   sizeof(*x->tab[d]));
-	for (i = 0; i < t->nodes; i++) {
-		if (!mesh_bitmap_test(f, i))
-			continue;
-		mesh_topo_coords(t, i, q);
-		for (d = 0; d < MESH_MAX_DIMS; d++)
-			if (x->tab[d])
-				x->tab[d][table_cell(x, d, q)]++;
-	}
+	tables_count(x, f);
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		if (x->tab[d] && x->sstep[d] == 1) { /* interleaved */
 			slice_prefix(x->tab[d], x->side[d],
