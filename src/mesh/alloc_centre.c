@@ -1874,8 +1874,8 @@ int mesh__l1near_path_scores(struct mesh__l1near *x,
 	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
 	     i++, next_coords(x->topo, c)) {
 		/* centre_score() turns the line caches on, and patterns off,
-		 * after 64 misses */
-		w->pmiss = lines ? INT32_MAX : 0;
+		 * after 64 misses; a copy may have no patterns (rp 0) */
+		w->pmiss = lines || !w->rp ? INT32_MAX : 0;
 		w->phit = 0;
 		score[i] = centre_score(x, free_map, c, k,
 					bound ? bound[i] : UINT64_MAX, NULL);

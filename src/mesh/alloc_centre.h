@@ -307,7 +307,8 @@ int mesh__l1near_ties(struct mesh__l1near *x,
  * it gives UINT64_MAX).  With lines, by the table path with the line
  * caches and the bound before the walk (tried on every walk); without,
  * by a ball pattern where one fits (their count into *patterns if not
- * NULL), else by the table path without line caches.  Each must equal
+ * NULL), else by the table path without line caches (on a torus whose
+ * unrolled copy has no patterns, with them).  Each must equal
  * mesh__l1near_score().  k must not exceed the free nodes.  Returns
  * MESH_EINVAL on topologies without the table path. */
 int mesh__l1near_path_scores(struct mesh__l1near *x,
