@@ -1903,7 +1903,11 @@ int mesh__split_axis(const struct mesh_topo *t, int d, int lo, int hi,
 		return 1;
 	}
 	hi -= lo; /* the length less one */
-	lo = ((lo % len) + len) % len;
+	/* (one ring away without a division) */
+	if (lo < 0)
+		lo = lo >= -len ? lo + len : ((lo % len) + len) % len;
+	else if (lo >= len)
+		lo = lo < 2 * len ? lo - len : lo % len;
 	hi += lo;
 	if (hi < len) {
 		ilo[0] = lo;

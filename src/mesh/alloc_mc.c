@@ -305,6 +305,23 @@ static inline uint32_t row_count(const struct sweep_rows *R, int x, int e,
 	return rows_at(R, hi > X ? X : hi) - rows_at(R, lo < 0 ? 0 : lo);
 }
 
+/* out[j] := 0 for j < K, row[j - K] up to j = K + X, row[X] beyond, for
+ * j < len (K >= 0): a row of X + 1 prefix counts shifted by K and
+ * padded; row may already be at out + K. */
+static void fill_clipped(uint32_t *out, const uint32_t *row, int X, int K,
+			 uint32_t len)
+{
+	int j, n = K + X + 1 < (int) len ? K + X + 1 : (int) len;
+
+	for (j = 0; j < K && j < (int) len; j++)
+		out[j] = 0;
+	if (row != out + K) /* (else in place) */
+		for (j = K; j < n; j++)
+			out[j] = row[j - K];
+	for (j = n; j < (int) len; j++)
+		out[j] = row[X];
+}
+
 /* Tori: out[j] := free nodes of the x-row's shell s (y, z fixed) at x <
  * j - K, for j < len, from the y and z intervals wrapped into at most
  * four boxes; beyond the row, periodic if x wraps (out[j + X] = out[j] +
@@ -318,13 +335,16 @@ static void row_periodic(const struct mesh__mc *m, const int ext[3], int s,
 	size_t sy = (size_t) t->dim[0] + 1, sz = sy * ((size_t) t->dim[1] + 1);
 	int y0 = y - ext[1] / 2 - s, z0 = z - ext[2] / 2 - s, X = t->dim[0];
 	int yf[2], yt[2], zf[2], zt[2], ny, nz, i, j, x, q;
-	uint32_t *P = m->rowp, total;
+	/* P[0..X]: the row's prefix counts, written in place when out has
+	 * room for them at K */
+	int direct = K >= 0 && (size_t) K + (size_t) X + 1 <= len;
+	uint32_t *P = direct ? out + K : m->rowp, total;
 
 	/* inclusive intervals; the table's bounds are yf and yt + 1 */
 	ny = mesh__split_axis(t, 1, y0, y0 + ext[1] - 1 + 2 * s, yf, yt);
 	nz = mesh__split_axis(t, 2, z0, z0 + ext[2] - 1 + 2 * s, zf, zt);
-	for (x = 0; x <= X; x++)
-		P[x] = 0;
+	if (!ny || !nz) /* (a shell always holds its centre's row) */
+		memset(P, 0, ((size_t) X + 1) * sizeof(*P));
 	for (j = 0; j < nz; j++)
 		for (i = 0; i < ny; i++) {
 			a = sum + (size_t) (yt[i] + 1) * sy +
@@ -334,24 +354,37 @@ static void row_periodic(const struct mesh__mc *m, const int ext[3], int s,
 			c = sum + (size_t) (yt[i] + 1) * sy +
 			    (size_t) zf[j] * sz;
 			d = sum + (size_t) yf[i] * sy + (size_t) zf[j] * sz;
-			for (x = 0; x <= X; x++)
-				P[x] += a[x] - b[x] - c[x] + d[x];
+			if (i + j == 0)
+				for (x = 0; x <= X; x++)
+					P[x] = a[x] - b[x] - c[x] + d[x];
+			else
+				for (x = 0; x <= X; x++)
+					P[x] += a[x] - b[x] - c[x] + d[x];
 		}
 	total = P[X];
 	if (!t->wrap[0] || X == 1) {
-		for (j = 0; j < (int) len; j++)
-			out[j] = j < K ? 0 : j - K > X ? total : P[j - K];
+		fill_clipped(out, P, X, K, len);
 		return;
 	}
-	/* x = j - K = q X + r: out[j] = P[r] + q * total */
+	if (direct) {
+		/* the periods on either side, from the one in place */
+		for (j = K - 1; j >= 0; j--)
+			out[j] = out[j + X] - total;
+		for (j = K + X + 1; j < (int) len; j++)
+			out[j] = out[j - X] + total;
+		return;
+	}
+	/* x = j - K = q X + r: out[j] = P[r] + q * total, one period
+	 * (a loop the compiler vectorizes) at a time */
 	q = K > 0 ? -((K + X - 1) / X) : 0;
 	x = -K - q * X;
-	for (j = 0; j < (int) len; j++) {
-		out[j] = P[x] + (uint32_t) q * total;
-		if (++x == X) {
-			x = 0;
-			q++;
-		}
+	for (j = 0; j < (int) len; x = 0, q++) {
+		uint32_t add = (uint32_t) q * total;
+		int n = X - x < (int) len - j ? X - x : (int) len - j;
+
+		for (i = 0; i < n; i++)
+			out[j + i] = P[x + i] + add;
+		j += n;
 	}
 }
 

@@ -57,8 +57,10 @@ void mesh__boxsum_build(struct mesh__boxsum *b,
 				bk = back + x0 + 1, dg = diag + x0 + 1;
 				for (j = 0; j < n; j++, bits >>= 1) {
 					run += (uint32_t) (bits & 1);
-					r[j] = run + dn[j] + bk[j] - dg[j];
+					r[j] = run;
 				}
+				for (j = 0; j < n; j++)
+					r[j] += dn[j] + bk[j] - dg[j];
 			}
 		}
 }
