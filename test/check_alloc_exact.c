@@ -360,15 +360,66 @@ START_TEST(test_exact_buddy)
 }
 END_TEST
 
+/* A key that depends on every axis's distances (out: outside shell 0;
+ * near: to the centre), so that the gather must pass them right. */
 static uint64_t ex_key(const void *ctx, const struct mesh_topo *t, const int q[3],
-		       const int c[3], int s, const int lo[3], const int hi[3])
+		       int s, const int lo[3], const int out[3], const int near[3])
 {
-	(void) ctx, (void) t, (void) q, (void) c, (void) s, (void) lo, (void) hi;
-	return 0;
+	(void) ctx, (void) t, (void) q, (void) s, (void) lo;
+	return (uint64_t) (near[0] + 2 * near[1] + 3 * near[2]) << 10 |
+	       (uint64_t) (out[0] + 3 * out[1] + 9 * out[2]);
 }
 
-/* The cluster gathered for best: keys sorted, at least k free nodes,
- * and the k nodes' shell numbers add up to the cost. */
+static int ex_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The gathered keys, node by node: every free node within the radius
+ * of shell 0 (interval distances from mesh__interval_distance, distances
+ * to the centre from mesh_topo_axis_distance), keyed as mesh__mc_gather
+ * documents and sorted. */
+static void ex_gather_definition(struct mesh__mc *mc, const struct mesh_bitmap *f,
+				 const struct mesh__mc_best *best, uint32_t cnt,
+				 const char *what, int round)
+{
+	const struct mesh_topo *t = mc->topo;
+	uint64_t *want = malloc((t->nodes + 1) * sizeof(*want));
+	int c[3], q[3], lo[3], hi[3], out[3], near[3], d, s;
+	uint32_t node, n = 0, j;
+
+	mesh_topo_coords(t, best->centre, c);
+	for (d = 0; d < 3; d++) {
+		lo[d] = c[d] - best->ext[d] / 2;
+		hi[d] = lo[d] + best->ext[d] - 1;
+	}
+	for (node = 0; node < t->nodes; node++) {
+		if (!mesh_bitmap_test(f, node))
+			continue;
+		mesh_topo_coords(t, node, q);
+		for (d = 0, s = 0; d < 3; d++) {
+			out[d] = mesh__interval_distance(t, d, q[d], lo[d], hi[d]);
+			near[d] = mesh_topo_axis_distance(t, d, q[d], c[d]);
+			s = out[d] > s ? out[d] : s;
+		}
+		if (s <= best->radius)
+			want[n++] = (uint64_t) s << 42 |
+				    ex_key(NULL, t, q, s, lo, out, near) << 22 | node;
+	}
+	qsort(want, n, sizeof(*want), ex_cmp_u64);
+	ck_assert_msg(n == cnt, "%s round %d: gathered %u nodes, definition %u", what, round,
+		      cnt, n);
+	for (j = 0; j < n; j++)
+		ck_assert_msg(mc->keys[j] == want[j],
+			      "%s round %d: key %u is %llx, definition %llx", what, round, j,
+			      (unsigned long long) mc->keys[j], (unsigned long long) want[j]);
+	free(want);
+}
+
+/* The cluster gathered for best: keys as defined (above), at least k
+ * free nodes, and the k nodes' shell numbers add up to the cost. */
 static void ex_gather_adds_up(struct mesh__mc *mc, const struct mesh_bitmap *f,
 			      const struct mesh__mc_best *best, uint32_t k, uint32_t *out,
 			      const char *what, int round)
@@ -378,6 +429,7 @@ static void ex_gather_adds_up(struct mesh__mc *mc, const struct mesh_bitmap *f,
 	uint64_t sum = 0;
 	int c[3], q[3], lo[3], d, x, s;
 
+	ex_gather_definition(mc, f, best, cnt, what, round);
 	ck_assert_uint_ge(cnt, k);
 	for (j = 1; j < cnt; j++)
 		ck_assert_msg(mc->keys[j - 1] < mc->keys[j], "%s round %d: keys not sorted at %u",

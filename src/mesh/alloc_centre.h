@@ -212,10 +212,13 @@ struct mesh__mc_best {
 };
 
 /* Order within shells: returns a sort key < 2^20 for free node q at
- * shell s of box [lo, hi] around centre c; nodes are taken by (s, key). */
+ * shell s around shell 0's box (low corner lo); per axis d, out[d] is
+ * q's distance outside that box and near[d] its distance to the
+ * centre's coordinate (Lee distance on a ring).  Nodes are taken by (s,
+ * key, node). */
 typedef uint64_t (*mesh__mc_key)(const void *ctx, const struct mesh_topo *t,
-				 const int q[3], const int c[3], int s,
-				 const int lo[3], const int hi[3]);
+				 const int q[3], int s, const int lo[3],
+				 const int out[3], const int near[3]);
 
 int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t);
 void mesh__mc_free(struct mesh__mc *m);

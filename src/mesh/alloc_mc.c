@@ -98,7 +98,7 @@ int mesh__mc_init(struct mesh__mc *m, const struct mesh_topo *t)
 	m->vol = malloc(2 * ((size_t) rmax + 3) * sizeof(*m->vol));
 	m->tmp = malloc(t->nodes * sizeof(*m->tmp));
 	m->ax = malloc(
-	    2 * ((size_t) t->dim[0] + (size_t) t->dim[1] + (size_t) t->dim[2]) *
+	    3 * ((size_t) t->dim[0] + (size_t) t->dim[1] + (size_t) t->dim[2]) *
 	    sizeof(*m->ax));
 	m->rowq_len = 2 * (size_t) t->dim[0] + 2 * (size_t) rmax + 1;
 	m->rowq = malloc(2 * m->rowq_len * sizeof(*m->rowq));
@@ -856,16 +856,18 @@ static int axis_span(const struct mesh_topo *t, int d, int lo, int hi,
 	return 0;
 }
 
-/* Sorts a[0..n) ascending with tmp[0..n) as scratch: least significant
- * byte first, skipping the bytes in which all keys agree. */
-static void sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp)
+/* Sorts a[0..n) ascending with tmp[0..n) as scratch, given that a is
+ * already ascending in its low `from` bits (a multiple of 8) wherever the
+ * bits above agree: least significant byte first from there (each pass
+ * is stable), skipping the bytes in which all keys agree. */
+static void sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, uint32_t from)
 {
 	uint32_t cnt[256], i, sh, pos, c;
 	uint64_t *src = a, *dst = tmp, *x, diff = 0;
 
 	for (i = 1; i < n; i++)
 		diff |= a[i] ^ a[0];
-	for (sh = 0; sh < 64 && diff >> sh; sh += 8) {
+	for (sh = from; sh < 64 && diff >> sh; sh += 8) {
 		if (!((diff >> sh) & 0xff))
 			continue;
 		memset(cnt, 0, sizeof(cnt));
@@ -887,23 +889,29 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 {
 	const struct mesh_topo *t = m->topo;
 	int c[3], lo0[3], hi0[3], lo[3], hi[3], f[3], n[3], q[3], i[3], d, s;
-	int *at[3], *dist[3];
+	int *at[3], *dist[3], *near[3], out0[3], near0[3], w;
 	uint32_t cnt = 0, j, node;
 
 	mesh_topo_coords(t, best->centre, c);
 	shell_box(c, best->ext, 0, lo0, hi0);
 	shell_box(c, best->ext, best->radius, lo, hi);
-	/* Per axis: the coordinates the box covers, and their distance to
-	 * shell 0. */
+	/* Per axis: the coordinates the box covers, ascending (a box that
+	 * wraps starts at 0), their distance outside shell 0 and to the
+	 * centre, once, not per node. */
 	at[0] = m->ax, at[1] = at[0] + t->dim[0], at[2] = at[1] + t->dim[1];
 	dist[0] = at[2] + t->dim[2], dist[1] = dist[0] + t->dim[0];
 	dist[2] = dist[1] + t->dim[1];
+	near[0] = dist[2] + t->dim[2], near[1] = near[0] + t->dim[0];
+	near[2] = near[1] + t->dim[1];
 	for (d = 0; d < 3; d++) {
 		axis_span(t, d, lo[d], hi[d], &f[d], &n[d]);
+		w = f[d] + n[d] > t->dim[d] ? f[d] + n[d] - t->dim[d] : 0;
 		for (i[d] = 0; i[d] < n[d]; i[d]++) {
-			at[d][i[d]] = (f[d] + i[d]) % t->dim[d];
+			at[d][i[d]] = i[d] < w ? i[d] : f[d] + i[d] - w;
 			dist[d][i[d]] = mesh__interval_distance(
 			    t, d, at[d][i[d]], lo0[d], hi0[d]);
+			near[d][i[d]] =
+			    mesh_topo_axis_distance(t, d, at[d][i[d]], c[d]);
 		}
 	}
 	for (i[2] = 0; i[2] < n[2]; i[2]++)
@@ -914,14 +922,18 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 				node = mesh_topo_index(t, q);
 				if (!mesh_bitmap_test(free_map, node))
 					continue;
-				s = dist[0][i[0]];
-				s = dist[1][i[1]] > s ? dist[1][i[1]] : s;
-				s = dist[2][i[2]] > s ? dist[2][i[2]] : s;
+				for (d = 0, s = 0; d < 3; d++) {
+					out0[d] = dist[d][i[d]];
+					near0[d] = near[d][i[d]];
+					s = out0[d] > s ? out0[d] : s;
+				}
 				m->keys[cnt++] =
 				    (uint64_t) s << 42 |
-				    key(ctx, t, q, c, s, lo0, hi0) << 22 | node;
+				    key(ctx, t, q, s, lo0, out0, near0) << 22 |
+				    node;
 			}
-	sort_u64(m->keys, cnt, m->tmp);
+	/* the nodes came in ascending order: the low 16 bits need no pass */
+	sort_u64(m->keys, cnt, m->tmp, 16);
 	for (j = 0; j < k; j++)
 		out[j] = (uint32_t) (m->keys[j] & ((1u << 22) - 1));
 	return cnt;
@@ -1042,8 +1054,8 @@ struct mc_priv {
 };
 
 static uint64_t mc_key(const void *ctx, const struct mesh_topo *t,
-		       const int q[3], const int c[3], int s, const int lo[3],
-		       const int hi[3]);
+		       const int q[3], int s, const int lo[3], const int out[3],
+		       const int near[3]);
 
 static int face_rank(const int dim[3], const int lo[3], const int hi[3], int s,
 		     int axis);
@@ -1258,20 +1270,16 @@ static int face_rank(const int dim[3], const int lo[3], const int hi[3], int s,
  * the mc_priv, whose ranks hold face_rank() of shell s and axis d at
  * [3 * s + d] for every shell the gather reaches (mc_nodes). */
 static uint64_t mc_key(const void *ctx, const struct mesh_topo *t,
-		       const int q[3], const int c[3], int s, const int lo[3],
-		       const int hi[3])
+		       const int q[3], int s, const int lo[3], const int out[3],
+		       const int near[3])
 {
 	const int *ranks = ((const struct mc_priv *) ctx)->ranks;
-	int d, axis = -1, nout = 0, rank = 0, l1 = 0, x;
+	int d, axis = -1, nout = 0, rank = 0, l1 = 0;
 
+	(void) t, (void) q, (void) lo;
 	for (d = 0; d < 3; d++) {
-		l1 += mesh_topo_axis_distance(t, d, q[d], c[d]);
-		x = t->wrap[d]
-			? mesh__interval_distance(t, d, q[d], lo[d], hi[d])
-		    : q[d] < lo[d] ? lo[d] - q[d]
-		    : q[d] > hi[d] ? q[d] - hi[d]
-				   : 0;
-		if (s && x == s)
+		l1 += near[d];
+		if (s && out[d] == s)
 			nout++, axis = d;
 	}
 	if (nout == 1)

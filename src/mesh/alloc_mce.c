@@ -72,15 +72,15 @@ static int mce_create(struct mesh_allocator *a, const char *params,
 }
 
 static uint64_t mce_key(const void *ctx, const struct mesh_topo *t,
-			const int q[3], const int c[3], int s, const int lo[3],
-			const int hi[3])
+			const int q[3], int s, const int lo[3],
+			const int out[3], const int near[3])
 {
 	const struct mce_priv *p = ctx;
 	const struct mesh__io_geom *g = &p->g;
-	int w = mesh_topo_axis_distance(t, g->w, q[g->w], c[g->w]);
+	int w = near[g->w];
 
 	(void) s;
-	(void) hi;
+	(void) out;
 	return (uint64_t) (mesh__io_rank(t, g, q[g->axis]) & 0xfff) << 8 |
 	       (uint64_t) (q[g->u] >= lo[g->u]) << 7 |
 	       (uint64_t) (w > 127 ? 127 : w);
