@@ -57,10 +57,8 @@ void mesh__boxsum_build(struct mesh__boxsum *b,
 				bk = back + x0 + 1, dg = diag + x0 + 1;
 				for (j = 0; j < n; j++, bits >>= 1) {
 					run += (uint32_t) (bits & 1);
-					r[j] = run;
+					r[j] = run + dn[j] + bk[j] - dg[j];
 				}
-				for (j = 0; j < n; j++)
-					r[j] += dn[j] + bk[j] - dg[j];
 			}
 		}
 }
