@@ -48,7 +48,6 @@ struct mesh__l1near {
 	uint32_t *taken; /* nodes inserted into ps, in order */
 	uint64_t *lb;    /* lb[j]: lower bound on the pair sum of j nodes */
 	uint32_t *hist[MESH_MAX_DIMS]; /* coordinate histograms of the set */
-	uint64_t *pre;                 /* scratch: prefix sums for ring axes */
 	uint32_t *hbuf[2];             /* scratch: axis0 slices of two radii */
 	int rmax;
 	/* Fast path (no wrapped axis longer than 1): for axis d, tab[d]
