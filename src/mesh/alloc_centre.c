@@ -315,8 +315,7 @@ static inline int shell_take(struct mesh__l1near *x,
 			     const int q[3], uint32_t *m, uint32_t want,
 			     int count)
 {
-	uint32_t n = base + (uint32_t) qx,
-		 b = (uint32_t) (f->words[n >> 6] >> (n & 63)) & 1;
+	uint32_t n = base + (uint32_t) qx, b = mesh_bitmap_test(f, n);
 
 	x->shell[*m] = n;
 	*m += b;

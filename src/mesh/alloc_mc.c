@@ -631,12 +631,9 @@ static void row_clipped(const struct mesh__mc *m, const int ext[3], int s,
 	int X = m->topo->dim[0], j;
 
 	sweep_row(m, ext, s, y, z, &R);
-	for (j = 0; j < K; j++)
-		out[j] = 0;
 	for (j = 0; j <= X; j++)
 		out[K + j] = rows_at(&R, j);
-	for (j = K + X + 1; j < (int) len; j++)
-		out[j] = out[K + X];
+	fill_clipped(out, out + K, X, K, len);
 }
 
 /* Step 2's lower bounds: the free centres from node from on whose bound
