@@ -28,7 +28,9 @@
  * with M_s = max over a in S of D(a, S) + s . a: 8 corner values per
  * swap instead of k distances per free node, and the lowest a attaining
  * it is the lowest over those s.  On tori (Lee distance has no such
- * form) every pair is tried.
+ * form) every pair is tried, from per-axis coordinates without a
+ * division, for the b whose D(b, S) leaves room for a gain (planes and
+ * x-rows without one are skipped from per-axis least sums).
  * The centre search is shared with Gen-Alg (alloc_centre.c,
  * mesh__l1near_best(): diamond-count tables on meshes, shell enumeration
  * on tori; same answers as the definition).
@@ -46,6 +48,10 @@ struct mm_priv {
 	uint8_t *has[MESH_MAX_DIMS]; /* coordinate occurs among free nodes */
 	uint8_t *in_set;
 	uint64_t *dist; /* mm-inc: D(a, S) of the set's nodes */
+	/* mm-inc on tori: the set's coordinates per axis and D values, in
+	 * the set's order */
+	int32_t *sc[MESH_MAX_DIMS];
+	int64_t *sd;
 	/* mm-inc: D(q, S) = axis[0][q_x] + axis[1][q_y] + axis[2][q_z] */
 	int64_t *axis[MESH_MAX_DIMS];
 	int inc;
@@ -70,8 +76,11 @@ static void mm_destroy(struct mesh_allocator *a)
 		free(p->has[d]);
 	free(p->in_set);
 	free(p->dist);
-	for (d = 0; d < MESH_MAX_DIMS; d++)
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		free(p->axis[d]);
+		free(p->sc[d]);
+	}
+	free(p->sd);
 	free(p);
 }
 
@@ -97,6 +106,14 @@ static int mm_create(struct mesh_allocator *a, const char *params,
 		bad |= !p->has[i] || !p->axis[i];
 		if (t->dim[i] > 1 && t->wrap[i])
 			p->corners = 0;
+	}
+	for (i = 0; i < MESH_MAX_DIMS && p->inc && !p->corners; i++) {
+		p->sc[i] = malloc(t->nodes * sizeof(*p->sc[i]));
+		bad |= !p->sc[i];
+	}
+	if (p->inc && !p->corners) {
+		p->sd = malloc(t->nodes * sizeof(*p->sd));
+		bad |= !p->sd;
 	}
 	p->in_set = calloc(t->nodes, 1);
 	p->dist = malloc(t->nodes * sizeof(*p->dist));
@@ -208,37 +225,116 @@ static void consider(struct mm_swap *best, int64_t gain, uint32_t a, uint32_t b)
 	}
 }
 
-/* Every pair (a in S, b free outside S); b with D(b, S) at least the
- * largest D(a, S) plus the diameter cannot gain. */
+/* The largest D(a, S) + d(a, q) over a in S, from the set's coordinates
+ * per axis (sc) and D values (sd): no division and no branch per pair.
+ * ring[d] is the ring's length, or a length no distance reaches on an
+ * open axis. */
+static int64_t best_up(const struct mm_priv *p, uint32_t k, const int q[3],
+		       const int32_t ring[3])
+{
+	const int32_t *restrict x = p->sc[0], *restrict y = p->sc[1],
+				*restrict z = p->sc[2];
+	const int64_t *restrict sd = p->sd;
+	int64_t top = INT64_MIN, up;
+	int32_t dx, dy, dz;
+	uint32_t i;
+
+	for (i = 0; i < k; i++) {
+		dx = x[i] > q[0] ? x[i] - q[0] : q[0] - x[i];
+		dy = y[i] > q[1] ? y[i] - q[1] : q[1] - y[i];
+		dz = z[i] > q[2] ? z[i] - q[2] : q[2] - z[i];
+		dx = ring[0] - dx < dx ? ring[0] - dx : dx;
+		dy = ring[1] - dy < dy ? ring[1] - dy : dy;
+		dz = ring[2] - dz < dz ? ring[2] - dz : dz;
+		up = sd[i] + dx + dy + dz;
+		top = up > top ? up : top;
+	}
+	return top;
+}
+
+/* The lowest a in S with D(a, S) + d(a, q) == top. */
+static uint32_t lowest_at(const struct mm_priv *p, const struct mesh_topo *t,
+			  const uint32_t *out, uint32_t k, const int q[3],
+			  int64_t top)
+{
+	uint32_t i, a = UINT32_MAX;
+	int64_t up;
+	int d;
+
+	for (i = 0; i < k; i++) {
+		if (out[i] > a)
+			continue;
+		for (d = 0, up = p->sd[i]; d < MESH_MAX_DIMS; d++)
+			up += mesh_topo_axis_distance(t, d, p->sc[d][i], q[d]);
+		if (up == top)
+			a = out[i];
+	}
+	return a;
+}
+
+/* Least entry of axis[d]. */
+static int64_t axis_min(const struct mm_priv *p, const struct mesh_topo *t,
+			int d)
+{
+	int64_t m = INT64_MAX;
+	int i;
+
+	for (i = 0; i < t->dim[d]; i++)
+		if (p->axis[d][i] < m)
+			m = p->axis[d][i];
+	return m;
+}
+
+/* Every pair (a in S, b free outside S): per b the best a, by
+ * best_up().  b with D(b, S) at least the largest D(a, S) plus the
+ * diameter cannot gain; D splits over the axes, so whole planes and
+ * x-rows of such b are skipped from the axes' least sums. */
 static void swap_by_pairs(struct mm_priv *p, const struct mesh_view *v,
 			  const uint32_t *out, uint32_t k, struct mm_swap *best)
 {
 	const struct mesh_topo *t = v->topo;
-	int64_t max_da = 0, db, up;
-	int64_t diameter = (int64_t) t->dim[0] + t->dim[1] + t->dim[2];
-	uint32_t i, b = 0;
-	int q[3];
+	const uint32_t X = (uint32_t) t->dim[0], Y = (uint32_t) t->dim[1];
+	int64_t max_da = 0, limit = 0, db, top, min0, min1;
+	int32_t ring[MESH_MAX_DIMS];
+	uint32_t i, b;
+	int q[3], d;
 
-	for (i = 0; i < k; i++)
-		if ((int64_t) p->dist[out[i]] > max_da)
-			max_da = (int64_t) p->dist[out[i]];
-	for (q[2] = 0; q[2] < t->dim[2]; q[2]++)
-		for (q[1] = 0; q[1] < t->dim[1]; q[1]++)
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		ring[d] = t->wrap[d] ? t->dim[d] : INT32_MAX;
+		limit += t->wrap[d] ? t->dim[d] / 2 : t->dim[d] - 1;
+	}
+	for (i = 0; i < k; i++) {
+		mesh_topo_coords(t, out[i], q);
+		for (d = 0; d < MESH_MAX_DIMS; d++)
+			p->sc[d][i] = q[d];
+		p->sd[i] = (int64_t) p->dist[out[i]];
+		if (p->sd[i] > max_da)
+			max_da = p->sd[i];
+	}
+	limit += max_da; /* D(b, S) >= limit: no gain */
+	min0 = axis_min(p, t, 0);
+	min1 = axis_min(p, t, 1);
+	for (q[2] = 0; q[2] < t->dim[2]; q[2]++) {
+		if (p->axis[2][q[2]] + min1 + min0 >= limit)
+			continue;
+		for (q[1] = 0; q[1] < t->dim[1]; q[1]++) {
+			if (p->axis[2][q[2]] + p->axis[1][q[1]] + min0 >= limit)
+				continue;
+			b = ((uint32_t) q[2] * Y + (uint32_t) q[1]) * X;
 			for (q[0] = 0; q[0] < t->dim[0]; q[0]++, b++) {
-				if (!mesh_bitmap_test(v->free, b) ||
+				db = dist_to_set(p, q);
+				if (db >= limit ||
+				    !mesh_bitmap_test(v->free, b) ||
 				    p->in_set[b])
 					continue;
-				db = dist_to_set(p, q);
-				if (db >= max_da + diameter)
-					continue;
-				for (i = 0; i < k; i++) {
-					up = (int64_t) p->dist[out[i]] +
-					     mesh_topo_distance(t, out[i], b);
-					if (up > db)
-						consider(best, up - db, out[i],
-							 b);
-				}
+				top = best_up(p, k, q, ring);
+				if (top - db > 0 && top - db >= best->gain)
+					consider(
+					    best, top - db,
+					    lowest_at(p, t, out, k, q, top), b);
 			}
+		}
+	}
 }
 
 /* Sign s_d (+1 or -1) of axis d in sign vector s (bit d set: -1). */
