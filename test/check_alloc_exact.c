@@ -774,6 +774,89 @@ static void l1_path_rounds(const char *mesh, int rounds, uint64_t seed,
 	mesh_topo_destroy(t);
 }
 
+/* The window (tori with one ring shorter than the others): Gen-Alg's
+ * search by alloc_centre.c with the window forced on, forced off and
+ * chosen by its estimate, against the reference, set for set and tie
+ * for tie.  10tx5tx12t and 12tx7t have an unrolled copy as well;
+ * 7x5x4t and 9x11x3t have none (a ring of 4 or 3 pads by 1), so off
+ * means the shell enumeration; 13tx6tx9t windows y, and z's pad of 4
+ * bounds the window's balls; 11x16tx10t keeps x open; 5tx9tx11t
+ * windows x (its rows are copied a bit at a time).  k runs up to every free
+ * node, so balls reach past every pad. */
+static const char *const l1_window_meshes[] = { "10tx5tx12t", "12tx7t", "7x5x4t", "9x11x3t",
+						"13tx6tx9t", "11x16tx10t", "5tx9tx11t" };
+
+static int l1_free_pred(const void *ctx, uint32_t node, const int c[3])
+{
+	(void) c;
+	return mesh_bitmap_test(ctx, node);
+}
+
+START_TEST(test_exact_l1_window)
+{
+	const char *mesh = l1_window_meshes[_i];
+	struct mesh_topo *t = tu_topo(mesh);
+	struct mesh_bitmap *f = tu_all_free(t);
+	struct ref_l1near *r = ref_l1_create(t, 0);
+	uint32_t *want = malloc(t->nodes * sizeof(*want));
+	uint32_t *got = malloc(t->nodes * sizeof(*got));
+	struct ex_ties gt, wt;
+	struct mesh__l1near x;
+	uint64_t seed = 411 + (uint64_t) _i, best, b;
+	uint32_t k, free_n;
+	int round, mode, windows = 0;
+
+	gt.sets = malloc((size_t) 40 * t->nodes * sizeof(*gt.sets));
+	wt.sets = malloc((size_t) 40 * t->nodes * sizeof(*wt.sets));
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(mesh__l1near_init(&x, t), 0);
+	ck_assert_msg(x.win != NULL, "%s: no window", mesh);
+	for (round = 0; round < 24; round++) {
+		ex_random_map(t, f, &seed, round);
+		free_n = mesh_bitmap_count(f);
+		if (!free_n)
+			continue;
+		/* half the rounds large k: balls past the pads */
+		k = round % 2 ? free_n - (uint32_t) (tu_rand(&seed) % (1 + free_n / 4))
+			      : 1 + (uint32_t) (tu_rand(&seed) % free_n);
+		best = ref_l1_place(r, f, k, want);
+		ck_assert(best != UINT64_MAX);
+		wt.k = k;
+		wt.n = 0;
+		ref_l1_ties(r, f, k, best, got, ex_tie_cb, &wt);
+		for (mode = -1; mode <= 1; mode++) {
+			x.win_mode = mode;
+			b = mesh__l1near_best(&x, f, k, l1_free_pred, f, got);
+			windows += x.win_on;
+			ck_assert_msg(mode == 0 || x.win_on == (mode > 0),
+				      "%s round %d: mode %d, window %d", mesh, round, mode, x.win_on);
+			ck_assert_msg(b == best && !memcmp(got, want, k * sizeof(*got)),
+				      "%s round %d k=%u mode %d: score %llu, reference %llu (or another set)",
+				      mesh, round, k, mode, (unsigned long long) b,
+				      (unsigned long long) best);
+			gt.k = k;
+			gt.n = 0;
+			ck_assert_int_eq(mesh__l1near_ties(&x, f, k, l1_free_pred, f, best, got,
+							   ex_tie_cb, &gt), 0);
+			ck_assert_msg(gt.n == wt.n && !memcmp(gt.sets, wt.sets,
+							      (size_t) gt.n * k * sizeof(*got)),
+				      "%s round %d k=%u mode %d: %u tied sets, reference %u (or different)",
+				      mesh, round, k, mode, gt.n, wt.n);
+		}
+	}
+	/* forced on in up to 24 rounds; more means the estimate chose it */
+	ck_assert_int_gt(windows, 24);
+	mesh__l1near_free(&x);
+	ref_l1_destroy(r);
+	free(gt.sets);
+	free(wt.sets);
+	free(want);
+	free(got);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 /* 60x8x6: walks of radius > 2 read the free map (the padded row words
  * leave 2 cells each side); 70x9x5: every walk does.  Tori go through
  * their unrolled copies: 20tx17tx13t with radii past the Lee-linear
@@ -917,6 +1000,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_exact_l1_paths, 0,
 			    sizeof(l1_path_meshes) / sizeof(*l1_path_meshes));
 	tcase_add_test(tc, test_exact_l1_paths_sparse);
+	tcase_add_loop_test(tc, test_exact_l1_window, 0,
+			    sizeof(l1_window_meshes) / sizeof(l1_window_meshes[0]));
 	tcase_add_loop_test(tc, test_exact_mc_search_large, 0,
 			    sizeof(ex_large) / sizeof(ex_large[0]));
 	tcase_add_loop_test(tc, test_exact_mc_search_large_tori, 0,

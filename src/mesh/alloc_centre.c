@@ -159,6 +159,8 @@ static void fill_lower_bounds(uint64_t *lb, uint32_t n, int nd)
 static int tables_init(struct mesh__l1near *x);
 static void pattern_init(struct mesh__l1near *x);
 
+/* Rotated tables of slices up to this many times their size. */
+#define ROT_RATIO 5
 /* Line caches hold radii up to this. */
 #define L1LINE_MAX_RADIUS 31
 /* hist[d] has this many zeros on either side of the mesh (only ever
@@ -167,11 +169,13 @@ static void pattern_init(struct mesh__l1near *x);
 #define HIST_PAD (L1LINE_MAX_RADIUS + 1)
 
 static int unrolled_init(struct mesh__l1near *x);
+static int window_init(struct mesh__l1near *x);
 
-/* mesh__l1near_init() with the largest radius that matters (rlimit) and
- * the line caches' size limit. */
+/* mesh__l1near_init() with the largest radius that matters (rlimit),
+ * the line caches' size limit and how much larger than a slice its
+ * rotated table may be (rot_ratio, see slice_layout()). */
 static int l1near_init(struct mesh__l1near *x, const struct mesh_topo *t,
-		       int rlimit, size_t line_entries)
+		       int rlimit, size_t line_entries, int rot_ratio)
 {
 	int d, nd = 0;
 	uint32_t *h;
@@ -180,6 +184,7 @@ static int l1near_init(struct mesh__l1near *x, const struct mesh_topo *t,
 	x->topo = t;
 	x->rlimit = x->rlin = rlimit;
 	x->line_entries = line_entries;
+	x->rot_ratio = rot_ratio;
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		nd += t->dim[d] > 1;
 		x->rmax += t->dim[d];
@@ -209,12 +214,14 @@ static int l1near_init(struct mesh__l1near *x, const struct mesh_topo *t,
 
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
 {
-	int rc = l1near_init(x, t, INT_MAX, L1LINE_MAX_ENTRIES);
+	int rc = l1near_init(x, t, INT_MAX, L1LINE_MAX_ENTRIES, ROT_RATIO);
 
 	if (rc) /* freed */
 		return rc;
 	if (!x->fast)
 		rc = unrolled_init(x);
+	if (!x->fast && !rc)
+		rc = window_init(x);
 	if (rc)
 		mesh__l1near_free(x);
 	return rc;
@@ -233,6 +240,17 @@ void mesh__l1near_free(struct mesh__l1near *x)
 	x->unr_topo = NULL;
 	mesh_bitmap_destroy(x->unr_free);
 	x->unr_free = NULL;
+	if (x->win) {
+		mesh__l1near_free(x->win);
+		free(x->win);
+		x->win = NULL;
+	}
+	mesh_topo_destroy(x->win_topo);
+	x->win_topo = NULL;
+	mesh_bitmap_destroy(x->win_free);
+	x->win_free = NULL;
+	mesh_bitmap_destroy(x->win_ties);
+	x->win_ties = NULL;
 	mesh__pairsum_free(&x->ps);
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		if (x->hist[d])
@@ -489,7 +507,7 @@ static size_t slice_layout(struct mesh__l1near *x, int d, int allow_rot)
 	Q = t->dim[x->tq[d]];
 	x->rot[d] = allow_rot && Q > 1 &&
 		    (uint64_t) (P + Q) * (uint64_t) (P + Q) <=
-			5 * (uint64_t) P * (uint64_t) Q;
+			(uint64_t) x->rot_ratio * (uint64_t) P * (uint64_t) Q;
 	x->side[d] = x->rot[d] ? P + Q : P + 1;
 	x->stride[d] =
 	    (size_t) x->side[d] * (size_t) (x->rot[d] ? x->side[d] : Q);
@@ -608,10 +626,13 @@ static void slice_prefix(uint16_t *T, int side, int rows, int rot, size_t lanes)
 {
 	size_t row = (size_t) side * lanes, l;
 	const uint16_t *prev; /* the entry before, for every lane */
-	uint16_t *a;
+	uint16_t *a, sum;
 	int u, v;
 
-	for (u = 0; u < rows; u++)
+	for (u = 0; u < rows && lanes == 1; u++) /* one running sum */
+		for (v = 1, a = T + (size_t) u * row, sum = a[0]; v < side; v++)
+			a[v] = sum = (uint16_t) (sum + a[v]);
+	for (u = 0; u < rows && lanes > 1; u++)
 		for (v = 1; v < side; v++) {
 			a = T + (size_t) u * row + (size_t) v * lanes;
 			prev = a - lanes;
@@ -1638,7 +1659,20 @@ static uint64_t fast_centre_score(struct mesh__l1near *x,
  * a pair farther apart than half a ring is nearer the other way round
  * (ring_window_pairs(), beyond radius rlin, where the bound before the
  * walk is also off), and a centre whose ball needs R > pad takes the
- * shell enumeration on the torus itself. */
+ * shell enumeration on the torus itself.
+ * A ring of length L pads by (L - 1) / 2 at most (a longer pad would
+ * hold a node twice), so one short ring (Titan's 16 among 25 and 24)
+ * caps the whole copy.  The window lifts that cap for one axis w: a
+ * second copy pads the other wrapped axes as before but holds w as one
+ * turn of its ring, coordinates c[w] - (L - 1) / 2 .. c[w] + L / 2 (the
+ * Lee offsets) as an open axis of length L.  Its balls, clipped there
+ * as on any mesh, are the torus's balls of any radius on w, in offset
+ * order; pairs along w still take ring_window_pairs().  The window
+ * serves only centres with that c[w], so a decision that takes it
+ * (balls at the map's mean density reach the copy's pad) visits the
+ * centres one coordinate of w at a time, maps the window and builds its
+ * tables L times, and keeps the lowest centre index among equal scores
+ * itself (scan_centre()). (issue 10, ninth round) */
 
 /* Pad per wrapped axis: balls up to this radius use the unrolled copy. */
 #define UNROLL_PAD 13
@@ -1646,33 +1680,51 @@ static uint64_t fast_centre_score(struct mesh__l1near *x,
 #define UNROLL_MAX_NODES ((uint64_t) 1 << 22)
 #define UNROLL_LINE_ENTRIES ((size_t) 1 << 22)
 
-static int unrolled_init(struct mesh__l1near *x)
+/* Pad of axis d in the copies: 0 unless it wraps. */
+static int ring_pad(const struct mesh_topo *t, int d)
+{
+	return t->wrap[d] && t->dim[d] > 1
+		   ? imin((t->dim[d] - 1) / 2, UNROLL_PAD)
+		   : 0;
+}
+
+/* A copy of the torus that repeats every wrapped axis but skip (-1:
+ * none) ring_pad() nodes beyond both ends; axis skip keeps its length.
+ * *out stays NULL (and 0 is returned) where the copy would not pay:
+ * balls could not grow past radius 1 in it, it would be too large, or
+ * it has no table path. */
+static int copy_init(struct mesh__l1near *x, int skip, struct mesh_topo **topo,
+		     struct mesh_bitmap **free_map, struct mesh__l1near **out)
 {
 	const struct mesh_topo *t = x->topo;
 	int dim[MESH_MAX_DIMS], d, rlimit = INT_MAX, rlin = INT_MAX, rc;
 	struct mesh__l1near *u;
 
+	*out = NULL;
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
-		x->pad[d] = 0;
-		if (t->wrap[d] && t->dim[d] > 1) {
-			x->pad[d] = imin((t->dim[d] - 1) / 2, UNROLL_PAD);
-			rlimit = imin(rlimit, x->pad[d]);
-			rlin = imin(rlin, t->dim[d] / 4);
-		}
-		dim[d] = t->dim[d] + 2 * x->pad[d];
+		dim[d] = t->dim[d];
+		if (!t->wrap[d] || t->dim[d] < 2)
+			continue;
+		rlin = imin(rlin, t->dim[d] / 4);
+		if (d == skip)
+			continue;
+		rlimit = imin(rlimit, ring_pad(t, d));
+		dim[d] += 2 * ring_pad(t, d);
 	}
 	/* balls of radius 1 are cheap to enumerate */
-	if (rlimit < 2 || rlimit == INT_MAX ||
+	if (rlimit < 2 || (skip < 0 && rlimit == INT_MAX) ||
 	    (uint64_t) dim[0] * (uint64_t) dim[1] * (uint64_t) dim[2] >
 		UNROLL_MAX_NODES)
 		return 0;
-	rc = mesh_topo_create(t->ndims, dim, NULL, &x->unr_topo);
+	rc = mesh_topo_create(t->ndims, dim, NULL, topo);
 	if (!rc)
-		rc = mesh_bitmap_create(x->unr_topo->nodes, &x->unr_free);
+		rc = mesh_bitmap_create((*topo)->nodes, free_map);
 	u = rc ? NULL : malloc(sizeof(*u));
 	if (!u)
 		return rc ? rc : MESH_ENOMEM;
-	rc = l1near_init(u, x->unr_topo, rlimit, UNROLL_LINE_ENTRIES);
+	/* the window's slices are long and thin: its own axis is short */
+	rc = l1near_init(u, *topo, rlimit, UNROLL_LINE_ENTRIES,
+			 skip < 0 ? ROT_RATIO : 2 * ROT_RATIO);
 	if (rc) {
 		free(u);
 		return rc;
@@ -1684,39 +1736,97 @@ static int unrolled_init(struct mesh__l1near *x)
 	}
 	u->rlin = rlin;
 	for (d = 0; d < MESH_MAX_DIMS; d++)
-		u->ring[d] = x->pad[d] ? t->dim[d] : 0;
+		u->ring[d] = t->wrap[d] && t->dim[d] > 1 ? t->dim[d] : 0;
 	/* patterns sum pairs as on a mesh, and fill no wider ball */
 	if (u->rp > rlin || u->rp > rlimit)
 		u->rp = 0;
-	x->unr = u;
+	*out = u;
 	return 0;
 }
 
-/* The copy's free map from the torus's, an x-row at a time. */
-static void unrolled_map(struct mesh__l1near *x, const struct mesh_bitmap *f)
+static int unrolled_init(struct mesh__l1near *x)
 {
-	const struct mesh_topo *t = x->topo, *u = x->unr_topo;
-	const int X = t->dim[0], P = x->pad[0], U = u->dim[0];
-	uint64_t *w = x->unr_free->words, v;
+	int d;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		x->pad[d] = ring_pad(x->topo, d);
+	return copy_init(x, -1, &x->unr_topo, &x->unr_free, &x->unr);
+}
+
+/* The window's axis: the wrapped axis of the least pad, if every other
+ * wrapped axis has a larger one (a window on one of two equally short
+ * rings would not let balls grow); else -1. */
+static int window_axis(const struct mesh_topo *t)
+{
+	int d, w = -1, pad, least = UNROLL_PAD, second = INT_MAX;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		if (!t->wrap[d] || t->dim[d] < 2)
+			continue;
+		pad = ring_pad(t, d);
+		if (pad < least) {
+			second = imin(second, least);
+			least = pad;
+			w = d;
+		} else {
+			second = imin(second, pad);
+		}
+	}
+	return w >= 0 && least < second ? w : -1;
+}
+
+static int window_init(struct mesh__l1near *x)
+{
+	int rc, w = window_axis(x->topo);
+
+	if (w < 0)
+		return 0;
+	x->win_axis = w;
+	rc = copy_init(x, w, &x->win_topo, &x->win_free, &x->win);
+	if (!rc && x->win)
+		rc = mesh_bitmap_create(x->topo->nodes, &x->win_ties);
+	return rc;
+}
+
+/* Copy coordinate = torus coordinate + origin[d], modulo the ring on the
+ * window's axis, whose centre coordinate win_at sits at (L - 1) / 2. */
+static void copy_origin(const struct mesh__l1near *x, int window,
+			int origin[MESH_MAX_DIMS])
+{
+	int d, w = x->win_axis;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		origin[d] = x->pad[d];
+	if (window)
+		origin[w] = (x->topo->dim[w] - 1) / 2 - x->win_at;
+}
+
+/* A copy's free map from the torus's, an x-row at a time. */
+static void copy_map(const struct mesh__l1near *x, const struct mesh_topo *u,
+		     struct mesh_bitmap *uf, const int origin[MESH_MAX_DIMS],
+		     const struct mesh_bitmap *f)
+{
+	const struct mesh_topo *t = x->topo;
+	const int X = t->dim[0], P = origin[0], U = u->dim[0];
+	uint64_t *w = uf->words, v;
 	uint32_t p = 0, row;
 	int y, z, i, q[3];
 
-	mesh_bitmap_fill(x->unr_free, false);
+	mesh_bitmap_fill(uf, false);
 	for (z = 0; z < u->dim[2]; z++)
 		for (y = 0; y < u->dim[1]; y++, p += (uint32_t) U) {
-			q[1] = wrap_coord(y - x->pad[1], t->dim[1]);
-			q[2] = wrap_coord(z - x->pad[2], t->dim[2]);
+			q[1] = wrap_coord(y - origin[1], t->dim[1]);
+			q[2] = wrap_coord(z - origin[2], t->dim[2]);
 			row = ((uint32_t) q[1] +
 			       (uint32_t) q[2] * (uint32_t) t->dim[1]) *
 			      (uint32_t) X;
-			if (U > 64) {
+			if (U > 64 || U != X + 2 * P) { /* or x is the window */
 				for (i = 0; i < U; i++)
 					if (mesh_bitmap_test(
 						f, row + (uint32_t) wrap_coord(
 							     i - P, X)))
 						mesh_bitmap_set(
-						    x->unr_free,
-						    p + (uint32_t) i);
+						    uf, p + (uint32_t) i);
 				continue;
 			}
 			v = row_bits(f, row, X);
@@ -1729,32 +1839,60 @@ static void unrolled_map(struct mesh__l1near *x, const struct mesh_bitmap *f)
 		}
 }
 
+static void unrolled_map(struct mesh__l1near *x, const struct mesh_bitmap *f)
+{
+	int origin[MESH_MAX_DIMS];
+
+	copy_origin(x, 0, origin);
+	copy_map(x, x->unr_topo, x->unr_free, origin, f);
+}
+
+static void decision_start(struct mesh__l1near *x,
+			   const struct mesh_bitmap *free_map, uint32_t k);
+
+/* The window for the centres whose coordinate on its axis is j. */
+static void window_map(struct mesh__l1near *x, const struct mesh_bitmap *f,
+		       int j)
+{
+	int origin[MESH_MAX_DIMS];
+
+	x->win_at = j;
+	copy_origin(x, 1, origin);
+	copy_map(x, x->win_topo, x->win_free, origin, f);
+	decision_start(x->win, x->win_free, x->win_k);
+	x->win->enum_max = 0; /* the copy's shells past pad are wrong */
+}
+
 static uint64_t centre_score(struct mesh__l1near *x,
 			     const struct mesh_bitmap *f, const int c[3],
 			     uint32_t k, uint64_t bound, uint32_t *out);
 
-/* centre_score() on a torus with an unrolled copy.  It scores on the
- * copy through centre_score() again, so that fast_centre_score() keeps
- * one call site and stays inlined there. */
-static uint64_t unrolled_score(struct mesh__l1near *x,
-			       const struct mesh_bitmap *f, const int c[3],
-			       uint32_t k, uint64_t bound, uint32_t *out)
+/* centre_score() on a torus through copy u (free map uf), the window
+ * if window.  It scores on the copy through centre_score() again, so
+ * that fast_centre_score() keeps one call site and stays inlined there. */
+static uint64_t copy_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
+			   int window, const int c[3], uint32_t k,
+			   uint64_t bound, uint32_t *out)
 {
-	struct mesh__l1near *u = x->unr;
-	int cu[MESH_MAX_DIMS], q[MESH_MAX_DIMS], d;
+	struct mesh__l1near *u = window ? x->win : x->unr;
+	int cu[MESH_MAX_DIMS], q[MESH_MAX_DIMS], origin[MESH_MAX_DIMS], d;
 	uint64_t s;
 	uint32_t i;
 
+	if (window && c[x->win_axis] != x->win_at)
+		window_map(x, f, c[x->win_axis]);
+	copy_origin(x, window, origin);
 	for (d = 0; d < MESH_MAX_DIMS; d++)
-		cu[d] = c[d] + x->pad[d];
+		cu[d] = c[d] + origin[d];
 	u->too_far = 0;
-	s = centre_score(u, x->unr_free, cu, k, bound, out ? x->taken : NULL);
+	s = centre_score(u, window ? x->win_free : x->unr_free, cu, k, bound,
+			 out ? x->taken : NULL);
 	if (u->too_far)
 		return mesh__l1near_score(x, f, c, k, bound, out);
 	for (i = 0; out && s < bound && i < k; i++) {
 		mesh_topo_coords(u->topo, x->taken[i], q);
 		for (d = 0; d < MESH_MAX_DIMS; d++)
-			q[d] = wrap_coord(q[d] - x->pad[d], x->topo->dim[d]);
+			q[d] = wrap_coord(q[d] - origin[d], x->topo->dim[d]);
 		out[i] = mesh_topo_index(x->topo, q);
 	}
 	return s;
@@ -1766,8 +1904,8 @@ static uint64_t centre_score(struct mesh__l1near *x,
 {
 	if (x->fast)
 		return fast_centre_score(x, f, c, k, bound, out);
-	if (x->unr)
-		return unrolled_score(x, f, c, k, bound, out);
+	if (x->win_on || x->unr)
+		return copy_score(x, f, x->win_on, c, k, bound, out);
 	return mesh__l1near_score(x, f, c, k, bound, out);
 }
 
@@ -1783,6 +1921,38 @@ static void next_coords(const struct mesh_topo *t, int c[3])
 	c[2]++;
 }
 
+/* Whether the decision takes the window: when balls at the map's mean
+ * density need the unrolled copy's whole radius or more (or there is
+ * no unrolled copy).  Either gives the same answers. */
+static int window_wanted(const struct mesh__l1near *x,
+			 const struct mesh_bitmap *f, uint32_t k)
+{
+	uint64_t cells;
+
+	if (x->win_mode)
+		return x->win_mode > 0;
+	if (!x->unr)
+		return 1;
+	cells = (uint64_t) ball_cells(x->topo->dim, x->unr->rlimit - 1);
+	return cells * mesh_bitmap_count(f) < (uint64_t) k * x->topo->nodes;
+}
+
+/* Next centre in window order: index order over the other axes, then
+ * the window axis's coordinate; 0 after the last. */
+static int window_next(const struct mesh_topo *t, int w, int c[3])
+{
+	int d;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		if (d == w)
+			continue;
+		if (++c[d] < t->dim[d])
+			return 1;
+		c[d] = 0;
+	}
+	return ++c[w] < t->dim[w];
+}
+
 /* Per decision: no tables yet; patterns while k fits in one. */
 static void decision_start(struct mesh__l1near *x,
 			   const struct mesh_bitmap *free_map, uint32_t k)
@@ -1790,7 +1960,11 @@ static void decision_start(struct mesh__l1near *x,
 	/* an enumeration visits a ball of >= k cells */
 	uint32_t most = k ? x->topo->nodes / (16 * k) : 31;
 
-	if (x->unr) {
+	x->win_on = x->win && window_wanted(x, free_map, k);
+	if (x->win_on) {
+		x->win_at = -1; /* mapped by the first centre */
+		x->win_k = k;
+	} else if (x->unr) {
 		unrolled_map(x, free_map);
 		decision_start(x->unr, x->unr_free, k);
 		x->unr->enum_max = 0; /* the copy's shells past pad are wrong */
@@ -1803,35 +1977,64 @@ static void decision_start(struct mesh__l1near *x,
 		pattern_prepare(x, free_map);
 }
 
+/* Scores centre i (coordinates c) against the best so far (*best, at
+ * centre *best_i), which it beats with a lower score, or with the same
+ * score and a lower index: the window visits centres out of index
+ * order. */
+static void scan_centre(struct mesh__l1near *x,
+			const struct mesh_bitmap *free_map, uint32_t k,
+			uint32_t i, const int c[3], uint64_t *best,
+			uint32_t *best_i, uint32_t *out)
+{
+	uint64_t bound = *best, s;
+
+	if (i < *best_i && bound != UINT64_MAX)
+		bound++;
+	s = centre_score(x, free_map, c, k, bound, out);
+	if (s < bound) {
+		*best = s;
+		*best_i = i;
+	}
+}
+
 uint64_t mesh__l1near_best(struct mesh__l1near *x,
 			   const struct mesh_bitmap *free_map, uint32_t k,
 			   mesh__centre_pred pred, const void *ctx,
 			   uint32_t *out)
 {
+	const struct mesh_topo *t = x->topo;
 	uint64_t best = UINT64_MAX, s;
-	uint32_t i;
+	uint32_t i, best_i = 0;
 	int c[3];
 
 	decision_start(x, free_map, k);
 	/* A first bound from a centre in the middle of the mesh, so that
 	 * bounds prune from the start; the scan below still finds the
-	 * lowest score and its lowest-index centre (that centre included). */
+	 * lowest score and its lowest-index centre (that centre included;
+	 * best_i 0 lets no centre tie with this bound). */
 	for (i = 0; i < MESH_MAX_DIMS; i++)
-		c[i] = x->topo->dim[i] / 2;
-	i = mesh_topo_index(x->topo, c);
+		c[i] = t->dim[i] / 2;
+	if (x->win_on) /* where the scan starts: one window fewer */
+		c[x->win_axis] = 0;
+	i = mesh_topo_index(t, c);
 	if (!pred || pred(ctx, i, c)) {
 		s = centre_score(x, free_map, c, k, UINT64_MAX, NULL);
 		if (s != UINT64_MAX)
 			best = s + 1;
 	}
-	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
-	     i++, next_coords(x->topo, c)) {
-		if (pred && !pred(ctx, i, c))
-			continue;
-		s = centre_score(x, free_map, c, k, best, out);
-		if (s < best)
-			best = s;
+	c[0] = c[1] = c[2] = 0;
+	if (x->win_on) {
+		do {
+			i = mesh_topo_index(t, c);
+			if (!pred || pred(ctx, i, c))
+				scan_centre(x, free_map, k, i, c, &best,
+					    &best_i, out);
+		} while (window_next(t, x->win_axis, c));
+		return best;
 	}
+	for (i = 0; i < t->nodes; i++, next_coords(t, c))
+		if (!pred || pred(ctx, i, c))
+			scan_centre(x, free_map, k, i, c, &best, &best_i, out);
 	return best;
 }
 
@@ -1841,12 +2044,33 @@ int mesh__l1near_ties(struct mesh__l1near *x,
 		      uint32_t *buf, int (*cb)(void *, const uint32_t *),
 		      void *cb_ctx)
 {
+	const struct mesh_topo *t = x->topo;
 	uint32_t i;
-	int c[3];
+	int c[3] = { 0, 0, 0 };
 
 	decision_start(x, free_map, k);
-	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
-	     i++, next_coords(x->topo, c)) {
+	if (x->win_on) {
+		/* the window finds the ties; their sets go to cb in centre
+		 * order, by the shell enumeration */
+		mesh_bitmap_fill(x->win_ties, false);
+		do {
+			i = mesh_topo_index(t, c);
+			if ((!pred || pred(ctx, i, c)) &&
+			    centre_score(x, free_map, c, k, best + 1, NULL) ==
+				best)
+				mesh_bitmap_set(x->win_ties, i);
+		} while (window_next(t, x->win_axis, c));
+		c[x->win_axis] = 0;
+	}
+	for (i = 0; i < t->nodes; i++, next_coords(t, c)) {
+		if (x->win_on) {
+			if (mesh_bitmap_test(x->win_ties, i) &&
+			    mesh__l1near_score(x, free_map, c, k, best + 1,
+					       buf) == best &&
+			    cb(cb_ctx, buf))
+				break;
+			continue;
+		}
 		if (pred && !pred(ctx, i, c))
 			continue;
 		if (centre_score(x, free_map, c, k, best + 1, buf) == best &&
@@ -1868,9 +2092,13 @@ int mesh__l1near_path_scores(struct mesh__l1near *x,
 	uint32_t i, hits = 0;
 	int c[3];
 
+	int mode = x->win_mode;
+
 	if (!w)
 		return MESH_EINVAL;
+	x->win_mode = -1; /* these are the unrolled copy's paths */
 	decision_start(x, free_map, k);
+	x->win_mode = mode;
 	pattern_prepare(w, x->fast ? free_map : x->unr_free);
 	tables_build(w, x->fast ? free_map : x->unr_free);
 	w->built = -1;

@@ -12,9 +12,10 @@
  *   once per decision, when first needed) give each centre's radius and
  *   coordinate histograms in O(R) reads.  Tori run the same search on
  *   an unrolled copy (a mesh that repeats the torus around it) where a
- *   ball fits the copy; otherwise L1 spheres are enumerated shell by
- *   shell with early termination against a bound.  All give the same
- *   answers.
+ *   ball fits the copy, or on a window (the same, with one short ring
+ *   held as one turn around the centre) when balls outgrow that ring;
+ *   otherwise L1 spheres are enumerated shell by shell with early
+ *   termination against a bound.  All give the same answers.
  */
 #ifndef MESH_ALLOC_CENTRE_H
 #define MESH_ALLOC_CENTRE_H
@@ -65,9 +66,10 @@ struct mesh__l1near {
 	size_t sstep[MESH_MAX_DIMS], estep[MESH_MAX_DIMS];
 	int side[MESH_MAX_DIMS]; /* entries per table row */
 	int tp[MESH_MAX_DIMS], tq[MESH_MAX_DIMS], rot[MESH_MAX_DIMS];
-	int fast;   /* the fast path applies to this topology */
-	int axis0;  /* axis whose slices count whole balls */
-	int rguess; /* radius of the previous centre: a good first try */
+	int rot_ratio; /* see slice_layout() */
+	int fast;      /* the fast path applies to this topology */
+	int axis0;     /* axis whose slices count whole balls */
+	int rguess;    /* radius of the previous centre: a good first try */
 	/* If axis0 == 0 (rotated): the axis-0 diamonds of the current
 	 * x-row of centres, rcache[w * X + i] for slice i and radius w,
 	 * radii below rfill filled; rkey = c[1] + c[2] * Y of that row, -1
@@ -146,6 +148,21 @@ struct mesh__l1near {
 	 * and rlin are INT_MAX. */
 	int ring[MESH_MAX_DIMS];
 	int rlimit, rlin, too_far;
+	/* Tori with one ring shorter than the others (Titan's 16 among 25
+	 * and 24): a second copy, the window, which repeats the other
+	 * wrapped axes as above but holds axis win_axis as one turn of its
+	 * ring, centred on coordinate win_at: an open axis whose clipped
+	 * balls are the torus's balls of any radius there.  A decision
+	 * whose balls would outgrow the unrolled copy (win_on) visits the
+	 * centres one coordinate of win_axis at a time and maps the window
+	 * once for each.  win_mode: 0 by that estimate, 1 always, -1 never
+	 * (tests). */
+	struct mesh__l1near *win;
+	struct mesh_topo *win_topo;
+	struct mesh_bitmap *win_free;
+	struct mesh_bitmap *win_ties; /* scratch: centres that tie */
+	int win_axis, win_at, win_on, win_mode;
+	uint32_t win_k;
 };
 
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t);

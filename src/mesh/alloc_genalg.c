@@ -15,9 +15,10 @@
  * meshes a centre whose ball of radius 3 (2D: 5) holds k free nodes is
  * scored from a 64-bit pattern of that ball, any other from per-slice
  * diamond-count tables in O(R) lookups plus part of one L1 shell; tori
- * do the same on an unrolled copy where the ball fits it, and otherwise
- * enumerate shells with an early exit once a centre cannot beat the
- * best so far.  Either way the answer is exactly that of the exhaustive
+ * do the same on an unrolled copy where the ball fits it (or on a
+ * window that holds one short ring as one turn around the centre), and
+ * otherwise enumerate shells with an early exit once a centre cannot
+ * beat the best so far.  Either way the answer is exactly that of the exhaustive
  * definition.
  */
 #include <stdlib.h>
