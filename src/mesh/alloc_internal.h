@@ -122,6 +122,11 @@ int mesh__mbs_hierarchy(const struct mesh_allocator *a,
 			const struct mesh__mbs_block **blocks, uint32_t *nb,
 			int *base, int *levels);
 
+/* mm-inc on tori: sums below limit take the 32-bit pair loop (the
+ * default, INT32_MAX, admits every sum that fits); tests pass 0 for
+ * the 64-bit one.  MESH_EINVAL for any other allocator. */
+int mesh__mm_set_narrow_limit(struct mesh_allocator *a, int64_t limit);
+
 /* Ops tables, one per allocator family. */
 extern const struct mesh_alloc_ops mesh__curve_ops;
 extern const struct mesh_alloc_ops mesh__mc_ops;

@@ -51,7 +51,8 @@ struct mm_priv {
 	/* mm-inc on tori: the set's coordinates per axis and D values, in
 	 * the set's order */
 	int32_t *sc[MESH_MAX_DIMS];
-	int64_t *sd;
+	int32_t *sd;
+	int64_t narrow_limit; /* see mesh__mm_set_narrow_limit() */
 	/* mm-inc: D(q, S) = axis[0][q_x] + axis[1][q_y] + axis[2][q_z] */
 	int64_t *axis[MESH_MAX_DIMS];
 	int inc;
@@ -97,6 +98,7 @@ static int mm_create(struct mesh_allocator *a, const char *params,
 	if (!p)
 		return MESH_ENOMEM;
 	p->inc = a->entry->variant;
+	p->narrow_limit = INT32_MAX;
 	bad |= mesh__l1near_init(&p->near, t) != 0;
 	bad |= mesh__pairsum_init(&p->ps, t) != 0;
 	p->corners = 1;
@@ -226,28 +228,59 @@ static void consider(struct mm_swap *best, int64_t gain, uint32_t a, uint32_t b)
 }
 
 /* The largest D(a, S) + d(a, q) over a in S, from the set's coordinates
- * per axis (sc) and D values (sd): no division and no branch per pair.
- * ring[d] is the ring's length, or a length no distance reaches on an
- * open axis. */
-static int64_t best_up(const struct mm_priv *p, uint32_t k, const int q[3],
+ * per axis (sc) and D values (sd) in 32 bits: no division and no branch
+ * per pair, and SIMD lanes where the compiler has them.  ring[d] is the
+ * ring's length, or a length no distance reaches on an open axis. */
+static int32_t best_up(const struct mm_priv *p, uint32_t k, const int q[3],
 		       const int32_t ring[3])
 {
 	const int32_t *restrict x = p->sc[0], *restrict y = p->sc[1],
-				*restrict z = p->sc[2];
-	const int64_t *restrict sd = p->sd;
-	int64_t top = INT64_MIN, up;
-	int32_t dx, dy, dz;
+				*restrict z = p->sc[2], *restrict sd = p->sd;
+	const int32_t qx = q[0], qy = q[1], qz = q[2], rx = ring[0],
+		      ry = ring[1], rz = ring[2];
+	int32_t top = INT32_MIN, up, dx, dy, dz;
 	uint32_t i;
 
 	for (i = 0; i < k; i++) {
-		dx = x[i] > q[0] ? x[i] - q[0] : q[0] - x[i];
-		dy = y[i] > q[1] ? y[i] - q[1] : q[1] - y[i];
-		dz = z[i] > q[2] ? z[i] - q[2] : q[2] - z[i];
-		dx = ring[0] - dx < dx ? ring[0] - dx : dx;
-		dy = ring[1] - dy < dy ? ring[1] - dy : dy;
-		dz = ring[2] - dz < dz ? ring[2] - dz : dz;
+		dx = x[i] > qx ? x[i] - qx : qx - x[i];
+		dy = y[i] > qy ? y[i] - qy : qy - y[i];
+		dz = z[i] > qz ? z[i] - qz : qz - z[i];
+		dx = rx - dx < dx ? rx - dx : dx;
+		dy = ry - dy < dy ? ry - dy : dy;
+		dz = rz - dz < dz ? rz - dz : dz;
 		up = sd[i] + dx + dy + dz;
 		top = up > top ? up : top;
+	}
+	return top;
+}
+
+/* D(a, S) + d(a, q) for a = out[i], in 64 bits. */
+static int64_t up_at(const struct mm_priv *p, const struct mesh_topo *t,
+		     const uint32_t *out, uint32_t i, const int q[3])
+{
+	int64_t up = (int64_t) p->dist[out[i]];
+	int d;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		up += mesh_topo_axis_distance(t, d, p->sc[d][i], q[d]);
+	return up;
+}
+
+/* The largest D(a, S) + d(a, q), whatever its size, and the lowest a in
+ * S that attains it (*a). */
+static int64_t best_up_wide(const struct mm_priv *p, const struct mesh_topo *t,
+			    const uint32_t *out, uint32_t k, const int q[3],
+			    uint32_t *a)
+{
+	int64_t top = INT64_MIN, up;
+	uint32_t i;
+
+	for (i = 0, *a = UINT32_MAX; i < k; i++) {
+		up = up_at(p, t, out, i, q);
+		if (up > top || (up == top && out[i] < *a)) {
+			top = up;
+			*a = out[i];
+		}
 	}
 	return top;
 }
@@ -258,17 +291,10 @@ static uint32_t lowest_at(const struct mm_priv *p, const struct mesh_topo *t,
 			  int64_t top)
 {
 	uint32_t i, a = UINT32_MAX;
-	int64_t up;
-	int d;
 
-	for (i = 0; i < k; i++) {
-		if (out[i] > a)
-			continue;
-		for (d = 0, up = p->sd[i]; d < MESH_MAX_DIMS; d++)
-			up += mesh_topo_axis_distance(t, d, p->sc[d][i], q[d]);
-		if (up == top)
+	for (i = 0; i < k; i++)
+		if (out[i] < a && up_at(p, t, out, i, q) == top)
 			a = out[i];
-	}
 	return a;
 }
 
@@ -296,8 +322,8 @@ static void swap_by_pairs(struct mm_priv *p, const struct mesh_view *v,
 	const uint32_t X = (uint32_t) t->dim[0], Y = (uint32_t) t->dim[1];
 	int64_t max_da = 0, limit = 0, db, top, min0, min1;
 	int32_t ring[MESH_MAX_DIMS];
-	uint32_t i, b;
-	int q[3], d;
+	uint32_t i, a, b;
+	int q[3], d, narrow;
 
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		ring[d] = t->wrap[d] ? t->dim[d] : INT32_MAX;
@@ -307,11 +333,14 @@ static void swap_by_pairs(struct mm_priv *p, const struct mesh_view *v,
 		mesh_topo_coords(t, out[i], q);
 		for (d = 0; d < MESH_MAX_DIMS; d++)
 			p->sc[d][i] = q[d];
-		p->sd[i] = (int64_t) p->dist[out[i]];
-		if (p->sd[i] > max_da)
-			max_da = p->sd[i];
+		if ((int64_t) p->dist[out[i]] > max_da)
+			max_da = (int64_t) p->dist[out[i]];
 	}
 	limit += max_da; /* D(b, S) >= limit: no gain */
+	/* every D(a, S) + d(a, b) < limit fits */
+	narrow = limit <= p->narrow_limit;
+	for (i = 0; narrow && i < k; i++)
+		p->sd[i] = (int32_t) p->dist[out[i]];
 	min0 = axis_min(p, t, 0);
 	min1 = axis_min(p, t, 1);
 	for (q[2] = 0; q[2] < t->dim[2]; q[2]++) {
@@ -327,6 +356,12 @@ static void swap_by_pairs(struct mm_priv *p, const struct mesh_view *v,
 				    !mesh_bitmap_test(v->free, b) ||
 				    p->in_set[b])
 					continue;
+				if (!narrow) {
+					top = best_up_wide(p, t, out, k, q, &a);
+					if (top - db > 0)
+						consider(best, top - db, a, b);
+					continue;
+				}
 				top = best_up(p, k, q, ring);
 				if (top - db > 0 && top - db >= best->gain)
 					consider(
@@ -496,6 +531,16 @@ static int mm_candidates(struct mesh_allocator *a, const struct mesh_view *v,
 	return mesh__l1near_ties(&p->near, v->free, req->nodes,
 				 median_pred(p, v->topo), p, best, buf, cb,
 				 ctx);
+}
+
+int mesh__mm_set_narrow_limit(struct mesh_allocator *a, int64_t limit)
+{
+	struct mm_priv *p = a->priv;
+
+	if (a->entry->ops != &mesh__mm_ops || !p->inc)
+		return MESH_EINVAL;
+	p->narrow_limit = limit;
+	return 0;
 }
 
 const struct mesh_alloc_ops mesh__mm_ops = {
