@@ -18,6 +18,7 @@
 #include "alloc_centre.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1921,20 +1922,25 @@ static void next_coords(const struct mesh_topo *t, int c[3])
 	c[2]++;
 }
 
-/* Whether the decision takes the window: when balls at the map's mean
- * density need the unrolled copy's whole radius or more (or there is
- * no unrolled copy).  Either gives the same answers. */
+/* Whether the decision takes the window: when more than about one
+ * centre in six would need a larger ball than the unrolled copy holds
+ * (by a binomial model of the free nodes in a ball of the copy's pad;
+ * the window's L table builds cost about that many fallbacks to the
+ * enumeration), or when there is no unrolled copy.  Either gives the
+ * same answers. */
 static int window_wanted(const struct mesh__l1near *x,
 			 const struct mesh_bitmap *f, uint32_t k)
 {
-	uint64_t cells;
+	double cells, p, mean;
 
 	if (x->win_mode)
 		return x->win_mode > 0;
 	if (!x->unr)
 		return 1;
-	cells = (uint64_t) ball_cells(x->topo->dim, x->unr->rlimit - 1);
-	return cells * mesh_bitmap_count(f) < (uint64_t) k * x->topo->nodes;
+	cells = ball_cells(x->topo->dim, x->unr->rlimit);
+	p = (double) mesh_bitmap_count(f) / x->topo->nodes;
+	mean = cells * p;
+	return k > mean - sqrt(mean * (1 - p)); /* one deviation below */
 }
 
 /* Next centre in window order: index order over the other axes, then
