@@ -66,10 +66,9 @@ struct mesh__l1near {
 	size_t sstep[MESH_MAX_DIMS], estep[MESH_MAX_DIMS];
 	int side[MESH_MAX_DIMS]; /* entries per table row */
 	int tp[MESH_MAX_DIMS], tq[MESH_MAX_DIMS], rot[MESH_MAX_DIMS];
-	int rot_ratio; /* see slice_layout() */
-	int fast;      /* the fast path applies to this topology */
-	int axis0;     /* axis whose slices count whole balls */
-	int rguess;    /* radius of the previous centre: a good first try */
+	int fast;   /* the fast path applies to this topology */
+	int axis0;  /* axis whose slices count whole balls */
+	int rguess; /* radius of the previous centre: a good first try */
 	/* If axis0 == 0 (rotated): the axis-0 diamonds of the current
 	 * x-row of centres, rcache[w * X + i] for slice i and radius w,
 	 * radii below rfill filled; rkey = c[1] + c[2] * Y of that row, -1
@@ -163,6 +162,7 @@ struct mesh__l1near {
 	struct mesh_bitmap *win_ties; /* scratch: centres that tie */
 	int win_axis, win_at, win_on, win_mode;
 	uint32_t win_k;
+	int rot_ratio; /* see slice_layout() */
 };
 
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t);
