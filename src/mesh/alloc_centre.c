@@ -2038,9 +2038,14 @@ uint64_t mesh__l1near_best(struct mesh__l1near *x,
 		} while (window_next(t, x->win_axis, c));
 		return best;
 	}
-	for (i = 0; i < t->nodes; i++, next_coords(t, c))
-		if (!pred || pred(ctx, i, c))
-			scan_centre(x, free_map, k, i, c, &best, &best_i, out);
+	for (i = 0; i < t->nodes; i++, next_coords(t, c)) {
+		if (pred && !pred(ctx, i, c))
+			continue;
+		/* in index order a later equal score never wins */
+		s = centre_score(x, free_map, c, k, best, out);
+		if (s < best)
+			best = s;
+	}
 	return best;
 }
 
