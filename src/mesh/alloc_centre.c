@@ -228,28 +228,28 @@ int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t)
 	return rc;
 }
 
+/* Frees a copy (the unrolled copy or the window) and clears its
+ * pointers. */
+static void copy_free(struct mesh__l1near **u, struct mesh_topo **topo,
+		      struct mesh_bitmap **free_map)
+{
+	if (*u) {
+		mesh__l1near_free(*u);
+		free(*u);
+		*u = NULL;
+	}
+	mesh_topo_destroy(*topo);
+	*topo = NULL;
+	mesh_bitmap_destroy(*free_map);
+	*free_map = NULL;
+}
+
 void mesh__l1near_free(struct mesh__l1near *x)
 {
 	int d;
 
-	if (x->unr) {
-		mesh__l1near_free(x->unr);
-		free(x->unr);
-		x->unr = NULL;
-	}
-	mesh_topo_destroy(x->unr_topo);
-	x->unr_topo = NULL;
-	mesh_bitmap_destroy(x->unr_free);
-	x->unr_free = NULL;
-	if (x->win) {
-		mesh__l1near_free(x->win);
-		free(x->win);
-		x->win = NULL;
-	}
-	mesh_topo_destroy(x->win_topo);
-	x->win_topo = NULL;
-	mesh_bitmap_destroy(x->win_free);
-	x->win_free = NULL;
+	copy_free(&x->unr, &x->unr_topo, &x->unr_free);
+	copy_free(&x->win, &x->win_topo, &x->win_free);
 	mesh_bitmap_destroy(x->win_ties);
 	x->win_ties = NULL;
 	mesh__pairsum_free(&x->ps);
