@@ -337,7 +337,7 @@ static void swap_by_pairs(struct mm_priv *p, const struct mesh_view *v,
 			max_da = (int64_t) p->dist[out[i]];
 	}
 	limit += max_da; /* D(b, S) >= limit: no gain */
-	/* every D(a, S) + d(a, b) < limit fits */
+	/* every D(a, S) + d(a, b) is at most limit: 32 bits hold them */
 	narrow = limit <= p->narrow_limit;
 	for (i = 0; narrow && i < k; i++)
 		p->sd[i] = (int32_t) p->dist[out[i]];
