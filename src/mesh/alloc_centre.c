@@ -2101,9 +2101,7 @@ int mesh__l1near_path_scores(struct mesh__l1near *x,
 {
 	struct mesh__l1near *w = x->fast ? x : x->unr;
 	uint32_t i, hits = 0;
-	int c[3];
-
-	int mode = x->win_mode;
+	int c[3], mode = x->win_mode;
 
 	if (!w)
 		return MESH_EINVAL;
