@@ -440,25 +440,23 @@ static uint64_t remaining_bound(const struct mesh__l1near *x, uint32_t k,
 	return rest > x->lb[k] - x->lb[j] ? rest : x->lb[k] - x->lb[j];
 }
 
-/* HOW IT WORKS (the enumeration path, for tori whose balls outgrow the
- * unrolled copy, or that have none): nodes are added a whole L1 sphere
- * at a time into per-axis coordinate histograms (O(1) each); the pair
- * sum of the set so far is read from the histograms in O(L) after each
- * sphere and, plus remaining_bound(), compared against the bound.  The first implementation inserted node by node into
- * Fenwick trees and checked after every node; it gave the same answers
- * about 2-20x slower.  On meshes fast_score() below replaces it (see
- * doc/allocators.md, "Speed"). */
-uint64_t mesh__l1near_score(struct mesh__l1near *x,
-			    const struct mesh_bitmap *free_map, const int c[3],
-			    uint32_t k, uint64_t bound, uint32_t *out)
+/* The enumeration from radius r on, with the histograms, n and dsum
+ * already holding the free nodes within r - 1 of c (whose indices only
+ * out needs, so r > 0 takes out NULL). */
+static uint64_t enum_from(struct mesh__l1near *x,
+			  const struct mesh_bitmap *free_map, const int c[3],
+			  uint32_t k, uint64_t bound, uint32_t *out, int r,
+			  uint32_t n, uint64_t dsum)
 {
-	int lo[3], hi[3], r;
-	uint32_t m, n = 0;
-	uint64_t dsum = 0, pairs = 0;
+	int lo[3], hi[3];
+	uint32_t m;
+	uint64_t pairs = n ? hist_pairs(x) : 0;
 
-	hist_clear(x);
+	if (n && (pairs >= bound ||
+		  pairs + remaining_bound(x, k, n, dsum, r) >= bound))
+		return UINT64_MAX;
 	offset_range(x->topo, c, lo, hi);
-	for (r = 0; n < k && r <= x->rmax; r++) {
+	for (; n < k && r <= x->rmax; r++) {
 		/* (the first k - n in offset order) */
 		m = gather_shell(x, free_map, c, lo, hi, r, k - n, 1);
 		if (!m)
@@ -475,6 +473,23 @@ uint64_t mesh__l1near_score(struct mesh__l1near *x,
 	if (out)
 		memcpy(out, x->taken, k * sizeof(*out));
 	return pairs;
+}
+
+/* HOW IT WORKS (the enumeration path, for tori whose balls outgrow the
+ * unrolled copy, or that have none): nodes are added a whole L1 sphere
+ * at a time into per-axis coordinate histograms (O(1) each); the pair
+ * sum of the set so far is read from the histograms in O(L) after each
+ * sphere and, plus remaining_bound(), compared against the bound.  The
+ * first implementation inserted node by node into Fenwick trees and
+ * checked after every node; it gave the same answers about 2-20x
+ * slower.  On meshes fast_score() below replaces it (see
+ * doc/allocators.md, "Speed"). */
+uint64_t mesh__l1near_score(struct mesh__l1near *x,
+			    const struct mesh_bitmap *free_map, const int c[3],
+			    uint32_t k, uint64_t bound, uint32_t *out)
+{
+	hist_clear(x);
+	return enum_from(x, free_map, c, k, bound, out, 0, 0, 0);
 }
 
 /* ------------------------------------------------ fast path on meshes
@@ -1660,7 +1675,9 @@ static uint64_t fast_centre_score(struct mesh__l1near *x,
  * a pair farther apart than half a ring is nearer the other way round
  * (ring_window_pairs(), beyond radius rlin, where the bound before the
  * walk is also off), and a centre whose ball needs R > pad takes the
- * shell enumeration on the torus itself.
+ * shell enumeration on the torus itself, from radius pad + 1 on: the
+ * copy's tables give the histograms of its ball of radius pad
+ * (copy_enum(), issue 10, tenth round).
  * A ring of length L pads by (L - 1) / 2 at most (a longer pad would
  * hold a node twice), so one short ring (Titan's 16 among 25 and 24)
  * caps the whole copy.  The window lifts that cap for one axis w: a
@@ -1868,6 +1885,42 @@ static uint64_t centre_score(struct mesh__l1near *x,
 			     const struct mesh_bitmap *f, const int c[3],
 			     uint32_t k, uint64_t bound, uint32_t *out);
 
+/* mesh__l1near_score() (without the set) for a centre c whose ball
+ * outgrew copy u (cu: c on u, origin: copy_origin()): the copy's ball of
+ * radius rlimit is the torus's, so its histograms, read from u's tables
+ * in O(rlimit) per axis, replace the enumeration's first rlimit + 1
+ * shells, and the enumeration goes on from there. */
+static uint64_t copy_enum(struct mesh__l1near *x, struct mesh__l1near *u,
+			  const struct mesh_bitmap *f, const int c[3],
+			  const int cu[3], const int origin[3], uint32_t k,
+			  uint64_t bound)
+{
+	const int p = u->rlimit;
+	uint32_t n = 0, *h;
+	uint64_t dsum = 0;
+	int d, i, off;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		if (u->tab[d])
+			n = slice_hist(u, d, cu, p, p, u->hist[d]);
+	hist_clear(x);
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		if (!u->tab[d]) { /* an axis of length 1 */
+			x->hist[d][0] = n;
+			continue;
+		}
+		h = u->hist[d];
+		for (i = imax(0, cu[d] - p);
+		     i <= imin(u->topo->dim[d] - 1, cu[d] + p); i++) {
+			off = i - cu[d];
+			x->hist[d][wrap_coord(i - origin[d], x->topo->dim[d])] =
+			    h[i];
+			dsum += (uint64_t) (off < 0 ? -off : off) * h[i];
+		}
+	}
+	return enum_from(x, f, c, k, bound, NULL, p + 1, n, dsum);
+}
+
 /* centre_score() on a torus through copy u (free map uf), the window
  * if window.  It scores on the copy through centre_score() again, so
  * that fast_centre_score() keeps one call site and stays inlined there. */
@@ -1888,8 +1941,13 @@ static uint64_t copy_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	u->too_far = 0;
 	s = centre_score(u, window ? x->win_free : x->unr_free, cu, k, bound,
 			 out ? x->taken : NULL);
-	if (u->too_far)
-		return mesh__l1near_score(x, f, c, k, bound, out);
+	if (u->too_far) {
+		s = copy_enum(x, u, f, c, cu, origin, k, bound);
+		/* the set only for a centre that wins so far */
+		return out && s < bound
+			   ? mesh__l1near_score(x, f, c, k, bound, out)
+			   : s;
+	}
 	for (i = 0; out && s < bound && i < k; i++) {
 		mesh_topo_coords(u->topo, x->taken[i], q);
 		for (d = 0; d < MESH_MAX_DIMS; d++)
