@@ -1315,7 +1315,7 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 		return 0;
 	r = find_radius(x, c, k, &below, &at);
 	if (r > x->rlimit) { /* an unrolled torus: its ball would wrap */
-		x->too_far = 1;
+		x->too_far = r;
 		x->rguess = x->rlimit;
 		return UINT64_MAX;
 	}
@@ -1885,39 +1885,104 @@ static uint64_t centre_score(struct mesh__l1near *x,
 			     const struct mesh_bitmap *f, const int c[3],
 			     uint32_t k, uint64_t bound, uint32_t *out);
 
-/* mesh__l1near_score() (without the set) for a centre c whose ball
- * outgrew copy u (cu: c on u, origin: copy_origin()): the copy's ball of
- * radius rlimit is the torus's, so its histograms, read from u's tables
- * in O(rlimit) per axis, replace the enumeration's first rlimit + 1
- * shells, and the enumeration goes on from there. */
-static uint64_t copy_enum(struct mesh__l1near *x, struct mesh__l1near *u,
-			  const struct mesh_bitmap *f, const int c[3],
-			  const int cu[3], const int origin[3], uint32_t k,
-			  uint64_t bound)
+/* Folds copy u's ball of radius r around cu (c on the torus, shifted by
+ * origin) into the torus's histograms; returns its free nodes, *dsum
+ * their distances to c.  For r = pad + 1 on an axis whose pad is a half
+ * ring, the copy's ball reaches one node past it on either side, and
+ * such a tip is a node the ball holds already (at -L / 2 the one at
+ * L / 2; on an odd ring, at -(pad + 1) the one at pad, and at pad + 1
+ * the one at -pad): it is taken out again. */
+static uint32_t copy_ball(struct mesh__l1near *x, const struct mesh__l1near *u,
+			  const struct mesh_bitmap *uf, const int c[3],
+			  const int cu[3], const int origin[3], int r,
+			  uint64_t *dsum)
 {
-	const int p = u->rlimit;
 	uint32_t n = 0, *h;
-	uint64_t dsum = 0;
-	int d, i, off;
+	int d, e, i, off, side, q[MESH_MAX_DIMS];
 
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		if (u->tab[d])
-			n = slice_hist(u, d, cu, p, p, u->hist[d]);
+			n = slice_hist(u, d, cu, r, r, u->hist[d]);
 	hist_clear(x);
+	*dsum = 0;
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		if (!u->tab[d]) { /* an axis of length 1 */
 			x->hist[d][0] = n;
 			continue;
 		}
 		h = u->hist[d];
-		for (i = imax(0, cu[d] - p);
-		     i <= imin(u->topo->dim[d] - 1, cu[d] + p); i++) {
+		for (i = imax(0, cu[d] - r);
+		     i <= imin(u->topo->dim[d] - 1, cu[d] + r); i++) {
 			off = i - cu[d];
-			x->hist[d][wrap_coord(i - origin[d], x->topo->dim[d])] =
-			    h[i];
-			dsum += (uint64_t) (off < 0 ? -off : off) * h[i];
+			x->hist[d][wrap_coord(i - origin[d],
+					      x->topo->dim[d])] += h[i];
+			*dsum += (uint64_t) (off < 0 ? -off : off) * h[i];
 		}
 	}
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		if (u->topo->dim[d] == x->topo->dim[d] || r <= x->pad[d])
+			continue; /* not padded, or no tip */
+		for (side = -1; side <= 1; side += 2) {
+			memcpy(q, cu, sizeof(q));
+			q[d] += side * r;
+			/* an even ring's second tip only if both are there */
+			if (q[d] < 0 || q[d] >= u->topo->dim[d] ||
+			    (x->topo->dim[d] % 2 == 0 &&
+			     (side > 0 || cu[d] + r >= u->topo->dim[d])) ||
+			    !mesh_bitmap_test(uf, mesh_topo_index(u->topo, q)))
+				continue;
+			n--;
+			*dsum -= (uint64_t) r;
+			for (e = 0; e < MESH_MAX_DIMS; e++)
+				x->hist[e][e == d ? wrap_coord(q[d] - origin[d],
+							       x->topo->dim[d])
+						  : c[e]]--;
+		}
+	}
+	return n;
+}
+
+/* Whether copy_ball() can give the ball of radius rlimit + 1 on u: every
+ * padded axis that limits it pads by half its ring (a pad capped at
+ * UNROLL_PAD leaves the next node off the copy). */
+static int copy_grows(const struct mesh__l1near *x,
+		      const struct mesh__l1near *u)
+{
+	int d;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		if (u->topo->dim[d] != x->topo->dim[d] &&
+		    x->pad[d] == u->rlimit &&
+		    x->pad[d] != (x->topo->dim[d] - 1) / 2)
+			return 0;
+	return 1;
+}
+
+/* mesh__l1near_score() (without the set) for a centre c whose ball
+ * outgrew copy u (free maps f, of the torus, and uf; cu: c on u, origin: copy_origin()): the
+ * copy's ball of radius rlimit + 1 (less its tips), or else rlimit, is
+ * the torus's, so its histograms, read from u's tables in O(rlimit) per
+ * axis, replace the enumeration's first shells, and the enumeration goes
+ * on from there.  The ball of rlimit + 1 serves only if it holds fewer
+ * than k (the enumeration cuts the last shell itself), which the copy's
+ * own radius (too_far) tells in most cases. */
+static uint64_t copy_enum(struct mesh__l1near *x, struct mesh__l1near *u,
+			  const struct mesh_bitmap *f,
+			  const struct mesh_bitmap *uf, const int c[3],
+			  const int cu[3], const int origin[3], uint32_t k,
+			  uint64_t bound)
+{
+	const int p = u->rlimit;
+	uint64_t dsum;
+	uint32_t n;
+
+	/* the copy's ball of p + 1 holds the torus's and its tips, so it
+	 * has fewer than k nodes where the copy's radius is larger */
+	if (u->too_far > p + 1 && copy_grows(x, u)) {
+		n = copy_ball(x, u, uf, c, cu, origin, p + 1, &dsum);
+		return enum_from(x, f, c, k, bound, NULL, p + 2, n, dsum);
+	}
+	n = copy_ball(x, u, uf, c, cu, origin, p, &dsum);
 	return enum_from(x, f, c, k, bound, NULL, p + 1, n, dsum);
 }
 
@@ -1942,7 +2007,8 @@ static uint64_t copy_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	s = centre_score(u, window ? x->win_free : x->unr_free, cu, k, bound,
 			 out ? x->taken : NULL);
 	if (u->too_far) {
-		s = copy_enum(x, u, f, c, cu, origin, k, bound);
+		s = copy_enum(x, u, f, window ? x->win_free : x->unr_free, c,
+			      cu, origin, k, bound);
 		/* the set only for a centre that wins so far */
 		return out && s < bound
 			   ? mesh__l1near_score(x, f, c, k, bound, out)

@@ -143,7 +143,8 @@ struct mesh__l1near {
 	/* On an unrolled copy: ring[d], the torus's length of axis d if it
 	 * wraps (else 0); balls of radius <= rlimit are the torus's balls,
 	 * and within radius rlin every pair's Lee distance is its L1 one.
-	 * too_far: the last centre needed a larger ball.  On meshes rlimit
+	 * too_far: the radius of the copy's ball that the last centre
+	 * needed, if larger than rlimit (else 0).  On meshes rlimit
 	 * and rlin are INT_MAX. */
 	int ring[MESH_MAX_DIMS];
 	int rlimit, rlin, too_far;
