@@ -784,10 +784,13 @@ static void l1_path_rounds(const char *mesh, int rounds, uint64_t seed,
  * 7x5x4t and 9x11x3t have none (a ring of 4 or 3 pads by 1), so off
  * means the shell enumeration; 13tx6tx9t windows y, and z's pad of 4
  * bounds the window's balls; 11x16tx10t keeps x open; 5tx9tx11t
- * windows x (its rows are copied a bit at a time).  k runs up to every free
- * node, so balls reach past every pad. */
+ * windows x (its rows are copied a bit at a time); 40tx34t is 2D, with
+ * pads of 19 and 16 (past the 3D cap of 13), and off, its copy takes
+ * the ball of radius 17 less its tips (copy_ball()).  k runs up to every
+ * free node, so balls reach past every pad. */
 static const char *const l1_window_meshes[] = { "10tx5tx12t", "12tx7t", "7x5x4t", "9x11x3t",
-						"13tx6tx9t", "11x16tx10t", "5tx9tx11t" };
+						"13tx6tx9t", "11x16tx10t", "5tx9tx11t",
+						"40tx34t" };
 
 static int l1_free_pred(const void *ctx, uint32_t node, const int c[3])
 {

@@ -1694,15 +1694,23 @@ static uint64_t fast_centre_score(struct mesh__l1near *x,
 
 /* Pad per wrapped axis: balls up to this radius use the unrolled copy. */
 #define UNROLL_PAD 13
+/* A 2D copy is small, and its balls hold few nodes per radius: it pads
+ * up to the largest radius of the line caches and histogram margins. */
+#define UNROLL_PAD_2D L1LINE_MAX_RADIUS
 /* The copy's size limit, and its line caches' (its slices are longer). */
 #define UNROLL_MAX_NODES ((uint64_t) 1 << 22)
 #define UNROLL_LINE_ENTRIES ((size_t) 1 << 22)
+
+static int pad_cap(const struct mesh_topo *t)
+{
+	return t->ndims < 3 ? UNROLL_PAD_2D : UNROLL_PAD;
+}
 
 /* Pad of axis d in the copies: 0 unless it wraps. */
 static int ring_pad(const struct mesh_topo *t, int d)
 {
 	return t->wrap[d] && t->dim[d] > 1
-		   ? imin((t->dim[d] - 1) / 2, UNROLL_PAD)
+		   ? imin((t->dim[d] - 1) / 2, pad_cap(t))
 		   : 0;
 }
 
@@ -1776,7 +1784,7 @@ static int unrolled_init(struct mesh__l1near *x)
  * rings would not let balls grow); else -1. */
 static int window_axis(const struct mesh_topo *t)
 {
-	int d, w = -1, pad, least = UNROLL_PAD, second = INT_MAX;
+	int d, w = -1, pad, least = pad_cap(t), second = INT_MAX;
 
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		if (!t->wrap[d] || t->dim[d] < 2)
@@ -1943,8 +1951,8 @@ static uint32_t copy_ball(struct mesh__l1near *x, const struct mesh__l1near *u,
 }
 
 /* Whether copy_ball() can give the ball of radius rlimit + 1 on u: every
- * padded axis that limits it pads by half its ring (a pad capped at
- * UNROLL_PAD leaves the next node off the copy). */
+ * padded axis that limits it pads by half its ring (a capped pad
+ * leaves the next node off the copy). */
 static int copy_grows(const struct mesh__l1near *x,
 		      const struct mesh__l1near *u)
 {
