@@ -1171,13 +1171,13 @@ static uint64_t window_pairs(const uint32_t *h, int lo, int hi, uint32_t n)
 	return pairs;
 }
 
-/* window_pairs() with Lee distances on a ring of len (the window being
- * shorter than the ring): a pair g > len / 2 apart is len - g apart the
- * other way round, so each such pair takes off 2 g - len. */
-static uint64_t ring_window_pairs(const uint32_t *h, int lo, int hi, uint32_t n,
-				  int len)
+/* What Lee distances on a ring of len take off the pair sum of h on
+ * [lo, hi] (a window shorter than the ring): a pair g > len / 2 apart is
+ * len - g apart the other way round, so each such pair takes off
+ * 2 g - len. */
+static uint64_t ring_cut(const uint32_t *h, int lo, int hi, int len)
 {
-	uint64_t pairs = window_pairs(h, lo, hi, n), cut = 0;
+	uint64_t cut = 0;
 	int64_t s0 = 0, s1 = 0; /* nodes, coordinate sum at >= a + gap */
 	int gap = len / 2 + 1, a;
 
@@ -1187,7 +1187,14 @@ static uint64_t ring_window_pairs(const uint32_t *h, int lo, int hi, uint32_t n,
 		cut += (uint64_t) h[a] *
 		       (uint64_t) (2 * s1 - (int64_t) (2 * a + len) * s0);
 	}
-	return pairs - cut;
+	return cut;
+}
+
+/* window_pairs() with Lee distances on a ring of len. */
+static uint64_t ring_window_pairs(const uint32_t *h, int lo, int hi, uint32_t n,
+				  int len)
+{
+	return window_pairs(h, lo, hi, n) - ring_cut(h, lo, hi, len);
 }
 
 /* ------------------------------------ a bound before the walk (issue 10)
@@ -1232,8 +1239,75 @@ static void axis_steps(const uint32_t *h, int c, int64_t n, int64_t fc,
 	}
 }
 
+/* Lee distance sums on a ring of len from the histogram h on [lo, hi]
+ * (a window shorter than the ring): prefix counts and coordinate sums,
+ * so that each f(q) = sum over b of h[b] Lee(q, b) costs O(1). */
+struct lee_sums {
+	int lo, w, len;
+	int64_t cnt[2 * HIST_PAD + 1], sum[2 * HIST_PAD + 1];
+};
+
+static void lee_init(struct lee_sums *e, const uint32_t *h, int lo, int hi,
+		     int len)
+{
+	int i;
+
+	e->lo = lo;
+	e->w = hi - lo + 1;
+	e->len = len;
+	e->cnt[0] = e->sum[0] = 0;
+	for (i = 0; i < e->w; i++) {
+		e->cnt[i + 1] = e->cnt[i] + h[lo + i];
+		e->sum[i + 1] = e->sum[i] + (int64_t) (lo + i) * h[lo + i];
+	}
+}
+
+/* f(q) for q in the window: the L1 sum less 2 |q - b| - len for every b
+ * more than len / 2 away. */
+static int64_t lee_f(const struct lee_sums *e, int q)
+{
+	const int64_t *C = e->cnt, *S = e->sum;
+	int i = q - e->lo, w = e->w, j;
+	int64_t f = (int64_t) q * C[i] - S[i] + (S[w] - S[i]) -
+		    (int64_t) q * (C[w] - C[i]);
+
+	j = i - (e->len / 2 + 1) + 1; /* b <= q - gap: indices below j */
+	if (j > 0)
+		f -= (int64_t) (2 * q - e->len) * C[j] - 2 * S[j];
+	j = i + e->len / 2 + 1; /* b >= q + gap: indices from j */
+	if (j < w)
+		f -= 2 * (S[w] - S[j]) -
+		     (int64_t) (2 * q + e->len) * (C[w] - C[j]);
+	return f;
+}
+
+/* lo[a] := the lesser f(c -+ a) of those in the window (0 if neither
+ * is: no node lies there), a < n. */
+static void lee_lows(const struct lee_sums *e, int c, int n, int64_t *lo)
+{
+	int a, q, side;
+	int64_t v;
+
+	for (a = 0; a < n; a++) {
+		lo[a] = INT64_MAX;
+		for (side = -1; side <= 1; side += 2) {
+			q = c + side * a;
+			if (q < e->lo || q >= e->lo + e->w)
+				continue;
+			v = lee_f(e, q);
+			lo[a] = v < lo[a] ? v : lo[a];
+		}
+		if (lo[a] == INT64_MAX)
+			lo[a] = 0;
+	}
+}
+
 /* Lower bound on the score of centre c (radius r) before the walk that
- * moves m nodes of shell r (low: into B; else out of the ball). */
+ * moves m nodes of shell r (low: into B; else out of the ball).  On an
+ * unrolled torus whose window spans more than half a ring, the pair
+ * sums take Lee distances; the low case also takes f in Lee distances
+ * (each side's least, with no convexity needed), and the high case
+ * keeps the L1 f, which is at least the Lee one, as an upper bound. */
 static uint64_t walk_bound(struct mesh__l1near *x, const int c[3], int r,
 			   uint32_t nb, uint32_t m, int low)
 {
@@ -1247,7 +1321,9 @@ static uint64_t walk_bound(struct mesh__l1near *x, const int c[3], int r,
 	int64_t lo0[N], hi0[N], lo1[N], hi1[N];
 	int64_t pairs = 0, acc = 0, f2, ring_f, v;
 	int lo[MESH_MAX_DIMS], hi[MESH_MAX_DIMS], d, a, z, rz, step;
+	int lee_z = 0;
 	uint32_t left = m, ring, take, beyond;
+	struct lee_sums lee;
 
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		lo[d] = imax(0, c[d] - r);
@@ -1257,6 +1333,19 @@ static uint64_t walk_bound(struct mesh__l1near *x, const int c[3], int r,
 	}
 	axis_steps(x->hist[0], c[0], n, fc[0], below[0], r + 1, lo0, hi0);
 	axis_steps(x->hist[1], c[1], n, fc[1], below[1], r + 1, lo1, hi1);
+	for (d = 0; x->rlin < r && d < MESH_MAX_DIMS; d++) {
+		if (!x->ring[d] || hi[d] - lo[d] <= x->ring[d] / 2)
+			continue; /* no pair is nearer the other way round */
+		pairs -=
+		    (int64_t) ring_cut(x->hist[d], lo[d], hi[d], x->ring[d]);
+		if (!low)
+			continue;
+		lee_init(&lee, x->hist[d], lo[d], hi[d], x->ring[d]);
+		if (d < 2)
+			lee_lows(&lee, c[d], r + 1, d ? lo1 : lo0);
+		else
+			lee_z = 1; /* (axis 2 is the last) */
+	}
 	/* planes in walk order from the window's end: f_2 there, and the
 	 * nodes at or beyond the plane (behind it for the next step) */
 	step = low ? 1 : -1;
@@ -1275,7 +1364,8 @@ static uint64_t walk_bound(struct mesh__l1near *x, const int c[3], int r,
 		} else {
 			ring_f = imax64(hi0[rz] + fc[1], fc[0] + hi1[rz]);
 		}
-		acc += (int64_t) take * (f2 + ring_f);
+		acc +=
+		    (int64_t) take * ((lee_z ? lee_f(&lee, z) : f2) + ring_f);
 		left -= take;
 		f2 += 2 * (int64_t) beyond - n;
 		if (z + step >= lo[2] && z + step <= hi[2])
@@ -1302,6 +1392,29 @@ static void write_set(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	}
 }
 
+/* Whether to try the bound in Lee distances on this centre: on every
+ * one while it prunes at least half of the recent tries (early in a
+ * scan, whose best score is still high, it may not, and on a ring that
+ * the balls nearly fill it stays loose), else on one in 8, so that the
+ * rate is still sampled as the best score falls. */
+static int ring_bound_wanted(struct mesh__l1near *x)
+{
+	if (!x->ring_auto || x->ring_tries < 64 ||
+	    2 * x->ring_prunes >= x->ring_tries)
+		return 1;
+	return (++x->ring_skip & 7) == 0;
+}
+
+/* Counts a try; the counts halve every 128 tries, so they stay recent. */
+static void ring_bound_count(struct mesh__l1near *x, int pruned)
+{
+	x->ring_prunes += (uint32_t) pruned;
+	if (++x->ring_tries == 256) {
+		x->ring_tries = 128;
+		x->ring_prunes /= 2;
+	}
+}
+
 /* mesh__l1near_score() on a mesh whose tables are built for f. */
 static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 			   const int c[3], uint32_t k, uint64_t bound,
@@ -1309,7 +1422,7 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 {
 	uint32_t below, at, m, extra;
 	uint64_t pairs = 0;
-	int r, d, low;
+	int r, d, low, pruned;
 
 	if (!k)
 		return 0;
@@ -1331,11 +1444,16 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 			slice_hist(x, d, c, low ? r - 1 : r, r, x->hist[d]);
 	}
 	if (extra && bound != UINT64_MAX && x->lines_on && x->lcache[2] &&
-	    r <= x->lcap && r <= x->rlin && x->axis0 == 0 &&
+	    r <= x->lcap && x->axis0 == 0 &&
 	    (low ? m : extra) >= x->bound_walks &&
-	    walk_bound(x, c, r, low ? below : at, low ? m : extra, low) >=
-		bound)
-		return UINT64_MAX;
+	    (r <= x->rlin || ring_bound_wanted(x))) {
+		pruned = walk_bound(x, c, r, low ? below : at, low ? m : extra,
+				    low) >= bound;
+		if (r > x->rlin)
+			ring_bound_count(x, pruned);
+		if (pruned)
+			return UINT64_MAX;
+	}
 	if (extra)
 		shell_walk(x, f, c, r, low ? m : extra, low ? 1 : -1);
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
@@ -1761,6 +1879,7 @@ static int copy_init(struct mesh__l1near *x, int skip, struct mesh_topo **topo,
 		return 0;
 	}
 	u->rlin = rlin;
+	u->ring_auto = 1;
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		u->ring[d] = t->wrap[d] && t->dim[d] > 1 ? t->dim[d] : 0;
 	/* patterns sum pairs as on a mesh, and fill no wider ball */
@@ -2098,6 +2217,10 @@ static void decision_start(struct mesh__l1near *x,
 	/* an enumeration visits a ball of >= k cells */
 	uint32_t most = k ? x->topo->nodes / (16 * k) : 31;
 
+	if (x->unr)
+		x->unr->ring_tries = x->unr->ring_prunes = 0;
+	if (x->win)
+		x->win->ring_tries = x->win->ring_prunes = 0;
 	x->win_on = x->win && window_wanted(x, free_map, k);
 	if (x->win_on) {
 		x->win_at = -1; /* mapped by the first centre */
@@ -2244,6 +2367,7 @@ int mesh__l1near_path_scores(struct mesh__l1near *x,
 	tables_build(w, x->fast ? free_map : x->unr_free);
 	w->built = -1;
 	w->bound_walks = 1; /* where the bound is tightest */
+	w->ring_auto = 0;
 	for (i = 0, c[0] = c[1] = c[2] = 0; i < x->topo->nodes;
 	     i++, next_coords(x->topo, c)) {
 		/* centre_score() turns the line caches on, and patterns off,
@@ -2255,6 +2379,7 @@ int mesh__l1near_path_scores(struct mesh__l1near *x,
 		hits += (uint32_t) w->phit;
 	}
 	w->bound_walks = WALK_BOUND_MIN;
+	w->ring_auto = 1;
 	if (patterns)
 		*patterns = hits;
 	return 0;

@@ -164,6 +164,13 @@ struct mesh__l1near {
 	int win_axis, win_at, win_on, win_mode;
 	uint32_t win_k;
 	int rot_ratio; /* see slice_layout() */
+	/* On a copy, the bound before the walk in Lee distances (balls
+	 * past rlin): its recent tries and prunes in this decision, and
+	 * a count of the centres it skips while it prunes less than half
+	 * the time (see ring_bound_wanted()); ring_auto 0 tries it on
+	 * every centre. */
+	uint32_t ring_tries, ring_prunes, ring_skip;
+	int ring_auto;
 };
 
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t);
