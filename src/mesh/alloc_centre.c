@@ -1946,6 +1946,28 @@ static void copy_origin(const struct mesh__l1near *x, int window,
 		origin[w] = (x->topo->dim[w] - 1) / 2 - x->win_at;
 }
 
+/* Bits i = 0..U - 1 of the copy's row at p (zero) from bits (i - P)
+ * mod X of the torus's row at row, in runs of up to 64 that neither
+ * wrap nor cross the row's end. */
+static void copy_row(struct mesh_bitmap *uf, uint32_t p, int U,
+		     const struct mesh_bitmap *f, uint32_t row, int X, int P)
+{
+	uint64_t *w = uf->words, v;
+	uint32_t d;
+	int i = 0, src, run;
+
+	while (i < U) {
+		src = wrap_coord(i - P, X);
+		run = imin(imin(U - i, X - src), 64);
+		v = row_bits(f, row + (uint32_t) src, run);
+		d = p + (uint32_t) i;
+		w[d >> 6] |= v << (d & 63);
+		if ((d & 63) + (uint32_t) run > 64)
+			w[(d >> 6) + 1] |= v >> (64 - (d & 63));
+		i += run;
+	}
+}
+
 /* A copy's free map from the torus's, an x-row at a time. */
 static void copy_map(const struct mesh__l1near *x, const struct mesh_topo *u,
 		     struct mesh_bitmap *uf, const int origin[MESH_MAX_DIMS],
@@ -1955,7 +1977,7 @@ static void copy_map(const struct mesh__l1near *x, const struct mesh_topo *u,
 	const int X = t->dim[0], P = origin[0], U = u->dim[0];
 	uint64_t *w = uf->words, v;
 	uint32_t p = 0, row;
-	int y, z, i, q[3];
+	int y, z, q[3];
 
 	mesh_bitmap_fill(uf, false);
 	for (z = 0; z < u->dim[2]; z++)
@@ -1966,12 +1988,7 @@ static void copy_map(const struct mesh__l1near *x, const struct mesh_topo *u,
 			       (uint32_t) q[2] * (uint32_t) t->dim[1]) *
 			      (uint32_t) X;
 			if (U > 64 || U != X + 2 * P) { /* or x is the window */
-				for (i = 0; i < U; i++)
-					if (mesh_bitmap_test(
-						f, row + (uint32_t) wrap_coord(
-							     i - P, X)))
-						mesh_bitmap_set(
-						    uf, p + (uint32_t) i);
+				copy_row(uf, p, U, f, row, X, P);
 				continue;
 			}
 			v = row_bits(f, row, X);
