@@ -786,11 +786,13 @@ static void l1_path_rounds(const char *mesh, int rounds, uint64_t seed,
  * bounds the window's balls; 11x16tx10t keeps x open; 5tx9tx11t
  * windows x (its rows are copied a bit at a time); 40tx34t is 2D, with
  * pads of 19 and 16 (past the 3D cap of 13), and off, its copy takes
- * the ball of radius 17 less its tips (copy_ball()).  k runs up to every
- * free node, so balls reach past every pad. */
+ * the ball of radius 17 less its tips (copy_ball()); it and 18tx16tx5t
+ * (pads 8, 7 and 2) have a near copy as well (pads of at most 7), taken
+ * by the estimate, never or always by round.  k runs up to every free
+ * node, so balls reach past every pad. */
 static const char *const l1_window_meshes[] = { "10tx5tx12t", "12tx7t", "7x5x4t", "9x11x3t",
 						"13tx6tx9t", "11x16tx10t", "5tx9tx11t",
-						"40tx34t" };
+						"40tx34t", "18tx16tx5t" };
 
 static int l1_free_pred(const void *ctx, uint32_t node, const int c[3])
 {
@@ -810,7 +812,7 @@ START_TEST(test_exact_l1_window)
 	struct mesh__l1near x;
 	uint64_t seed = 411 + (uint64_t) _i, best, b;
 	uint32_t k, free_n;
-	int round, mode, windows = 0;
+	int round, mode, windows = 0, nears = 0;
 
 	gt.sets = malloc((size_t) 40 * t->nodes * sizeof(*gt.sets));
 	wt.sets = malloc((size_t) 40 * t->nodes * sizeof(*wt.sets));
@@ -830,10 +832,15 @@ START_TEST(test_exact_l1_window)
 		wt.k = k;
 		wt.n = 0;
 		ref_l1_ties(r, f, k, best, got, ex_tie_cb, &wt);
+		/* the near copy by round: estimate, never, always */
+		x.near_mode = round % 3 - 1;
 		for (mode = -1; mode <= 1; mode++) {
 			x.win_mode = mode;
 			b = mesh__l1near_best(&x, f, k, l1_free_pred, f, got);
 			windows += x.win_on;
+			nears += x.near_on;
+			ck_assert(!x.near || x.win_on || x.near_on == (x.near_mode > 0) ||
+				  !x.near_mode);
 			ck_assert_msg(mode == 0 || x.win_on == (mode > 0),
 				      "%s round %d: mode %d, window %d", mesh, round, mode, x.win_on);
 			ck_assert_msg(b == best && !memcmp(got, want, k * sizeof(*got)),
@@ -852,6 +859,7 @@ START_TEST(test_exact_l1_window)
 	}
 	/* forced on in up to 24 rounds; more means the estimate chose it */
 	ck_assert_int_gt(windows, 24);
+	ck_assert(!x.near || nears > 0);
 	mesh__l1near_free(&x);
 	ref_l1_destroy(r);
 	free(gt.sets);

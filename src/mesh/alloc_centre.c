@@ -249,6 +249,7 @@ void mesh__l1near_free(struct mesh__l1near *x)
 	int d;
 
 	copy_free(&x->unr, &x->unr_topo, &x->unr_free);
+	copy_free(&x->near, &x->near_topo, &x->near_free);
 	copy_free(&x->win, &x->win_topo, &x->win_free);
 	mesh_bitmap_destroy(x->win_ties);
 	x->win_ties = NULL;
@@ -1832,16 +1833,23 @@ static int ring_pad(const struct mesh_topo *t, int d)
 		   : 0;
 }
 
+/* The near copy's pads: balls up to this radius (k up to about 280 at
+ * 50% in 3D) fit in it. */
+#define NEAR_PAD 7
+
 /* A copy of the torus that repeats every wrapped axis but skip (-1:
- * none) ring_pad() nodes beyond both ends; axis skip keeps its length.
+ * none) ring_pad(), at most cap, nodes beyond both ends (its pad[]);
+ * axis skip keeps its length.
  * *out stays NULL (and 0 is returned) where the copy would not pay:
  * balls could not grow past radius 1 in it, it would be too large, or
  * it has no table path. */
-static int copy_init(struct mesh__l1near *x, int skip, struct mesh_topo **topo,
-		     struct mesh_bitmap **free_map, struct mesh__l1near **out)
+static int copy_init(struct mesh__l1near *x, int skip, int cap,
+		     struct mesh_topo **topo, struct mesh_bitmap **free_map,
+		     struct mesh__l1near **out)
 {
 	const struct mesh_topo *t = x->topo;
-	int dim[MESH_MAX_DIMS], d, rlimit = INT_MAX, rlin = INT_MAX, rc;
+	int dim[MESH_MAX_DIMS], pad[MESH_MAX_DIMS] = { 0, 0, 0 };
+	int d, rlimit = INT_MAX, rlin = INT_MAX, rc;
 	struct mesh__l1near *u;
 
 	*out = NULL;
@@ -1852,8 +1860,9 @@ static int copy_init(struct mesh__l1near *x, int skip, struct mesh_topo **topo,
 		rlin = imin(rlin, t->dim[d] / 4);
 		if (d == skip)
 			continue;
-		rlimit = imin(rlimit, ring_pad(t, d));
-		dim[d] += 2 * ring_pad(t, d);
+		pad[d] = imin(ring_pad(t, d), cap);
+		rlimit = imin(rlimit, pad[d]);
+		dim[d] += 2 * pad[d];
 	}
 	/* balls of radius 1 are cheap to enumerate */
 	if (rlimit < 2 || (skip < 0 && rlimit == INT_MAX) ||
@@ -1880,6 +1889,7 @@ static int copy_init(struct mesh__l1near *x, int skip, struct mesh_topo **topo,
 	}
 	u->rlin = rlin;
 	u->ring_auto = 1;
+	memcpy(u->pad, pad, sizeof(pad));
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		u->ring[d] = t->wrap[d] && t->dim[d] > 1 ? t->dim[d] : 0;
 	/* patterns sum pairs as on a mesh, and fill no wider ball */
@@ -1891,11 +1901,17 @@ static int copy_init(struct mesh__l1near *x, int skip, struct mesh_topo **topo,
 
 static int unrolled_init(struct mesh__l1near *x)
 {
-	int d;
+	int d, most = 0, rc;
 
-	for (d = 0; d < MESH_MAX_DIMS; d++)
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		x->pad[d] = ring_pad(x->topo, d);
-	return copy_init(x, -1, &x->unr_topo, &x->unr_free, &x->unr);
+		most = imax(most, x->pad[d]);
+	}
+	rc = copy_init(x, -1, INT_MAX, &x->unr_topo, &x->unr_free, &x->unr);
+	if (!rc && x->unr && most > NEAR_PAD)
+		rc = copy_init(x, -1, NEAR_PAD, &x->near_topo, &x->near_free,
+			       &x->near);
+	return rc;
 }
 
 /* The window's axis: the wrapped axis of the least pad, if every other
@@ -1927,21 +1943,41 @@ static int window_init(struct mesh__l1near *x)
 	if (w < 0)
 		return 0;
 	x->win_axis = w;
-	rc = copy_init(x, w, &x->win_topo, &x->win_free, &x->win);
+	rc = copy_init(x, w, INT_MAX, &x->win_topo, &x->win_free, &x->win);
 	if (!rc && x->win)
 		rc = mesh_bitmap_create(x->topo->nodes, &x->win_ties);
 	return rc;
 }
 
-/* Copy coordinate = torus coordinate + origin[d], modulo the ring on the
- * window's axis, whose centre coordinate win_at sits at (L - 1) / 2. */
-static void copy_origin(const struct mesh__l1near *x, int window,
+/* The copy that scores this decision's centres: the window, or the
+ * unrolled copy in use (the near one or the full one); *uf its free
+ * map. */
+static struct mesh__l1near *copy_in_use(const struct mesh__l1near *x,
+					int window, struct mesh_bitmap **uf)
+{
+	if (window) {
+		*uf = x->win_free;
+		return x->win;
+	}
+	if (x->near_on) {
+		*uf = x->near_free;
+		return x->near;
+	}
+	*uf = x->unr_free;
+	return x->unr;
+}
+
+/* Copy coordinate on copy u = torus coordinate + origin[d], modulo the
+ * ring on the window's axis, whose centre coordinate win_at sits at
+ * (L - 1) / 2. */
+static void copy_origin(const struct mesh__l1near *x,
+			const struct mesh__l1near *u, int window,
 			int origin[MESH_MAX_DIMS])
 {
 	int d, w = x->win_axis;
 
 	for (d = 0; d < MESH_MAX_DIMS; d++)
-		origin[d] = x->pad[d];
+		origin[d] = u->pad[d];
 	if (window)
 		origin[w] = (x->topo->dim[w] - 1) / 2 - x->win_at;
 }
@@ -2004,9 +2040,11 @@ static void copy_map(const struct mesh__l1near *x, const struct mesh_topo *u,
 static void unrolled_map(struct mesh__l1near *x, const struct mesh_bitmap *f)
 {
 	int origin[MESH_MAX_DIMS];
+	struct mesh_bitmap *uf;
+	const struct mesh__l1near *u = copy_in_use(x, 0, &uf);
 
-	copy_origin(x, 0, origin);
-	copy_map(x, x->unr_topo, x->unr_free, origin, f);
+	copy_origin(x, u, 0, origin);
+	copy_map(x, u->topo, uf, origin, f);
 }
 
 static void decision_start(struct mesh__l1near *x,
@@ -2019,7 +2057,7 @@ static void window_map(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	int origin[MESH_MAX_DIMS];
 
 	x->win_at = j;
-	copy_origin(x, 1, origin);
+	copy_origin(x, x->win, 1, origin);
 	copy_map(x, x->win_topo, x->win_free, origin, f);
 	decision_start(x->win, x->win_free, x->win_k);
 	x->win->enum_max = 0; /* the copy's shells past pad are wrong */
@@ -2064,7 +2102,7 @@ static uint32_t copy_ball(struct mesh__l1near *x, const struct mesh__l1near *u,
 		}
 	}
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
-		if (u->topo->dim[d] == x->topo->dim[d] || r <= x->pad[d])
+		if (u->topo->dim[d] == x->topo->dim[d] || r <= u->pad[d])
 			continue; /* not padded, or no tip */
 		for (side = -1; side <= 1; side += 2) {
 			memcpy(q, cu, sizeof(q));
@@ -2096,8 +2134,8 @@ static int copy_grows(const struct mesh__l1near *x,
 
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		if (u->topo->dim[d] != x->topo->dim[d] &&
-		    x->pad[d] == u->rlimit &&
-		    x->pad[d] != (x->topo->dim[d] - 1) / 2)
+		    u->pad[d] == u->rlimit &&
+		    u->pad[d] != (x->topo->dim[d] - 1) / 2)
 			return 0;
 	return 1;
 }
@@ -2137,22 +2175,21 @@ static uint64_t copy_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 			   int window, const int c[3], uint32_t k,
 			   uint64_t bound, uint32_t *out)
 {
-	struct mesh__l1near *u = window ? x->win : x->unr;
+	struct mesh_bitmap *uf;
+	struct mesh__l1near *u = copy_in_use(x, window, &uf);
 	int cu[MESH_MAX_DIMS], q[MESH_MAX_DIMS], origin[MESH_MAX_DIMS], d;
 	uint64_t s;
 	uint32_t i;
 
 	if (window && c[x->win_axis] != x->win_at)
 		window_map(x, f, c[x->win_axis]);
-	copy_origin(x, window, origin);
+	copy_origin(x, u, window, origin);
 	for (d = 0; d < MESH_MAX_DIMS; d++)
 		cu[d] = c[d] + origin[d];
 	u->too_far = 0;
-	s = centre_score(u, window ? x->win_free : x->unr_free, cu, k, bound,
-			 out ? x->taken : NULL);
+	s = centre_score(u, uf, cu, k, bound, out ? x->taken : NULL);
 	if (u->too_far) {
-		s = copy_enum(x, u, f, window ? x->win_free : x->unr_free, c,
-			      cu, origin, k, bound);
+		s = copy_enum(x, u, f, uf, c, cu, origin, k, bound);
 		/* the set only for a centre that wins so far */
 		return out && s < bound
 			   ? mesh__l1near_score(x, f, c, k, bound, out)
@@ -2211,6 +2248,23 @@ static int window_wanted(const struct mesh__l1near *x,
 	return k > mean - sqrt(mean * (1 - p)); /* one deviation below */
 }
 
+/* Whether the decision takes the near copy: when at most about one
+ * centre in 40 would need a larger ball than it holds (two deviations
+ * below the mean free count of a ball of its pad); larger balls start
+ * from its ball (copy_enum()), so either gives the same answers. */
+static int near_wanted(const struct mesh__l1near *x,
+		       const struct mesh_bitmap *f, uint32_t k)
+{
+	double cells, p, mean;
+
+	if (x->near_mode)
+		return x->near_mode > 0;
+	cells = ball_cells(x->topo->dim, x->near->rlimit);
+	p = (double) mesh_bitmap_count(f) / x->topo->nodes;
+	mean = cells * p;
+	return k <= mean - 2 * sqrt(mean * (1 - p));
+}
+
 /* Next centre in window order: index order over the other axes, then
  * the window axis's coordinate; 0 after the last. */
 static int window_next(const struct mesh_topo *t, int w, int c[3])
@@ -2234,18 +2288,25 @@ static void decision_start(struct mesh__l1near *x,
 	/* an enumeration visits a ball of >= k cells */
 	uint32_t most = k ? x->topo->nodes / (16 * k) : 31;
 
+	struct mesh__l1near *u;
+	struct mesh_bitmap *uf;
+
 	if (x->unr)
 		x->unr->ring_tries = x->unr->ring_prunes = 0;
+	if (x->near)
+		x->near->ring_tries = x->near->ring_prunes = 0;
 	if (x->win)
 		x->win->ring_tries = x->win->ring_prunes = 0;
 	x->win_on = x->win && window_wanted(x, free_map, k);
+	x->near_on = !x->win_on && x->near && near_wanted(x, free_map, k);
 	if (x->win_on) {
 		x->win_at = -1; /* mapped by the first centre */
 		x->win_k = k;
 	} else if (x->unr) {
+		u = copy_in_use(x, 0, &uf);
 		unrolled_map(x, free_map);
-		decision_start(x->unr, x->unr_free, k);
-		x->unr->enum_max = 0; /* the copy's shells past pad are wrong */
+		decision_start(u, uf, k);
+		u->enum_max = 0; /* the copy's shells past pad are wrong */
 	}
 	x->built = 0;
 	x->enum_max = most < 31 ? (int) most : 31;
@@ -2373,13 +2434,15 @@ int mesh__l1near_path_scores(struct mesh__l1near *x,
 {
 	struct mesh__l1near *w = x->fast ? x : x->unr;
 	uint32_t i, hits = 0;
-	int c[3], mode = x->win_mode;
+	int c[3], mode = x->win_mode, near = x->near_mode;
 
 	if (!w)
 		return MESH_EINVAL;
-	x->win_mode = -1; /* these are the unrolled copy's paths */
+	x->win_mode = -1; /* these are the full unrolled copy's paths */
+	x->near_mode = -1;
 	decision_start(x, free_map, k);
 	x->win_mode = mode;
+	x->near_mode = near;
 	pattern_prepare(w, x->fast ? free_map : x->unr_free);
 	tables_build(w, x->fast ? free_map : x->unr_free);
 	w->built = -1;

@@ -135,7 +135,8 @@ struct mesh__l1near {
 	/* Tori: the search runs on an unrolled copy, a mesh (unr_topo)
 	 * that repeats the torus pad[d] nodes beyond both ends of each
 	 * wrapped axis; unr_free is this decision's free map on it.  A
-	 * centre c of the torus is the copy's c + pad. */
+	 * centre c of the torus is the copy's c + pad.  On a copy, pad[]
+	 * holds its own pads. */
 	struct mesh__l1near *unr;
 	struct mesh_topo *unr_topo;
 	struct mesh_bitmap *unr_free;
@@ -171,6 +172,15 @@ struct mesh__l1near {
 	 * every centre. */
 	uint32_t ring_tries, ring_prunes, ring_skip;
 	int ring_auto;
+	/* Tori whose copy pads by more than NEAR_PAD: a smaller unrolled
+	 * copy, padded by at most NEAR_PAD, whose tables cost less to
+	 * build, for decisions whose balls mostly fit in it (near_on;
+	 * larger balls start from its ball, see copy_enum()).
+	 * near_mode: 0 by that estimate, 1 always, -1 never (tests). */
+	struct mesh__l1near *near;
+	struct mesh_topo *near_topo;
+	struct mesh_bitmap *near_free;
+	int near_on, near_mode;
 };
 
 int mesh__l1near_init(struct mesh__l1near *x, const struct mesh_topo *t);
