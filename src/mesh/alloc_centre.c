@@ -1833,8 +1833,8 @@ static int ring_pad(const struct mesh_topo *t, int d)
 		   : 0;
 }
 
-/* The near copy's pads: balls up to this radius (k up to about 280 at
- * 50% in 3D) fit in it. */
+/* The near copy's pads: a ball of this radius holds 575 nodes in 3D,
+ * so at 50% near_wanted() takes it up to k = 260 or so. */
 #define NEAR_PAD 7
 
 /* A copy of the torus that repeats every wrapped axis but skip (-1:
