@@ -1903,10 +1903,8 @@ static int unrolled_init(struct mesh__l1near *x)
 {
 	int d, most = 0, rc;
 
-	for (d = 0; d < MESH_MAX_DIMS; d++) {
-		x->pad[d] = ring_pad(x->topo, d);
-		most = imax(most, x->pad[d]);
-	}
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		most = imax(most, ring_pad(x->topo, d));
 	rc = copy_init(x, -1, INT_MAX, &x->unr_topo, &x->unr_free, &x->unr);
 	if (!rc && x->unr && most > NEAR_PAD)
 		rc = copy_init(x, -1, NEAR_PAD, &x->near_topo, &x->near_free,
@@ -2236,19 +2234,17 @@ static void next_coords(const struct mesh_topo *t, int c[3])
  * the window's L table builds cost about that many fallbacks to the
  * enumeration), or when there is no unrolled copy.  Either gives the
  * same answers. */
+static double ball_free_low(const struct mesh__l1near *x,
+			    const struct mesh_bitmap *f, int r, double devs);
+
 static int window_wanted(const struct mesh__l1near *x,
 			 const struct mesh_bitmap *f, uint32_t k)
 {
-	double cells, p, mean;
-
 	if (x->win_mode)
 		return x->win_mode > 0;
 	if (!x->unr)
 		return 1;
-	cells = ball_cells(x->topo->dim, x->unr->rlimit);
-	p = (double) mesh_bitmap_count(f) / x->topo->nodes;
-	mean = cells * p;
-	return k > mean - sqrt(mean * (1 - p)); /* one deviation below */
+	return k > ball_free_low(x, f, x->unr->rlimit, 1);
 }
 
 /* Whether the decision takes the near copy: when at most about one
@@ -2258,14 +2254,20 @@ static int window_wanted(const struct mesh__l1near *x,
 static int near_wanted(const struct mesh__l1near *x,
 		       const struct mesh_bitmap *f, uint32_t k)
 {
-	double cells, p, mean;
-
 	if (x->near_mode)
 		return x->near_mode > 0;
-	cells = ball_cells(x->topo->dim, x->near->rlimit);
-	p = (double) mesh_bitmap_count(f) / x->topo->nodes;
-	mean = cells * p;
-	return k <= mean - 2 * sqrt(mean * (1 - p));
+	return k <= ball_free_low(x, f, x->near->rlimit, 2);
+}
+
+/* The free nodes in a ball of radius r by a binomial model of f (each
+ * node free with f's share), devs standard deviations below the mean. */
+static double ball_free_low(const struct mesh__l1near *x,
+			    const struct mesh_bitmap *f, int r, double devs)
+{
+	double p = (double) mesh_bitmap_count(f) / x->topo->nodes;
+	double mean = ball_cells(x->topo->dim, r) * p;
+
+	return mean - devs * sqrt(mean * (1 - p));
 }
 
 /* Next centre in window order: index order over the other axes, then

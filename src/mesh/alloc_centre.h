@@ -134,9 +134,9 @@ struct mesh__l1near {
 	size_t line_entries;
 	/* Tori: the search runs on an unrolled copy, a mesh (unr_topo)
 	 * that repeats the torus pad[d] nodes beyond both ends of each
-	 * wrapped axis; unr_free is this decision's free map on it.  A
-	 * centre c of the torus is the copy's c + pad.  On a copy, pad[]
-	 * holds its own pads. */
+	 * wrapped axis, pad[] being the copy's own field; unr_free is
+	 * this decision's free map on it.  A centre c of the torus is the
+	 * copy's c + pad. */
 	struct mesh__l1near *unr;
 	struct mesh_topo *unr_topo;
 	struct mesh_bitmap *unr_free;
