@@ -47,7 +47,8 @@ preempt_cluster() {
     done
     cluster_start "$d" --select "$sel" --allocator mc1x1 \
         --extra-slurm-conf "PreemptType=preempt/partition_prio" \
-        --extra-slurm-conf "PreemptMode=$mode" "${parts[@]}" >/dev/null 2>&1
+        --extra-slurm-conf "PreemptMode=$mode" "${parts[@]}" >"$d.start" 2>&1 ||
+        { sed 's/^/  start: /' "$d.start" | tail -n 20; return 1; }
 }
 
 # run_case MODE SELECT: PASS/FAIL lines on stdout, the number of victims
