@@ -789,7 +789,9 @@ static void l1_path_rounds(const char *mesh, int rounds, uint64_t seed,
  * the ball of radius 17 less its tips (copy_ball()); it and 18tx16tx5t
  * (pads 8, 7 and 2) have a near copy as well (pads of at most 7), taken
  * by the estimate, never or always by round.  k runs up to every free
- * node, so balls reach past every pad. */
+ * node, so balls reach past every pad.  Every window shares its own
+ * axis's slice tables between windows (share_tab): interleaved on most,
+ * one table per slice on 12tx7t and 40tx34t. */
 static const char *const l1_window_meshes[] = { "10tx5tx12t", "12tx7t", "7x5x4t", "9x11x3t",
 						"13tx6tx9t", "11x16tx10t", "5tx9tx11t",
 						"40tx34t", "18tx16tx5t" };
@@ -819,6 +821,9 @@ START_TEST(test_exact_l1_window)
 	ck_assert_ptr_nonnull(r);
 	ck_assert_int_eq(mesh__l1near_init(&x, t), 0);
 	ck_assert_msg(x.win != NULL, "%s: no window", mesh);
+	ck_assert_msg(x.win->share_tab != NULL &&
+			  x.win->share_tab == x.win->tab[x.win_axis],
+		      "%s: the window's own axis has no shared tables", mesh);
 	for (round = 0; round < 24; round++) {
 		ex_random_map(t, f, &seed, round);
 		free_n = mesh_bitmap_count(f);

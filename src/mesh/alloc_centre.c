@@ -182,6 +182,7 @@ static int l1near_init(struct mesh__l1near *x, const struct mesh_topo *t,
 	uint32_t *h;
 
 	memset(x, 0, sizeof(*x));
+	x->share_axis = -1;
 	x->topo = t;
 	x->rlimit = x->rlin = rlimit;
 	x->line_entries = line_entries;
@@ -263,6 +264,10 @@ void mesh__l1near_free(struct mesh__l1near *x)
 		free(x->hbuf[d]);
 		x->hbuf[d] = NULL;
 	}
+	if (x->share_tab) /* tab[share_axis] points into it */
+		x->tab[x->share_axis] = NULL;
+	free(x->share_tab);
+	x->share_tab = NULL;
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		free(x->tab[d]);
 		x->tab[d] = NULL;
@@ -680,29 +685,37 @@ static uint64_t row_bits(const struct mesh_bitmap *f, uint32_t p, int len)
 /* Counts the free nodes of f into the tables, an x-row at a time:
  * along a row each table's cell moves by a fixed step, so a free node
  * costs an increment per table, found from the row's bits (no test per
- * node, which on a random map would mispredict half the time). */
-static void tables_count(struct mesh__l1near *x, const struct mesh_bitmap *f)
+ * node, which on a random map would mispredict half the time).  Axis d
+ * is counted copies[d] times (0: skipped; 2: also into slice i + L). */
+static void tables_count(struct mesh__l1near *x, const struct mesh_bitmap *f,
+			 const int copies[MESH_MAX_DIMS])
 {
 	const struct mesh_topo *t = x->topo;
 	const int X = t->dim[0];
-	uint16_t *tab[MESH_MAX_DIMS];
-	size_t base[MESH_MAX_DIMS], step[MESH_MAX_DIMS];
+	uint16_t *tab[2 * MESH_MAX_DIMS];
+	size_t base[2 * MESH_MAX_DIMS], step[2 * MESH_MAX_DIMS];
 	uint32_t p = 0;
 	uint64_t v;
-	int d, n = 0, q[3] = { 0, 0, 0 }, x0, len, b, i;
+	int d, n = 0, q[3] = { 0, 0, 0 }, x0, len, b, i, j;
 
 	for (d = 0; d < MESH_MAX_DIMS; d++)
-		if (x->tab[d])
+		for (j = 0; x->tab[d] && j < copies[d]; j++)
 			tab[n++] = x->tab[d];
 	for (q[2] = 0; q[2] < t->dim[2]; q[2]++)
 		for (q[1] = 0; q[1] < t->dim[1]; q[1]++, p += (uint32_t) X) {
 			for (d = 0, i = 0; d < MESH_MAX_DIMS; d++) {
-				if (!x->tab[d])
+				if (!x->tab[d] || !copies[d])
 					continue;
 				q[0] = 0;
 				base[i] = table_cell(x, d, q);
 				q[0] = X > 1;
 				step[i] = table_cell(x, d, q) - base[i];
+				for (j = 1; j < copies[d]; j++, i++) {
+					base[i + 1] =
+					    base[i] +
+					    (size_t) t->dim[d] * x->sstep[d];
+					step[i + 1] = step[i];
+				}
 				i++;
 			}
 			for (x0 = 0; x0 < X; x0 += 64) {
@@ -718,13 +731,31 @@ static void tables_count(struct mesh__l1near *x, const struct mesh_bitmap *f)
 		}
 }
 
+/* The window's tables of its own axis (see share_tab): points
+ * tab[share_axis] at the slices of the window at share_now, and returns
+ * whether they are still to be built (first window of the decision). */
+static int share_point(struct mesh__l1near *x)
+{
+	int d = x->share_axis, L = x->topo->dim[d], build = x->share_at < 0,
+	    off;
+
+	if (build)
+		x->share_at = x->share_now;
+	off = ((x->share_now - x->share_at) % L + L) % L;
+	x->tab[d] = x->share_tab + (size_t) off * x->sstep[d];
+	return build;
+}
+
 static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
 {
 	const struct mesh_topo *t = x->topo;
+	int copies[MESH_MAX_DIMS] = { 1, 1, 1 };
 	uint32_t i;
 	int d, s;
 
 	x->rkey = -1; /* the row cache holds diamonds of the old map */
+	if (x->share_tab)
+		copies[x->share_axis] = share_point(x) ? 2 : 0;
 	for (i = 0; x->wrow && i < t->nodes / (uint32_t) t->dim[0]; i++)
 		x->wrow[i] = row_bits(f, i * (uint32_t) t->dim[0], t->dim[0])
 			     << x->wpad;
@@ -734,19 +765,21 @@ static void tables_build(struct mesh__l1near *x, const struct mesh_bitmap *f)
 			       (size_t) t->dim[x->tp[d]] *
 				   (size_t) t->dim[x->tq[d]]);
 	for (d = 0; d < MESH_MAX_DIMS; d++)
-		if (x->tab[d])
+		if (x->tab[d] && copies[d])
 			memset(x->tab[d], 0,
-			       x->stride[d] * (size_t) t->dim[d] *
-				   sizeof(*x->tab[d]));
-	tables_count(x, f);
+			       (size_t) copies[d] * x->stride[d] *
+				   (size_t) t->dim[d] * sizeof(*x->tab[d]));
+	tables_count(x, f, copies);
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
-		if (x->tab[d] && x->sstep[d] == 1) { /* interleaved */
+		if (!x->tab[d] || !copies[d])
+			continue;
+		if (x->sstep[d] == 1) { /* interleaved: every copy's lanes */
 			slice_prefix(x->tab[d], x->side[d],
 				     x->rot[d] ? x->side[d] : t->dim[x->tq[d]],
 				     x->rot[d], x->estep[d]);
 			continue;
 		}
-		for (s = 0; x->tab[d] && s < t->dim[d]; s++)
+		for (s = 0; s < copies[d] * t->dim[d]; s++)
 			slice_prefix(x->tab[d] + (size_t) s * x->sstep[d],
 				     x->side[d],
 				     x->rot[d] ? x->side[d] : t->dim[x->tq[d]],
@@ -888,15 +921,16 @@ static int find_radius(struct mesh__l1near *x, const int c[3], uint32_t k,
 
 /* Diamonds of radii w0..w1 around c in every slice of the interleaved
  * axis d: out[w * dim[d] + i] for slice i.  The four corners depend on w
- * only, and entry e of every slice is one run T[e * dim[d] ..]. */
+ * only, and entry e of every slice is one run T[e * estep[d] ..]
+ * (estep[d] is dim[d], or twice it on the window's shared axis). */
 static void diamond_runs(const struct mesh__l1near *x, int d, const int c[3],
 			 int w0, int w1, uint16_t *out)
 {
 	int Q = x->topo->dim[x->tq[d]], S = x->topo->dim[x->tp[d]] + Q - 1;
 	int cu = c[x->tp[d]] + c[x->tq[d]],
 	    cv = c[x->tp[d]] - c[x->tq[d]] + Q - 1;
-	size_t n = (size_t) x->topo->dim[d], sd = (size_t) x->side[d], a, b, e,
-	       g, i;
+	size_t n = (size_t) x->topo->dim[d], sd = (size_t) x->side[d],
+	       es = x->estep[d], a, b, e, g, i;
 	const uint16_t *T = x->tab[d], *t0, *t1, *t2, *t3;
 	uint16_t *o;
 	int w;
@@ -906,10 +940,10 @@ static void diamond_runs(const struct mesh__l1near *x, int d, const int c[3],
 		b = (size_t) (imin(S - 1, cu + w) + 1) * sd;
 		e = (size_t) imax(0, cv - w);
 		g = (size_t) (imin(S - 1, cv + w) + 1);
-		t0 = T + (b + g) * n;
-		t1 = T + (a + g) * n;
-		t2 = T + (b + e) * n;
-		t3 = T + (a + e) * n;
+		t0 = T + (b + g) * es;
+		t1 = T + (a + g) * es;
+		t2 = T + (b + e) * es;
+		t3 = T + (a + e) * es;
 		o = out + (size_t) w * n;
 		for (i = 0; i < n; i++)
 			o[i] = (uint16_t) (t0[i] - t1[i] - t2[i] + t3[i]);
@@ -1934,6 +1968,23 @@ static int window_axis(const struct mesh_topo *t)
 	return w >= 0 && least < second ? w : -1;
 }
 
+/* The window's tables of its own axis d, twice over (see share_tab). */
+static int share_init(struct mesh__l1near *u, int d)
+{
+	size_t n = u->stride[d] * (size_t) u->topo->dim[d];
+	uint16_t *t = malloc(2 * n * sizeof(*t));
+
+	if (!t)
+		return MESH_ENOMEM;
+	free(u->tab[d]);
+	u->tab[d] = u->share_tab = t;
+	u->share_axis = d;
+	u->share_at = -1;
+	if (u->sstep[d] == 1) /* interleaved: 2 L lanes per entry */
+		u->estep[d] *= 2;
+	return 0;
+}
+
 static int window_init(struct mesh__l1near *x)
 {
 	int rc, w = window_axis(x->topo);
@@ -1944,6 +1995,8 @@ static int window_init(struct mesh__l1near *x)
 	rc = copy_init(x, w, INT_MAX, &x->win_topo, &x->win_free, &x->win);
 	if (!rc && x->win)
 		rc = mesh_bitmap_create(x->topo->nodes, &x->win_ties);
+	if (!rc && x->win && x->win->tab[w])
+		rc = share_init(x->win, w);
 	return rc;
 }
 
@@ -2055,6 +2108,7 @@ static void window_map(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	int origin[MESH_MAX_DIMS];
 
 	x->win_at = j;
+	x->win->share_now = j;
 	copy_origin(x, x->win, 1, origin);
 	copy_map(x, x->win_topo, x->win_free, origin, f);
 	decision_start(x->win, x->win_free, x->win_k);
@@ -2300,8 +2354,10 @@ static void decision_start(struct mesh__l1near *x,
 		x->unr->ring_tries = x->unr->ring_prunes = 0;
 	if (x->near)
 		x->near->ring_tries = x->near->ring_prunes = 0;
-	if (x->win)
+	if (x->win) {
 		x->win->ring_tries = x->win->ring_prunes = 0;
+		x->win->share_at = -1; /* a new map: share_tab is stale */
+	}
 	x->win_on = x->win && window_wanted(x, free_map, k);
 	x->near_on = !x->win_on && x->near && near_wanted(x, free_map, k);
 	if (x->win_on) {

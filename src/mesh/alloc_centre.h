@@ -159,6 +159,15 @@ struct mesh__l1near {
 	 * once for each.  win_mode: 0 by that estimate, 1 always, -1 never
 	 * (tests). */
 	struct mesh__l1near *win;
+	/* On the window: the slices across its own axis (share_axis) are
+	 * the same planes in every window, only in another order.  Their
+	 * tables are built once per decision, twice over (slice i + L a
+	 * copy of slice i), into share_tab, for the window at share_at
+	 * (-1: not yet this decision); the window at share_now reads them
+	 * from slice (share_now - share_at) mod L on, through
+	 * tab[share_axis]. */
+	uint16_t *share_tab;
+	int share_axis, share_at, share_now;
 	struct mesh_topo *win_topo;
 	struct mesh_bitmap *win_free;
 	struct mesh_bitmap *win_ties; /* scratch: centres that tie */
