@@ -710,11 +710,12 @@ static void tables_count(struct mesh__l1near *x, const struct mesh_bitmap *f,
 				base[i] = table_cell(x, d, q);
 				q[0] = X > 1;
 				step[i] = table_cell(x, d, q) - base[i];
-				for (j = 1; j < copies[d]; j++, i++) {
+				if (copies[d] == 2) { /* slice i + L */
 					base[i + 1] =
 					    base[i] +
 					    (size_t) t->dim[d] * x->sstep[d];
 					step[i + 1] = step[i];
+					i++;
 				}
 				i++;
 			}
@@ -2282,15 +2283,23 @@ static void next_coords(const struct mesh_topo *t, int c[3])
 	c[2]++;
 }
 
+/* The free nodes in a ball of radius r by a binomial model of f (each
+ * node free with f's share), devs standard deviations below the mean. */
+static double ball_free_low(const struct mesh__l1near *x,
+			    const struct mesh_bitmap *f, int r, double devs)
+{
+	double p = (double) mesh_bitmap_count(f) / x->topo->nodes;
+	double mean = ball_cells(x->topo->dim, r) * p;
+
+	return mean - devs * sqrt(mean * (1 - p));
+}
+
 /* Whether the decision takes the window: when more than about one
  * centre in six would need a larger ball than the unrolled copy holds
  * (by a binomial model of the free nodes in a ball of the copy's pad;
  * the window's L table builds cost about that many fallbacks to the
  * enumeration), or when there is no unrolled copy.  Either gives the
  * same answers. */
-static double ball_free_low(const struct mesh__l1near *x,
-			    const struct mesh_bitmap *f, int r, double devs);
-
 static int window_wanted(const struct mesh__l1near *x,
 			 const struct mesh_bitmap *f, uint32_t k)
 {
@@ -2311,17 +2320,6 @@ static int near_wanted(const struct mesh__l1near *x,
 	if (x->near_mode)
 		return x->near_mode > 0;
 	return k <= ball_free_low(x, f, x->near->rlimit, 2);
-}
-
-/* The free nodes in a ball of radius r by a binomial model of f (each
- * node free with f's share), devs standard deviations below the mean. */
-static double ball_free_low(const struct mesh__l1near *x,
-			    const struct mesh_bitmap *f, int r, double devs)
-{
-	double p = (double) mesh_bitmap_count(f) / x->topo->nodes;
-	double mean = ball_cells(x->topo->dim, r) * p;
-
-	return mean - devs * sqrt(mean * (1 - p));
 }
 
 /* Next centre in window order: index order over the other axes, then
