@@ -255,10 +255,8 @@ static void lockstep(uint32_t k, int *R, uint32_t *below, uint64_t *pairs)
 					break;
 				r--;
 			}
-			for (x = 0; x < S; x++) {
+			for (x = 0; x < S; x++) /* r = 0 if any holds k */
 				R[row + x] = n[x] >= k ? r : -1;
-				prev[x] = 0; /* r = 0 here if any holds k */
-			}
 			for (left = 0, x = 0; x < S; x++)
 				left += R[row + x] < 0;
 			while (left && r < RMAX) {
