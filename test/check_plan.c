@@ -2,6 +2,8 @@
  * exactly what the definition gives (every candidate time in order, set
  * rebuilt, one placement each) on random instances, for every kind of
  * allocator, with and without reservations; plus hand-worked cases. */
+#include <math.h>
+
 #include "testutil.h"
 
 static const char *const allocs[] = { "hilbert-bf",   "snake-ff",  "mc1x1",
@@ -12,17 +14,22 @@ static const char *const allocs[] = { "hilbert-bf",   "snake-ff",  "mc1x1",
 struct instance {
 	struct mesh_topo *t;
 	struct mesh_bitmap *free;
-	struct mesh_plan_hold run[40], res[10];
+	struct mesh_plan_hold run[120], res[10];
 	uint32_t nodes[2048];
 	size_t nrun, nres;
 	struct mesh_plan_query q;
 };
 
 /* Random running jobs on disjoint nodes, ends around now = 100; some
- * reservations on random nodes later on. */
+ * reservations on random nodes later on.  Then every time t becomes
+ * base + scale * t, so that the sort sees negative times, ends on both
+ * sides of zero, fractions and epoch-sized values. */
 static void make(struct instance *in, uint64_t *s)
 {
 	static const char *const specs[] = { "8x8", "6tx5t", "4x4x3", "16x8" };
+	static const double bases[] = { 0, -100, -150, -1e9, 1.7e9 };
+	static const double scales[] = { 1, 0.001, 1.5, 1e6 };
+	double base, scale;
 	uint32_t *owner, i, used = 0;
 	size_t r;
 
@@ -30,7 +37,8 @@ static void make(struct instance *in, uint64_t *s)
 	in->t = tu_topo(specs[tu_rand(s) % 4]);
 	in->free = tu_all_free(in->t);
 	owner = calloc(in->t->nodes, sizeof(*owner));
-	in->nrun = 1 + tu_rand(s) % 30;
+	/* past 32 running jobs the planner sorts by radix */
+	in->nrun = 1 + tu_rand(s) % (tu_rand(s) % 2 ? 30 : 120);
 	for (i = 0; i < in->t->nodes; i++)
 		if (tu_rand(s) % 4)
 			owner[i] = 1 + (uint32_t) (tu_rand(s) % in->nrun);
@@ -62,13 +70,21 @@ static void make(struct instance *in, uint64_t *s)
 		h->end = h->start + 10 + 10 * (double) (tu_rand(s) % 10);
 	}
 	free(owner);
+	base = bases[tu_rand(s) % 5];
+	scale = scales[tu_rand(s) % 4];
+	for (r = 0; r < in->nrun; r++)
+		in->run[r].end = base + scale * in->run[r].end;
+	for (r = 0; r < in->nres; r++) {
+		in->res[r].start = base + scale * in->res[r].start;
+		in->res[r].end = base + scale * in->res[r].end;
+	}
 	in->q.free_now = in->free;
-	in->q.now = 100;
+	in->q.now = base + scale * 100;
 	in->q.running = in->run;
 	in->q.n_running = in->nrun;
 	in->q.reserved = in->res;
 	in->q.n_reserved = in->nres;
-	in->q.duration = 5 + 10 * (double) (tu_rand(s) % 8);
+	in->q.duration = scale * (5 + 10 * (double) (tu_rand(s) % 8));
 }
 
 static void drop(struct instance *in)
@@ -162,6 +178,63 @@ START_TEST(test_plan_equals_definition)
 	for (trial = 0; trial < 60; trial++)
 		agree += compare_once(_i, &s, 0, 0);
 	ck_assert_int_gt(agree, 0);
+}
+END_TEST
+
+/* One planner across calls, as backfill uses it: the running jobs' ends
+ * sometimes stay (the planner keeps its order), sometimes two jobs swap
+ * ends (the same times, another order) or one end moves. */
+START_TEST(test_plan_reused_planner)
+{
+	uint64_t s = 9000 + (uint64_t) _i;
+	struct instance in;
+	struct mesh_planner *p = NULL;
+	struct mesh_allocator *a = NULL;
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t o1[512], o2[512];
+	double t1, t2, e;
+	size_t x, y;
+	int call, r1, r2;
+
+	make(&in, &s);
+	if (mesh_alloc_create(in.t, allocs[_i], NULL, &a, &d)) {
+		drop(&in);
+		return;
+	}
+	ck_assert_int_eq(mesh_planner_create(in.t, &p), 0);
+	memset(&req, 0, sizeof(req));
+	req.end_time = -1;
+	req.io_intensity = -1;
+	req.seed = 7;
+	for (call = 0; call < 40; call++) {
+		x = tu_rand(&s) % in.nrun;
+		y = tu_rand(&s) % in.nrun;
+		switch (tu_rand(&s) % 3) {
+		case 1:
+			e = in.run[x].end;
+			in.run[x].end = in.run[y].end;
+			in.run[y].end = e;
+			break;
+		case 2:
+			in.run[x].end += in.q.duration;
+			break;
+		}
+		req.nodes = 1 + (uint32_t) (tu_rand(&s) % (in.t->nodes / 2));
+		r1 = mesh_plan_earliest(p, a, &in.q, &req, &t1, o1);
+		r2 = mesh_plan_earliest_naive(p, a, &in.q, &req, &t2, o2);
+		ck_assert_int_eq(r1, r2);
+		if (!r1) {
+			ck_assert_msg(t1 == t2,
+				      "%s, call %d: start %g, "
+				      "definition %g",
+				      allocs[_i], call, t1, t2);
+			ck_assert_mem_eq(o1, o2, req.nodes * sizeof(*o1));
+		}
+	}
+	mesh_planner_destroy(p);
+	mesh_alloc_destroy(a);
+	drop(&in);
 }
 END_TEST
 
@@ -328,6 +401,52 @@ START_TEST(test_plan_hook_hand_worked)
 }
 END_TEST
 
+/* Ends of -0 and +0 are one time, and the order of times across zero
+ * and infinities is the numeric one: 4x1, snake-ff, every node held.
+ * Job A (node 0) ends at -0 and job B (node 1) at +0, both before now
+ * = -0; job C (node 2) at 5; job D (node 3) at +inf.  Two nodes are free
+ * at now, three at 5, all four only at +inf.  A NaN now is refused. */
+START_TEST(test_plan_signed_zero_and_infinity)
+{
+	struct mesh_topo *t = tu_topo("4x1");
+	struct mesh_bitmap *f = tu_all_free(t);
+	static const uint32_t nodes[] = { 0, 1, 2, 3 };
+	struct mesh_plan_hold run[4] = { { -9, -0.0, nodes, 1 },
+					 { -9, 0.0, nodes + 1, 1 },
+					 { -9, 5, nodes + 2, 1 },
+					 { -9, INFINITY, nodes + 3, 1 } };
+	struct mesh_plan_query q;
+	struct mesh_planner *p = NULL;
+	struct mesh_allocator *a = NULL;
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t out[4], i, k;
+	double start, want[] = { -0.0, -0.0, 5, INFINITY };
+
+	mesh_bitmap_fill(f, false);
+	query_at_0(&q, f, run, 4, 1);
+	q.now = -0.0;
+	ck_assert_int_eq(mesh_alloc_create(t, "snake-ff", NULL, &a, &d), 0);
+	ck_assert_int_eq(mesh_planner_create(t, &p), 0);
+	memset(&req, 0, sizeof(req));
+	for (k = 1; k <= 4; k++) {
+		req.nodes = k;
+		ck_assert_int_eq(
+		    mesh_plan_earliest(p, a, &q, &req, &start, out), 0);
+		ck_assert_double_eq(start, want[k - 1]);
+		for (i = 0; i < k; i++)
+			ck_assert_uint_eq(out[i], i);
+	}
+	q.now = NAN;
+	ck_assert_int_eq(mesh_plan_earliest(p, a, &q, &req, &start, out),
+			 MESH_EINVAL);
+	mesh_planner_destroy(p);
+	mesh_alloc_destroy(a);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("plan");
@@ -342,6 +461,9 @@ int main(void)
 	tcase_add_loop_test(tc, test_plan_hook_equals_definition, 0,
 			    (int) (sizeof(allocs) / sizeof(allocs[0])));
 	tcase_add_test(tc, test_plan_hook_hand_worked);
+	tcase_add_test(tc, test_plan_signed_zero_and_infinity);
+	tcase_add_loop_test(tc, test_plan_reused_planner, 0,
+			    (int) (sizeof(allocs) / sizeof(allocs[0])));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -41,7 +41,7 @@
 #include "error.h"
 
 struct by_end {
-	double end;
+	uint64_t key; /* the end as time_key(); key_time() gives it back */
 	size_t job;
 };
 
@@ -51,7 +51,13 @@ struct mesh_planner {
 	struct mesh_bitmap *cur;  /* base minus overlapping reservations */
 	double *times;            /* candidate start times, sorted */
 	struct by_end *order;     /* running jobs by end */
-	size_t cap_times, cap_order;
+	struct by_end *ends;      /* reservations' ends after now, sorted */
+	struct by_end *tmp;       /* radix sort scratch */
+	/* the running jobs' keys in job order when order was sorted:
+	 * backfill asks about many jobs while the same jobs run */
+	uint64_t *keys;
+	size_t n_keys;
+	size_t cap_times, cap_order, cap_ends, cap_tmp, cap_keys;
 };
 
 int mesh_planner_create(const struct mesh_topo *t, struct mesh_planner **out)
@@ -78,6 +84,9 @@ void mesh_planner_destroy(struct mesh_planner *p)
 	mesh_bitmap_destroy(p->cur);
 	free(p->times);
 	free(p->order);
+	free(p->ends);
+	free(p->tmp);
+	free(p->keys);
 	free(p);
 }
 
@@ -102,18 +111,139 @@ static int by_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int by_end_then_job(const void *a, const void *b)
+/* An unsigned key in the order of x (not NaN): the sign bit set for
+ * x >= 0, every bit flipped for x < 0; -0 counts as +0. */
+static uint64_t time_key(double x)
 {
-	const struct by_end *x = a, *y = b;
+	uint64_t u;
 
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	return (x->job > y->job) - (x->job < y->job);
+	x += 0.0; /* -0 + 0 is +0 */
+	memcpy(&u, &x, sizeof(u));
+	return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
 }
 
-/* Sorted unique candidate times >= now; returns their number. */
-static size_t candidates(struct mesh_planner *p,
+/* The time of a key from time_key(). */
+static double key_time(uint64_t key)
+{
+	uint64_t u = (key >> 63) ? key & ~(UINT64_C(1) << 63) : ~key;
+	double x;
+
+	memcpy(&x, &u, sizeof(x));
+	return x;
+}
+
+/* Stable LSD radix sort of v[0 .. n - 1] by key, a byte at a time, over
+ * the bytes in which the keys differ (nearby times share their high and
+ * low bytes).  tmp holds n entries.  glibc's qsort() took most of a
+ * WILL_RUN at k = 8 with 1,000 running jobs. */
+static void sort_by_key(struct by_end *v, struct by_end *tmp, size_t n)
+{
+	size_t count[8][256], i, sum, c;
+	struct by_end *from = v, *to = tmp, *x, e;
+	uint64_t diff = 0;
+	int shift[8], nb = 0, b;
+
+	if (n <= 32) { /* the counts alone would cost more: insertion */
+		for (i = 1; i < n; i++) {
+			e = v[i];
+			for (c = i; c > 0 && v[c - 1].key > e.key; c--)
+				v[c] = v[c - 1];
+			v[c] = e;
+		}
+		return;
+	}
+	for (i = 1; i < n; i++)
+		diff |= v[i].key ^ v[0].key;
+	for (b = 0; b < 8; b++)
+		if ((diff >> (8 * b)) & 255)
+			shift[nb++] = 8 * b;
+	memset(count, 0, (size_t) nb * sizeof(count[0]));
+	for (i = 0; i < n; i++)
+		for (b = 0; b < nb; b++)
+			count[b][(v[i].key >> shift[b]) & 255]++;
+	for (b = 0; b < nb; b++) {
+		for (i = 0, sum = 0; i < 256; i++) {
+			c = count[b][i];
+			count[b][i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[b][(from[i].key >> shift[b]) & 255]++] =
+			    from[i];
+		x = from;
+		from = to;
+		to = x;
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof(*v));
+}
+
+/* The running jobs by end (ends before now count as now), ties in
+ * index order: the sort is stable. */
+/* The end of running job r as the planner takes it: an end before now
+ * counts as now (fmax() without the libm call; ends are not NaN). */
+static double run_end(const struct mesh_plan_query *q, size_t r)
+{
+	return q->running[r].end > q->now ? q->running[r].end : q->now;
+}
+
+/* p->order: the running jobs by end, ties in index order (the sort is
+ * stable).  The order depends on the keys alone, so when they are those
+ * of the last sort it is kept as it is. */
+static void sort_running(struct mesh_planner *p,
 			 const struct mesh_plan_query *q)
+{
+	size_t i, n = q->n_running;
+	int same = n == p->n_keys;
+	uint64_t k;
+
+	for (i = 0; i < n; i++) {
+		k = time_key(run_end(q, i));
+		same &= k == p->keys[i];
+		p->keys[i] = k;
+	}
+	p->n_keys = n;
+	if (same)
+		return;
+	for (i = 0; i < n; i++) {
+		p->order[i].key = p->keys[i];
+		p->order[i].job = i;
+	}
+	sort_by_key(p->order, p->tmp, n);
+}
+
+/* Sorted unique candidate times from the sorted running ends and the
+ * reservations' ends after now (sorted here), merged; the same list as
+ * candidates_by_definition().  Returns their number. */
+static size_t candidates_sorted(struct mesh_planner *p,
+				const struct mesh_plan_query *q)
+{
+	size_t i, r = 0, n = 0, m = 0;
+	double t;
+
+	for (i = 0; i < q->n_reserved; i++)
+		if (q->reserved[i].end > q->now) {
+			p->ends[m].key = time_key(q->reserved[i].end);
+			p->ends[m++].job = i;
+		}
+	sort_by_key(p->ends, p->tmp, m);
+	p->times[n++] = q->now; /* every other time is >= now */
+	for (i = 0; i < q->n_running || r < m;) {
+		if (r == m ||
+		    (i < q->n_running && p->order[i].key <= p->ends[r].key))
+			t = key_time(p->order[i++].key);
+		else
+			t = key_time(p->ends[r++].key);
+		if (t != p->times[n - 1])
+			p->times[n++] = t;
+	}
+	return n;
+}
+
+/* Sorted unique candidate times >= now, by the definition (a sort of
+ * them all); returns their number. */
+static size_t candidates_by_definition(struct mesh_planner *p,
+				       const struct mesh_plan_query *q)
 {
 	size_t i, n = 0, u;
 
@@ -177,25 +307,29 @@ static void base_at(struct mesh_planner *p, const struct mesh_plan_query *q,
 
 	mesh_bitmap_copy(p->base, q->free_now);
 	for (r = 0; r < q->n_running; r++)
-		if (fmax(q->running[r].end, q->now) <= t)
+		if (run_end(q, r) <= t)
 			set_nodes(p->base, &q->running[r]);
 }
 
 static int prepare(struct mesh_planner *p, const struct mesh_plan_query *q,
-		   const struct mesh_request *req, size_t *nt)
+		   const struct mesh_request *req)
 {
 	size_t n = 1 + q->n_running + q->n_reserved;
 
 	if (!q->free_now || q->free_now->nbits != p->topo->nodes ||
-	    !(q->duration >= 0) || !req->nodes)
+	    !(q->duration >= 0) || !req->nodes || isnan(q->now))
 		return MESH_EINVAL;
 	if (req->nodes > p->topo->nodes)
 		return MESH_ENOSPC;
 	if (grow((void **) &p->times, &p->cap_times, n, sizeof(double)) ||
 	    grow((void **) &p->order, &p->cap_order, q->n_running + 1,
-		 sizeof(*p->order)))
+		 sizeof(*p->order)) ||
+	    grow((void **) &p->ends, &p->cap_ends, q->n_reserved + 1,
+		 sizeof(*p->ends)) ||
+	    grow((void **) &p->tmp, &p->cap_tmp, n, sizeof(*p->tmp)) ||
+	    grow((void **) &p->keys, &p->cap_keys, q->n_running + 1,
+		 sizeof(*p->keys)))
 		return MESH_ENOMEM;
-	*nt = candidates(p, q);
 	return 0;
 }
 
@@ -204,9 +338,11 @@ int mesh_plan_earliest_naive(struct mesh_planner *p, struct mesh_allocator *a,
 			     const struct mesh_request *req, double *start,
 			     uint32_t *out)
 {
-	size_t nt, c;
-	int rc = prepare(p, q, req, &nt);
+	size_t nt = 0, c;
+	int rc = prepare(p, q, req);
 
+	if (!rc)
+		nt = candidates_by_definition(p, q);
 	for (c = 0; !rc && c < nt; c++) {
 		base_at(p, q, p->times[c]);
 		apply_reservations(p, q, p->times[c]);
@@ -224,7 +360,7 @@ int mesh_plan_earliest_naive(struct mesh_planner *p, struct mesh_allocator *a,
 static void advance(struct mesh_planner *p, const struct mesh_plan_query *q,
 		    double t, size_t *next)
 {
-	while (*next < q->n_running && p->order[*next].end <= t)
+	while (*next < q->n_running && key_time(p->order[*next].key) <= t)
 		set_nodes(p->base, &q->running[p->order[(*next)++].job]);
 }
 
@@ -263,7 +399,8 @@ static size_t first_enough(struct mesh_planner *p, struct mesh_allocator *a,
 	size_t c, next = 0;
 
 	for (c = 0; c < nt; c++) {
-		while (next < q->n_running && p->order[next].end <= p->times[c])
+		while (next < q->n_running &&
+		       key_time(p->order[next].key) <= p->times[c])
 			free += q->running[p->order[next++].job].n;
 		if (free >= k)
 			return c;
@@ -354,16 +491,13 @@ int mesh_plan_earliest(struct mesh_planner *p, struct mesh_allocator *a,
 		       uint32_t *out)
 {
 	unsigned flags = mesh_alloc_flags(a);
-	size_t nt, i;
-	int rc = prepare(p, q, req, &nt);
+	size_t nt;
+	int rc = prepare(p, q, req);
 
 	if (rc)
 		return rc;
-	for (i = 0; i < q->n_running; i++) {
-		p->order[i].end = fmax(q->running[i].end, q->now);
-		p->order[i].job = i;
-	}
-	qsort(p->order, q->n_running, sizeof(*p->order), by_end_then_job);
+	sort_running(p, q);
+	nt = candidates_sorted(p, q);
 	if (q->n_reserved || q->in_order || (flags & MESH_ALLOC_MAY_REFUSE))
 		return scan(p, a, q, req, nt, start, out);
 	if (flags & MESH_ALLOC_CONTIGUOUS_ONLY)

@@ -66,8 +66,9 @@ void mesh_planner_destroy(struct mesh_planner *p);
  *  counts as ending now.
  *  \param[out] start the time; \param[out] out req->nodes entries.
  *  \return 0; MESH_ENOSPC if no candidate time works (the job does not
- *  fit even when everything ends); MESH_EINVAL; or the allocator's
- *  error. */
+ *  fit even when everything ends); MESH_EINVAL (no free map of the
+ *  topology's size, a negative or NaN duration, a NaN now, no nodes
+ *  asked); or the allocator's error. */
 int mesh_plan_earliest(struct mesh_planner *p, struct mesh_allocator *a,
 		       const struct mesh_plan_query *q,
 		       const struct mesh_request *req, double *start,
