@@ -24,7 +24,7 @@
 # CPU time is printed then.  The plugin is then linked, not copied, into
 # the PluginDir (a uprobe follows the file).
 #
-# Usage: willrun-cost.sh [--mesh WxH] [--mesh-conf FILE] [--allocator NAME]
+# Usage: willrun-cost.sh [--mesh WxH[xD]] [--mesh-conf FILE] [--allocator NAME]
 #                        [--pending P] [--seconds S] [--repeat R] [--calls]
 #                        LABEL=PATH/select_mesh.so ...
 # The builds run alternately, R rounds.  Needs Slurm installed
@@ -57,7 +57,9 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ "${#builds[@]}" -gt 0 ] || { echo "willrun-cost: give LABEL=PATH/select_mesh.so" >&2; exit 2; }
-nodes=$(( ${mesh%%x*} * ${mesh#*x} ))
+[[ $mesh =~ ^[1-9][0-9]*(x[1-9][0-9]*){1,2}$ ]] ||
+    { echo "willrun-cost: --mesh takes WxH or WxHxD, got '$mesh'" >&2; exit 2; }
+nodes=$(( ${mesh//x/ * } ))
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/willrun-cost.XXXXXX")
 dirs=()
