@@ -178,8 +178,6 @@ static void sort_by_key(struct by_end *v, struct by_end *tmp, size_t n)
 		memcpy(v, from, n * sizeof(*v));
 }
 
-/* The running jobs by end (ends before now count as now), ties in
- * index order: the sort is stable. */
 /* The end of running job r as the planner takes it: an end before now
  * counts as now (fmax() without the libm call; ends are not NaN). */
 static double run_end(const struct mesh_plan_query *q, size_t r)
