@@ -98,7 +98,12 @@ static struct mesh_allocator *mcontig;
 static uint32_t *node2mesh;	/* Slurm node index -> mesh index */
 static int *mesh2node;		/* mesh index -> Slurm node index or -1 */
 static int map_node_cnt;	/* node_record_count the maps were built for */
-static List tracked;		/* struct mesh_job */
+/* The jobs holding nodes, in the order they were tracked (the "job mate"
+ * search takes the first match).  An array, not a List: every WILL_RUN
+ * walks it, and list_next() with its lock per step was a tenth of
+ * slurmctld's CPU at 512 running jobs. */
+static struct mesh_job **tracked;
+static int n_tracked, cap_tracked;
 static uint16_t *busy;		/* per Slurm node: tracked jobs holding it */
 static bool state_valid;	/* tracked/busy match job_list */
 static uint32_t contig_job_id;	/* last RUN_NOW placed by mcontig */
@@ -347,10 +352,8 @@ static void _load_conf_locked(void)
 	     c->alloc_params ? c->alloc_params : "");
 }
 
-static void _job_free(void *x)
+static void _job_free(struct mesh_job *mj)
 {
-	struct mesh_job *mj = x;
-
 	if (!mj)
 		return;
 	FREE_NULL_BITMAP(mj->nodes);
@@ -371,9 +374,54 @@ static void _job_index(struct mesh_job *mj)
 	mj->n_idx = n;
 }
 
-static int _job_find(void *x, void *key)
+/* Position of the job in tracked, or -1. */
+static int _tracked_find(uint32_t job_id)
 {
-	return ((struct mesh_job *) x)->job_id == *(uint32_t *) key;
+	int i;
+
+	for (i = 0; i < n_tracked; i++)
+		if (tracked[i]->job_id == job_id)
+			return i;
+	return -1;
+}
+
+static struct mesh_job *_tracked_get(uint32_t job_id)
+{
+	int i = _tracked_find(job_id);
+
+	return i < 0 ? NULL : tracked[i];
+}
+
+static void _tracked_append(struct mesh_job *mj)
+{
+	if (n_tracked == cap_tracked) {
+		cap_tracked = cap_tracked ? 2 * cap_tracked : 64;
+		xrecalloc(tracked, cap_tracked, sizeof(*tracked));
+	}
+	tracked[n_tracked++] = mj;
+}
+
+/* Remove and return tracked[i], keeping the others' order. */
+static struct mesh_job *_tracked_take(int i)
+{
+	struct mesh_job *mj = tracked[i];
+
+	n_tracked--;
+	memmove(tracked + i, tracked + i + 1,
+		(n_tracked - i) * sizeof(*tracked));
+	tracked[n_tracked] = NULL;
+	return mj;
+}
+
+/* Forget every tracked job; free_array: release the array too. */
+static void _tracked_clear(bool free_array)
+{
+	while (n_tracked)
+		_job_free(_tracked_take(n_tracked - 1));
+	if (free_array) {
+		xfree(tracked);
+		cap_tracked = 0;
+	}
 }
 
 /* Nodes a job holds: its resources minus nodes released by resizing. */
@@ -427,7 +475,7 @@ static void _track_add(job_record_t *job_ptr)
 	struct mesh_job *mj;
 	bitstr_t *nodes;
 
-	if (list_find_first(tracked, _job_find, &job_ptr->job_id))
+	if (_tracked_find(job_ptr->job_id) >= 0)
 		return;
 	nodes = _job_nodes(job_ptr);
 	if (!nodes)
@@ -438,17 +486,19 @@ static void _track_add(job_record_t *job_ptr)
 	_job_index(mj);
 	mj->end_time = job_ptr->end_time;
 	mj->max_share = _max_share(job_ptr);
-	list_append(tracked, mj);
+	_tracked_append(mj);
 	_busy_add(nodes, 1);
 }
 
 /* Stop tracking a job; a no-op if unknown.  Holds mesh_mutex. */
 static void _track_remove(uint32_t job_id)
 {
-	struct mesh_job *mj = list_remove_first(tracked, _job_find, &job_id);
+	int i = _tracked_find(job_id);
+	struct mesh_job *mj;
 
-	if (!mj)
+	if (i < 0)
 		return;
+	mj = _tracked_take(i);
 	_busy_add(mj->nodes, -1);
 	_job_free(mj);
 }
@@ -465,8 +515,7 @@ static void _rebuild_locked(void)
 
 	if (!mconf || map_node_cnt != node_record_count)
 		_load_conf_locked();
-	FREE_NULL_LIST(tracked);
-	tracked = list_create(_job_free);
+	_tracked_clear(false);
 	memset(busy, 0, sizeof(*busy) * (map_node_cnt + 1));
 	if (job_list) {
 		it = list_iterator_create(job_list);
@@ -479,7 +528,7 @@ static void _rebuild_locked(void)
 	}
 	state_valid = true;
 	log_flag(SELECT_TYPE, "%s: usage rebuilt from %d running/suspended jobs",
-		 plugin_type, list_count(tracked));
+		 plugin_type, n_tracked);
 }
 
 static void _ensure_state_locked(void)
@@ -505,18 +554,17 @@ static const char *_mode_str(uint16_t mode)
  */
 static double *_end_times(const uint16_t *use)
 {
-	ListIterator it;
 	struct mesh_job *mj;
 	double *end;
-	int i, j;
+	int i, j, t;
 
 	if (!buf_end)
 		buf_end = xcalloc(mconf->topo->nodes, sizeof(*buf_end));
 	end = buf_end;
 	for (i = 0; i < map_node_cnt; i++)
 		end[node2mesh[i]] = 0.0;
-	it = list_iterator_create(tracked);
-	while ((mj = list_next(it))) {
+	for (t = 0; t < n_tracked; t++) {
+		mj = tracked[t];
 		for (j = 0; j < mj->n_idx; j++) {
 			i = mj->idx[j];
 			if (i < map_node_cnt && use[i] &&
@@ -524,7 +572,6 @@ static double *_end_times(const uint16_t *use)
 				end[node2mesh[i]] = (double) mj->end_time;
 		}
 	}
-	list_iterator_destroy(it);
 	return end;
 }
 
@@ -908,16 +955,15 @@ static void _preemptees(List candidates, bitstr_t *chosen, List *out)
 static uint16_t *_busy_without(List candidates)
 {
 	uint16_t *use = xcalloc(map_node_cnt + 1, sizeof(*use));
-	ListIterator it;
 	struct mesh_job *mj;
 	uint32_t *ids;
-	int i, j, n_ids;
+	int i, j, t, n_ids;
 
 	memcpy(use, busy, map_node_cnt * sizeof(*use));
 	if (!(ids = _sorted_ids(candidates, &n_ids)))
 		return use;
-	it = list_iterator_create(tracked);
-	while ((mj = list_next(it))) {
+	for (t = 0; t < n_tracked; t++) {
+		mj = tracked[t];
 		if (!_in_ids(ids, n_ids, mj->job_id))
 			continue;
 		for (j = 0; j < mj->n_idx; j++) {
@@ -926,7 +972,6 @@ static uint16_t *_busy_without(List candidates)
 				use[i]--;
 		}
 	}
-	list_iterator_destroy(it);
 	xfree(ids);
 	return use;
 }
@@ -944,20 +989,18 @@ static int _running_holds(List candidates, bitstr_t *avail,
 			  const uint16_t *use, time_t now,
 			  struct mesh_plan_hold **holds, uint32_t **nodes)
 {
-	struct mesh_job **jobs = xcalloc(list_count(tracked) + 1,
-					 sizeof(*jobs));
+	struct mesh_job **jobs = xcalloc(n_tracked + 1, sizeof(*jobs));
 	int *owner = xcalloc(map_node_cnt + 1, sizeof(*owner));
 	uint32_t *cnt, *fill, *ids, total = 0;
-	ListIterator it;
 	struct mesh_job *mj;
 	job_record_t *j;
-	int i, k, n = 0, n_ids;
+	int i, k, t, n = 0, n_ids;
 
 	for (i = 0; i < map_node_cnt; i++)
 		owner[i] = -1;
 	ids = _sorted_ids(candidates, &n_ids);
-	it = list_iterator_create(tracked);
-	while ((mj = list_next(it))) {
+	for (t = 0; t < n_tracked; t++) {
+		mj = tracked[t];
 		if (_in_ids(ids, n_ids, mj->job_id))
 			continue;
 		if ((j = find_job_record(mj->job_id)))
@@ -974,7 +1017,6 @@ static int _running_holds(List candidates, bitstr_t *avail,
 		}
 		n++;
 	}
-	list_iterator_destroy(it);
 	xfree(ids);
 	cnt = xcalloc(n + 1, sizeof(*cnt));
 	for (i = 0; i < map_node_cnt; i++)
@@ -1176,7 +1218,7 @@ static int _preempt_fewest(struct mesh_try *t, bitstr_t *orig,
 	while ((j = list_next(it))) {
 		if (!IS_JOB_RUNNING(j) && !IS_JOB_SUSPENDED(j))
 			continue;
-		if (!(mj[m] = list_find_first(tracked, _job_find, &j->job_id)) ||
+		if (!(mj[m] = _tracked_get(j->job_id)) ||
 		    !bit_overlap_any(mj[m]->nodes, orig))
 			continue;	/* releasing it cannot help */
 		job[m++] = j;
@@ -1226,15 +1268,11 @@ static int _preempt_fewest(struct mesh_try *t, bitstr_t *orig,
 static uint16_t *_share_use(uint16_t m, bool only_shared)
 {
 	uint16_t *use = xcalloc(map_node_cnt + 1, sizeof(*use));
-	ListIterator it = list_iterator_create(tracked);
-	struct mesh_job *mj;
 	int i;
 
-	while ((mj = list_next(it))) {
-		if (mj->max_share <= 1)
-			_use_add(use, mj->nodes);	/* exclusive holder */
-	}
-	list_iterator_destroy(it);
+	for (i = 0; i < n_tracked; i++)
+		if (tracked[i]->max_share <= 1)	/* exclusive holder */
+			_use_add(use, tracked[i]->nodes);
 	for (i = 0; i < map_node_cnt; i++)
 		use[i] = (use[i] || busy[i] >= m || (only_shared && !busy[i]));
 	return use;
@@ -1247,16 +1285,15 @@ static uint16_t *_share_use(uint16_t m, bool only_shared)
  */
 static int _share_mate(struct mesh_try *t, bitstr_t *orig, uint16_t *use)
 {
-	ListIterator it;
 	struct mesh_job *mj;
 	bitstr_t *pick = NULL;
-	int i, n;
+	int i, j, n;
 
 	if (t->job_ptr->details->req_node_bitmap ||
 	    t->job_ptr->details->contiguous)
 		return SLURM_ERROR;
-	it = list_iterator_create(tracked);
-	while (!pick && (mj = list_next(it))) {
+	for (j = 0; !pick && j < n_tracked; j++) {
+		mj = tracked[j];
 		n = bit_set_count(mj->nodes);
 		if (mj->max_share <= 1 || n < MAX(t->min_nodes, 1) ||
 		    (uint32_t) n > t->max_nodes ||
@@ -1267,7 +1304,6 @@ static int _share_mate(struct mesh_try *t, bitstr_t *orig, uint16_t *use)
 			if (bit_test(pick, i) && (use[i] || !bit_test(orig, i)))
 				pick = NULL;
 	}
-	list_iterator_destroy(it);
 	if (!pick)
 		return SLURM_ERROR;
 	bit_clear_all(t->avail);
@@ -1396,7 +1432,7 @@ extern int init(void)
 extern int fini(void)
 {
 	slurm_mutex_lock(&mesh_mutex);
-	FREE_NULL_LIST(tracked);
+	_tracked_clear(true);
 	mesh_alloc_destroy(mallocator);
 	mallocator = NULL;
 	mesh_alloc_destroy(mcontig);
@@ -1712,7 +1748,7 @@ extern int select_p_job_resized(job_record_t *job_ptr,
 
 	slurm_mutex_lock(&mesh_mutex);
 	if (state_valid &&
-	    (mj = list_find_first(tracked, _job_find, &job_ptr->job_id)) &&
+	    (mj = _tracked_get(job_ptr->job_id)) &&
 	    node_ptr->index < bit_size(mj->nodes) &&
 	    bit_test(mj->nodes, node_ptr->index)) {
 		bit_clear(mj->nodes, node_ptr->index);
