@@ -99,10 +99,12 @@ static uint32_t *node2mesh;	/* Slurm node index -> mesh index */
 static int *mesh2node;		/* mesh index -> Slurm node index or -1 */
 static int map_node_cnt;	/* node_record_count the maps were built for */
 /* The jobs holding nodes, in the order they were tracked (the "job mate"
- * search takes the first match).  An array, not a List: every WILL_RUN
- * walks it, and list_next() with its lock per step was a tenth of
- * slurmctld's CPU at 512 running jobs. */
-static struct mesh_job **tracked;
+ * search takes the first match).  An array of the records themselves,
+ * not a List: every WILL_RUN walks it, and list_next() with its lock per
+ * step, then a cache miss per record, were a tenth of slurmctld's CPU at
+ * 512 running jobs.  A pointer into it lasts until the next add or
+ * remove. */
+static struct mesh_job *tracked;
 static int n_tracked, cap_tracked;
 static uint16_t *busy;		/* per Slurm node: tracked jobs holding it */
 static bool state_valid;	/* tracked/busy match job_list */
@@ -352,13 +354,11 @@ static void _load_conf_locked(void)
 	     c->alloc_params ? c->alloc_params : "");
 }
 
+/* Release what the record holds (not the record: it lives in tracked). */
 static void _job_free(struct mesh_job *mj)
 {
-	if (!mj)
-		return;
 	FREE_NULL_BITMAP(mj->nodes);
 	xfree(mj->idx);
-	xfree(mj);
 }
 
 /* mj->idx from mj->nodes. */
@@ -380,7 +380,7 @@ static int _tracked_find(uint32_t job_id)
 	int i;
 
 	for (i = 0; i < n_tracked; i++)
-		if (tracked[i]->job_id == job_id)
+		if (tracked[i].job_id == job_id)
 			return i;
 	return -1;
 }
@@ -389,35 +389,34 @@ static struct mesh_job *_tracked_get(uint32_t job_id)
 {
 	int i = _tracked_find(job_id);
 
-	return i < 0 ? NULL : tracked[i];
+	return i < 0 ? NULL : &tracked[i];
 }
 
-static void _tracked_append(struct mesh_job *mj)
+/* Add a zeroed record; RET it, to be filled in. */
+static struct mesh_job *_tracked_append(void)
 {
 	if (n_tracked == cap_tracked) {
 		cap_tracked = cap_tracked ? 2 * cap_tracked : 64;
 		xrecalloc(tracked, cap_tracked, sizeof(*tracked));
 	}
-	tracked[n_tracked++] = mj;
+	memset(&tracked[n_tracked], 0, sizeof(*tracked));
+	return &tracked[n_tracked++];
 }
 
-/* Remove and return tracked[i], keeping the others' order. */
-static struct mesh_job *_tracked_take(int i)
+/* Free and remove tracked[i], keeping the others' order. */
+static void _tracked_remove(int i)
 {
-	struct mesh_job *mj = tracked[i];
-
+	_job_free(&tracked[i]);
 	n_tracked--;
 	memmove(tracked + i, tracked + i + 1,
 		(n_tracked - i) * sizeof(*tracked));
-	tracked[n_tracked] = NULL;
-	return mj;
 }
 
 /* Forget every tracked job; free_array: release the array too. */
 static void _tracked_clear(bool free_array)
 {
 	while (n_tracked)
-		_job_free(_tracked_take(n_tracked - 1));
+		_tracked_remove(n_tracked - 1);
 	if (free_array) {
 		xfree(tracked);
 		cap_tracked = 0;
@@ -480,13 +479,12 @@ static void _track_add(job_record_t *job_ptr)
 	nodes = _job_nodes(job_ptr);
 	if (!nodes)
 		return;
-	mj = xmalloc(sizeof(*mj));
+	mj = _tracked_append();
 	mj->job_id = job_ptr->job_id;
 	mj->nodes = nodes;
 	_job_index(mj);
 	mj->end_time = job_ptr->end_time;
 	mj->max_share = _max_share(job_ptr);
-	_tracked_append(mj);
 	_busy_add(nodes, 1);
 }
 
@@ -494,13 +492,11 @@ static void _track_add(job_record_t *job_ptr)
 static void _track_remove(uint32_t job_id)
 {
 	int i = _tracked_find(job_id);
-	struct mesh_job *mj;
 
 	if (i < 0)
 		return;
-	mj = _tracked_take(i);
-	_busy_add(mj->nodes, -1);
-	_job_free(mj);
+	_busy_add(tracked[i].nodes, -1);
+	_tracked_remove(i);
 }
 
 /*
@@ -564,7 +560,7 @@ static double *_end_times(const uint16_t *use)
 	for (i = 0; i < map_node_cnt; i++)
 		end[node2mesh[i]] = 0.0;
 	for (t = 0; t < n_tracked; t++) {
-		mj = tracked[t];
+		mj = &tracked[t];
 		for (j = 0; j < mj->n_idx; j++) {
 			i = mj->idx[j];
 			if (i < map_node_cnt && use[i] &&
@@ -963,7 +959,7 @@ static uint16_t *_busy_without(List candidates)
 	if (!(ids = _sorted_ids(candidates, &n_ids)))
 		return use;
 	for (t = 0; t < n_tracked; t++) {
-		mj = tracked[t];
+		mj = &tracked[t];
 		if (!_in_ids(ids, n_ids, mj->job_id))
 			continue;
 		for (j = 0; j < mj->n_idx; j++) {
@@ -1000,7 +996,7 @@ static int _running_holds(List candidates, bitstr_t *avail,
 		owner[i] = -1;
 	ids = _sorted_ids(candidates, &n_ids);
 	for (t = 0; t < n_tracked; t++) {
-		mj = tracked[t];
+		mj = &tracked[t];
 		if (_in_ids(ids, n_ids, mj->job_id))
 			continue;
 		if ((j = find_job_record(mj->job_id)))
@@ -1271,8 +1267,8 @@ static uint16_t *_share_use(uint16_t m, bool only_shared)
 	int i;
 
 	for (i = 0; i < n_tracked; i++)
-		if (tracked[i]->max_share <= 1)	/* exclusive holder */
-			_use_add(use, tracked[i]->nodes);
+		if (tracked[i].max_share <= 1)	/* exclusive holder */
+			_use_add(use, tracked[i].nodes);
 	for (i = 0; i < map_node_cnt; i++)
 		use[i] = (use[i] || busy[i] >= m || (only_shared && !busy[i]));
 	return use;
@@ -1293,7 +1289,7 @@ static int _share_mate(struct mesh_try *t, bitstr_t *orig, uint16_t *use)
 	    t->job_ptr->details->contiguous)
 		return SLURM_ERROR;
 	for (j = 0; !pick && j < n_tracked; j++) {
-		mj = tracked[j];
+		mj = &tracked[j];
 		n = bit_set_count(mj->nodes);
 		if (mj->max_share <= 1 || n < MAX(t->min_nodes, 1) ||
 		    (uint32_t) n > t->max_nodes ||
