@@ -1008,40 +1008,58 @@ START_TEST(test_exact_buddy_large)
 }
 END_TEST
 
+/*
+ * Three cases, so that a valgrind run can take them side by side
+ * (test/valgrind-check.sh): the tagged ones by tag, and every untagged
+ * case, including any added later, by excluding both tags.
+ */
+static TCase *exact_case(const char *name, const char *tags)
+{
+	TCase *tc = tcase_create(name);
+
+	if (tags)
+		tcase_set_tags(tc, tags);
+	tcase_set_timeout(tc, 60);
+	return tc;
+}
+
 int main(void)
 {
 	Suite *s = suite_create("alloc_exact");
-	TCase *tc = tcase_create("exact");
+	TCase *small = exact_case("small", NULL);
+	TCase *l1 = exact_case("l1", "l1");
+	TCase *large = exact_case("large", "large");
 
-	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, test_exact_curve_fits, 0,
+	tcase_add_loop_test(small, test_exact_curve_fits, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
-	tcase_add_test(tc, test_exact_curve_runs_across_words);
-	tcase_add_loop_test(tc, test_exact_contig, 0,
+	tcase_add_test(small, test_exact_curve_runs_across_words);
+	tcase_add_loop_test(small, test_exact_contig, 0,
 			    (int) (sizeof(contig_meshes) / sizeof(contig_meshes[0])));
-	tcase_add_loop_test(tc, test_exact_greedy_fill, 0,
+	tcase_add_loop_test(small, test_exact_greedy_fill, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
-	tcase_add_loop_test(tc, test_exact_mc_search, 0,
+	tcase_add_loop_test(small, test_exact_mc_search, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
-	tcase_add_loop_test(tc, test_exact_buddy, 0,
+	tcase_add_loop_test(small, test_exact_buddy, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
-	tcase_add_loop_test(tc, test_exact_genalg_mm, 0,
+	tcase_add_loop_test(small, test_exact_genalg_mm, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
-	tcase_add_loop_test(tc, test_exact_genalg_mm_large, 0, 5);
-	tcase_add_loop_test(tc, test_exact_mm_inc, 0,
+	tcase_add_loop_test(small, test_exact_mm_inc, 0,
 			    (int) (sizeof(ex_meshes) / sizeof(ex_meshes[0])));
-	tcase_add_test(tc, test_exact_genalg_mm_wide_radius);
-	tcase_add_loop_test(tc, test_exact_l1_paths, 0,
+	tcase_add_test(small, test_exact_genalg_mm_wide_radius);
+	tcase_add_loop_test(l1, test_exact_l1_paths, 0,
 			    sizeof(l1_path_meshes) / sizeof(*l1_path_meshes));
-	tcase_add_test(tc, test_exact_l1_paths_sparse);
-	tcase_add_loop_test(tc, test_exact_l1_window, 0,
+	tcase_add_test(l1, test_exact_l1_paths_sparse);
+	tcase_add_loop_test(l1, test_exact_l1_window, 0,
 			    sizeof(l1_window_meshes) / sizeof(l1_window_meshes[0]));
-	tcase_add_loop_test(tc, test_exact_mc_search_large, 0,
+	tcase_add_loop_test(large, test_exact_genalg_mm_large, 0, 5);
+	tcase_add_loop_test(large, test_exact_mc_search_large, 0,
 			    sizeof(ex_large) / sizeof(ex_large[0]));
-	tcase_add_loop_test(tc, test_exact_mc_search_large_tori, 0,
+	tcase_add_loop_test(large, test_exact_mc_search_large_tori, 0,
 			    sizeof(ex_large_tori) / sizeof(ex_large_tori[0]));
-	tcase_add_loop_test(tc, test_exact_buddy_large, 0,
+	tcase_add_loop_test(large, test_exact_buddy_large, 0,
 			    sizeof(ex_large) / sizeof(ex_large[0]));
-	suite_add_tcase(s, tc);
+	suite_add_tcase(s, small);
+	suite_add_tcase(s, l1);
+	suite_add_tcase(s, large);
 	return tu_run(s);
 }
