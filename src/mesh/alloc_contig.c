@@ -44,6 +44,11 @@ struct contig_priv {
 	int word_boxes;        /* free boxes from mesh__box_starts */
 	const uint64_t *words; /* this decision's free map */
 	uint64_t *starts, *tmp;
+	/* this decision's x-row runs, one slot of Y * Z words per extent
+	 * along x (slot 0: the rows' bits), shared by the shapes */
+	uint64_t *runs;
+	uint32_t run_len[64];
+	int n_runs, cap_runs;
 	int shapes[MAX_SHAPES][3];
 	int n_shapes;
 };
@@ -93,6 +98,7 @@ static void contig_destroy(struct mesh_allocator *a)
 	mesh__boxsum_free(&p->box);
 	free(p->starts);
 	free(p->tmp);
+	free(p->runs);
 	free(p);
 }
 
@@ -202,9 +208,51 @@ struct contig_pick {
 	int found;
 };
 
+/* The x-row runs of len for this decision's map, from the cache;
+ * computed into p->tmp when the cache cannot grow. */
+static const uint64_t *row_runs(struct contig_priv *p, uint32_t len, int ring)
+{
+	const struct mesh_topo *t = p->box.topo;
+	size_t rows = (size_t) t->dim[1] * (size_t) t->dim[2];
+	uint64_t *slot;
+	int i;
+
+	for (i = 0; i < p->n_runs; i++)
+		if (p->run_len[i] == len)
+			return p->runs + (size_t) i * rows;
+	if (p->n_runs == p->cap_runs) {
+		int cap = p->cap_runs ? 2 * p->cap_runs : 8;
+		uint64_t *r;
+
+		if (cap > 64)
+			cap = 64;
+		r = cap > p->cap_runs
+			? realloc(p->runs, (size_t) cap * rows * sizeof(*r))
+			: NULL;
+		if (!r) { /* no cache: the bits again, then the runs */
+			mesh__row_bits(t, p->words, p->tmp);
+			mesh__row_runs(t, p->tmp, len, ring, p->tmp);
+			return p->tmp;
+		}
+		p->runs = r;
+		p->cap_runs = cap;
+	}
+	if (!p->n_runs) { /* slot 0: the rows' bits */
+		mesh__row_bits(t, p->words, p->runs);
+		p->run_len[p->n_runs++] = 1;
+		if (len == 1)
+			return p->runs;
+		return row_runs(p, len, ring);
+	}
+	slot = p->runs + (size_t) p->n_runs * rows;
+	mesh__row_runs(t, p->runs, len, ring, slot);
+	p->run_len[p->n_runs++] = len;
+	return slot;
+}
+
 /* visit_boxes on word boxes: the low corners of the free boxes of
  * shape si, row by row, lowest x first: the same order. */
-static int visit_word_boxes(const struct contig_priv *p, int si,
+static int visit_word_boxes(struct contig_priv *p, int si,
 			    int (*fn)(void *arg, int si, const int b[3],
 				      const int hi[3]),
 			    void *arg)
@@ -213,12 +261,12 @@ static int visit_word_boxes(const struct contig_priv *p, int si,
 	const int *e = p->shapes[si];
 	uint32_t ext[3] = { (uint32_t) e[0], (uint32_t) e[1], (uint32_t) e[2] };
 	uint32_t row, rows = (uint32_t) t->dim[1] * (uint32_t) t->dim[2];
+	int ring = t->wrap[0] || t->wrap[1] || t->wrap[2];
 	uint64_t x;
 	int b[3], hi[3], d, rc;
 
-	if (!(t->wrap[0] || t->wrap[1] || t->wrap[2]
-		  ? mesh__ring_box_starts(t, p->words, ext, p->tmp, p->starts)
-		  : mesh__box_starts(t, p->words, ext, p->tmp, p->starts)))
+	if (!mesh__box_starts_from_runs(t, row_runs(p, ext[0], ring), ext, ring,
+					p->tmp + rows, p->starts))
 		return 0;
 	for (row = 0; row < rows; row++)
 		for (x = p->starts[row]; x; x &= x - 1) {
@@ -236,7 +284,7 @@ static int visit_word_boxes(const struct contig_priv *p, int si,
 
 /* Calls fn on every free box of shape si, bases in index order (z, y,
  * x slowest to fastest), until fn returns non-zero; returns that. */
-static int visit_boxes(const struct contig_priv *p, int si,
+static int visit_boxes(struct contig_priv *p, int si,
 		       int (*fn)(void *arg, int si, const int b[3],
 				 const int hi[3]),
 		       void *arg)
@@ -285,8 +333,7 @@ static int pick_box(void *arg, int si, const int b[3], const int hi[3])
 }
 
 /* Scans one shape; updates pick (strictly better contact for bf). */
-static void scan_shape(const struct contig_priv *p, int si,
-		       struct contig_pick *pick)
+static void scan_shape(struct contig_priv *p, int si, struct contig_pick *pick)
 {
 	struct scan_ctx sc = { p, pick };
 
@@ -317,6 +364,7 @@ static int find_pick(struct contig_priv *p, const struct mesh_view *v,
 	memset(pick, 0, sizeof(*pick));
 	list_shapes(p, v->topo, req);
 	p->words = v->free->words;
+	p->n_runs = 0;
 	if (!p->word_boxes || p->best_fit)
 		mesh__boxsum_build(&p->box, v->free);
 	for (si = 0; si < p->n_shapes && !(pick->found && !p->best_fit); si++)

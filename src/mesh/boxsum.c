@@ -164,37 +164,70 @@ static uint64_t and_ring(const uint64_t *src, uint32_t base, uint32_t pos,
 	return r;
 }
 
-/* Bit x of the result: free runs of len from x around a ring of X
- * (the AND of the row's rotations). */
-static uint64_t ring_run_starts(uint64_t bits, uint32_t len, uint32_t X)
+/* Bit x of the result: a free run of len starts at x.  Doubling: once
+ * r marks runs of have, r & (r >> s) marks runs of have + s for any
+ * s <= have, so len takes O(log len) steps.  Zeros shift in past the
+ * row's end, so runs that would cross it never start. */
+static uint64_t run_starts(uint64_t bits, uint32_t len)
 {
-	uint64_t mask = X == 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << X) - 1, r;
-	uint32_t s;
+	uint64_t r = bits;
+	uint32_t have = 1, s;
 
-	for (s = 1, r = bits; s < len && r; s++)
-		r &= (bits >> s | bits << (X - s)) & mask;
+	while (have < len && r) {
+		s = have <= len - have ? have : len - have;
+		r &= r >> s;
+		have += s;
+	}
 	return r;
 }
 
-int mesh__ring_box_starts(const struct mesh_topo *t, const uint64_t *w,
-			  const uint32_t e[3], uint64_t *tmp, uint64_t *out)
+/* The same around a ring of X > len: rotations instead of shifts. */
+static uint64_t ring_run_starts(uint64_t bits, uint32_t len, uint32_t X)
 {
-	uint32_t X = (uint32_t) t->dim[0], Y = (uint32_t) t->dim[1],
-		 Z = (uint32_t) t->dim[2], y, z, i, n = Y * Z;
-	uint64_t *run = tmp, *ys = tmp + n, bits, r, any = 0;
+	uint64_t mask = X == 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << X) - 1, r;
+	uint32_t have = 1, s;
+
+	for (r = bits; have < len && r; have += s) {
+		s = have <= len - have ? have : len - have;
+		r &= (r >> s | r << (X - s)) & mask;
+	}
+	return r;
+}
+
+void mesh__row_bits(const struct mesh_topo *t, const uint64_t *w,
+		    uint64_t *bits)
+{
+	uint32_t X = (uint32_t) t->dim[0], i,
+		 n = (uint32_t) t->dim[1] * (uint32_t) t->dim[2];
+
+	for (i = 0; i < n; i++)
+		bits[i] = mesh__bits_at(w, i * X, X);
+}
+
+void mesh__row_runs(const struct mesh_topo *t, const uint64_t *bits,
+		    uint32_t len, int ring, uint64_t *run)
+{
+	uint32_t X = (uint32_t) t->dim[0], i,
+		 n = (uint32_t) t->dim[1] * (uint32_t) t->dim[2];
+
+	if (ring && t->wrap[0] && len < X)
+		for (i = 0; i < n; i++)
+			run[i] = ring_run_starts(bits[i], len, X);
+	else
+		for (i = 0; i < n; i++)
+			run[i] = run_starts(bits[i], len);
+}
+
+/* The ring form of the y and z stages (mesh__box_starts_from_runs). */
+static int ring_boxes(const struct mesh_topo *t, const uint64_t *run,
+		      const uint32_t e[3], uint64_t *ys, uint64_t *out)
+{
+	uint32_t Y = (uint32_t) t->dim[1], Z = (uint32_t) t->dim[2], y, z;
+	uint64_t r, any = 0;
 	int wr[3], d;
 
-	for (d = 0; d < 3; d++) /* a ring no longer than the box: no wrap */
+	for (d = 1; d < 3; d++) /* a ring no longer than the box: no wrap */
 		wr[d] = t->wrap[d] && e[d] < (uint32_t) t->dim[d];
-	for (i = 0; i < n; i++) {
-		bits = mesh__bits_at(w, i * X, X);
-		if (wr[0])
-			r = ring_run_starts(bits, e[0], X);
-		else
-			for (y = 1, r = bits; y < e[0] && r; y++)
-				r &= bits >> y;
-		run[i] = r;
-	}
 	for (z = 0; z < Z; z++)
 		for (y = 0; y < Y; y++)
 			ys[z * Y + y] =
@@ -212,22 +245,15 @@ int mesh__ring_box_starts(const struct mesh_topo *t, const uint64_t *w,
 	return any != 0;
 }
 
-/* Per x-row the bits where a free run of e[0] starts, ANDed over e[1]
- * rows (in y), then over e[2] planes (in z).  Runs that would cross the
- * row's end shift in zeros, so they never start. */
-int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
-		     const uint32_t e[3], uint64_t *tmp, uint64_t *out)
+int mesh__box_starts_from_runs(const struct mesh_topo *t, const uint64_t *run,
+			       const uint32_t e[3], int ring, uint64_t *ys,
+			       uint64_t *out)
 {
-	uint32_t X = (uint32_t) t->dim[0], Y = (uint32_t) t->dim[1],
-		 Z = (uint32_t) t->dim[2], y, z, i, n = Y * Z;
-	uint64_t *run = tmp, *ys = tmp + n, bits, r, any = 0;
+	uint32_t Y = (uint32_t) t->dim[1], Z = (uint32_t) t->dim[2], y, z;
+	uint64_t r, any = 0;
 
-	for (i = 0; i < n; i++) {
-		bits = mesh__bits_at(w, i * X, X);
-		for (y = 1, r = bits; y < e[0] && r; y++)
-			r &= bits >> y;
-		run[i] = r;
-	}
+	if (ring)
+		return ring_boxes(t, run, e, ys, out);
 	for (z = 0; z < Z; z++)
 		for (y = 0; y < Y; y++)
 			ys[z * Y + y] = y + e[1] <= Y
@@ -240,4 +266,29 @@ int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
 			any |= r;
 		}
 	return any != 0;
+}
+
+/* Both in three stages: per x-row the bits where a free run of e[0]
+ * starts, ANDed over e[1] rows (in y), then over e[2] planes (in z). */
+static int box_starts(const struct mesh_topo *t, const uint64_t *w,
+		      const uint32_t e[3], int ring, uint64_t *tmp,
+		      uint64_t *out)
+{
+	uint32_t n = (uint32_t) t->dim[1] * (uint32_t) t->dim[2];
+
+	mesh__row_bits(t, w, tmp);
+	mesh__row_runs(t, tmp, e[0], ring, tmp);
+	return mesh__box_starts_from_runs(t, tmp, e, ring, tmp + n, out);
+}
+
+int mesh__ring_box_starts(const struct mesh_topo *t, const uint64_t *w,
+			  const uint32_t e[3], uint64_t *tmp, uint64_t *out)
+{
+	return box_starts(t, w, e, 1, tmp, out);
+}
+
+int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
+		     const uint32_t e[3], uint64_t *tmp, uint64_t *out)
+{
+	return box_starts(t, w, e, 0, tmp, out);
 }

@@ -45,6 +45,21 @@ int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
 int mesh__ring_box_starts(const struct mesh_topo *t, const uint64_t *w,
 			  const uint32_t e[3], uint64_t *tmp, uint64_t *out);
 
+/* The same in stages, so that boxes sharing an extent share work.
+ * mesh__row_bits: bits[i] = x-row i of w (Y * Z words).
+ * mesh__row_runs: run[i] has bit x set when a free run of len starts
+ * at x in bits[i]; around the ring when ring is set, x wraps and
+ * len < dim[0].  run may be bits.
+ * mesh__box_starts_from_runs: from the runs for e[0], out as
+ * mesh__box_starts (ring: mesh__ring_box_starts); ys holds Y * Z words. */
+void mesh__row_bits(const struct mesh_topo *t, const uint64_t *w,
+		    uint64_t *bits);
+void mesh__row_runs(const struct mesh_topo *t, const uint64_t *bits,
+		    uint32_t len, int ring, uint64_t *run);
+int mesh__box_starts_from_runs(const struct mesh_topo *t, const uint64_t *run,
+			       const uint32_t e[3], int ring, uint64_t *ys,
+			       uint64_t *out);
+
 /* Bits pos .. pos + n - 1 of w (n <= 64), bit 0 = pos. */
 uint64_t mesh__bits_at(const uint64_t *w, uint32_t pos, uint32_t n);
 

@@ -406,12 +406,37 @@ static size_t first_enough(struct mesh_planner *p, struct mesh_allocator *a,
 	return nt;
 }
 
-/* The free set at candidate c (no reservations), then one placement. */
+/* base = free now + running jobs ending by t, moved from the *applied
+ * first jobs of p->order: bisect's probes go back and forth, and from
+ * one to the next only the jobs ending between them change (holds are
+ * disjoint and not in free_now, so a job's nodes can be cleared again).
+ * *applied = SIZE_MAX starts from scratch. */
+static void base_move(struct mesh_planner *p, const struct mesh_plan_query *q,
+		      double t, size_t *applied)
+{
+	const struct mesh_plan_hold *h;
+	uint32_t i;
+
+	if (*applied == SIZE_MAX) {
+		mesh_bitmap_copy(p->base, q->free_now);
+		*applied = 0;
+	}
+	advance(p, q, t, applied);
+	while (*applied > 0 && key_time(p->order[*applied - 1].key) > t) {
+		h = &q->running[p->order[--*applied].job];
+		for (i = 0; i < h->n; i++)
+			mesh_bitmap_clear(p->base, h->nodes[i]);
+	}
+}
+
+/* The free set at candidate c (no reservations), then one placement;
+ * *applied as base_move(). */
 static int probe(struct mesh_planner *p, struct mesh_allocator *a,
 		 const struct mesh_plan_query *q,
-		 const struct mesh_request *req, size_t c, uint32_t *out)
+		 const struct mesh_request *req, size_t c, size_t *applied,
+		 uint32_t *out)
 {
-	base_at(p, q, p->times[c]);
+	base_move(p, q, p->times[c], applied);
 	mesh_bitmap_copy(p->cur, p->base);
 	return try_at(p, a, q, req, p->times[c], out);
 }
@@ -422,12 +447,12 @@ static int by_count(struct mesh_planner *p, struct mesh_allocator *a,
 		    const struct mesh_request *req, size_t nt, double *start,
 		    uint32_t *out)
 {
-	size_t c = first_enough(p, a, q, req->nodes, nt);
+	size_t c = first_enough(p, a, q, req->nodes, nt), applied = SIZE_MAX;
 	int rc;
 
 	if (c == nt)
 		return MESH_ENOSPC;
-	rc = probe(p, a, q, req, c, out);
+	rc = probe(p, a, q, req, c, &applied, out);
 	if (rc < 0)
 		return rc;
 	if (rc) {
@@ -447,11 +472,12 @@ static int bisect(struct mesh_planner *p, struct mesh_allocator *a,
 		  uint32_t *out)
 {
 	size_t lo = first_enough(p, a, q, req->nodes, nt), hi = nt, last = nt;
+	size_t applied = SIZE_MAX;
 	int rc;
 
 	if (lo == nt)
 		return MESH_ENOSPC;
-	rc = probe(p, a, q, req, lo, out);
+	rc = probe(p, a, q, req, lo, &applied, out);
 	if (rc < 0)
 		return rc;
 	if (rc) {
@@ -463,7 +489,7 @@ static int bisect(struct mesh_planner *p, struct mesh_allocator *a,
 	for (lo++; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		rc = probe(p, a, q, req, mid, out);
+		rc = probe(p, a, q, req, mid, &applied, out);
 		if (rc < 0)
 			return rc;
 		last = rc ? mid : nt;
@@ -475,7 +501,7 @@ static int bisect(struct mesh_planner *p, struct mesh_allocator *a,
 	if (lo == nt)
 		return MESH_ENOSPC;
 	if (last != lo) { /* out must be the answer at lo */
-		rc = probe(p, a, q, req, lo, out);
+		rc = probe(p, a, q, req, lo, &applied, out);
 		if (rc != 1)
 			return rc < 0 ? rc : MESH_EINTERNAL;
 	}
