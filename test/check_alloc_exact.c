@@ -1008,6 +1008,57 @@ START_TEST(test_exact_buddy_large)
 }
 END_TEST
 
+/* mbs-octet's jump over the levels in its own order (x slowest, z
+ * fastest; words of z bits): levels of 2x2x2 and 4x4x4 cubes walked
+ * past their first 128 blocks, on a cube and on a mesh that leaves
+ * slabs, one allocator over all rounds.  Occupancies near 50% leave a
+ * few free cubes, which is when the jump is taken; from map to map, so
+ * that a jump table kept from an earlier map would show. */
+START_TEST(test_exact_octet_jump)
+{
+	static const char *const specs[] = { "16x16x16", "20x18x16" };
+	static const uint32_t occ[] = { 50, 45, 55, 20, 60, 40 };
+	struct mesh_topo *t = tu_topo(specs[_i]);
+	struct mesh_bitmap *f = tu_all_free(t);
+	uint32_t *out = malloc(t->nodes * sizeof(*out));
+	uint32_t *want = malloc(t->nodes * sizeof(*want));
+	struct mesh_view v = { t, f, NULL, 0 };
+	struct mesh_allocator *a = NULL;
+	uint64_t seed = 171 + (uint64_t) _i;
+	struct mesh_request req;
+	struct ref_mbs *r;
+	uint32_t i, nfree;
+	int round, rc;
+
+	ck_assert_int_eq(mesh_alloc_create(t, "mbs-octet", NULL, &a, NULL), 0);
+	r = ref_mbs_create(a, t);
+	ck_assert_ptr_nonnull(r);
+	for (round = 0; round < large_rounds(120, 12); round++) {
+		mesh_bitmap_fill(f, true);
+		for (i = 0; i < t->nodes; i++)
+			if (tu_rand(&seed) % 100 < occ[round % 6])
+				mesh_bitmap_clear(f, i);
+		nfree = mesh_bitmap_count(f);
+		memset(&req, 0, sizeof(req));
+		req.nodes = 1 + (uint32_t) (tu_rand(&seed) % nfree);
+		rc = mesh_alloc_place(a, &v, &req, out);
+		ck_assert_int_eq(rc, 0);
+		ck_assert_int_eq(ref_mbs_place(r, f, req.nodes, want), 0);
+		for (i = 0; i < req.nodes; i++)
+			ck_assert_msg(out[i] == want[i],
+				      "%s round %d k=%u: out[%u]=%u, reference %u",
+				      specs[_i], round, req.nodes, i, out[i],
+				      want[i]);
+	}
+	ref_mbs_destroy(r);
+	mesh_alloc_destroy(a);
+	free(want);
+	free(out);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 /*
  * Three cases, so that a valgrind run can take them side by side
  * (test/valgrind-check.sh): the tagged ones by tag, and every untagged
@@ -1056,6 +1107,7 @@ int main(void)
 			    sizeof(ex_large) / sizeof(ex_large[0]));
 	tcase_add_loop_test(large, test_exact_mc_search_large_tori, 0,
 			    sizeof(ex_large_tori) / sizeof(ex_large_tori[0]));
+	tcase_add_loop_test(large, test_exact_octet_jump, 0, 2);
 	tcase_add_loop_test(large, test_exact_buddy_large, 0,
 			    sizeof(ex_large) / sizeof(ex_large[0]));
 	suite_add_tcase(s, small);

@@ -26,8 +26,9 @@
  * ANDs, so its blocks' tests are single bits, and a level without any
  * ends the scan of all above (box_build).  From then on the walk jumps
  * from one all-free block to the next by the level's words of block
- * positions and their ranks (list_jump; not for octet, whose list order
- * is not index order).  The old code
+ * positions and their ranks (list_jump; octet, whose list order is x,
+ * then y, then z fastest, keeps them in that order, and its boxes'
+ * set bits are copied there while they are few).  The old code
  * (prefix sums over every block, full lists) is test/reference.c's
  * ref_mbs_place; check_alloc_exact compares the two.  With
  * base b (4 for squares, 8 for cubes, 2 for Granular) and block level
@@ -109,7 +110,7 @@ struct mbs_priv {
 	uint64_t *rows, *box;
 	uint32_t *box_epoch, *pos;
 	int none;
-	/* Where the blocks are (issue 10; not for octet, whose list order
+	/* Where the blocks are (issue 10; octet: tat below, as its list order
 	 * is not index order): at[l][z * Y + y] has bit x set if a block of
 	 * level l has its low corner at (x, y, z), and rank[l][i] counts the
 	 * level's blocks in the words before i, so the block of a set bit is
@@ -117,6 +118,14 @@ struct mbs_priv {
 	 * walk jumps to the next block that is all free (list_jump). */
 	uint64_t *at;
 	uint32_t *rank;
+	/* The same for octet (issue 10), whose list order is x slowest and
+	 * z fastest: words of z bits, one per (x, y), at tw = x * Y + y,
+	 * when Z <= 64.  tat and trank as at and rank; tbox[l] is box[l]
+	 * in this layout, built from box[l]'s set bits when the level's
+	 * walk needs it and they are few (tbox_ok; tbox_epoch). */
+	uint64_t *tat, *tbox;
+	uint32_t *trank, *tbox_epoch;
+	uint8_t *tbox_ok;
 };
 
 static uint32_t blk_key(const struct mesh_topo *t, const struct blk *b)
@@ -340,6 +349,11 @@ static void mbs_destroy(struct mesh_allocator *a)
 	free(p->pos);
 	free(p->at);
 	free(p->rank);
+	free(p->tat);
+	free(p->tbox);
+	free(p->trank);
+	free(p->tbox_epoch);
+	free(p->tbox_ok);
 	free(p->b);
 	free(p);
 }
@@ -423,13 +437,60 @@ static int sort_by_position(struct mbs_priv *p, const struct mesh_topo *t,
 	return 0;
 }
 
+/* rank[w]: the set bits of at[] before word w. */
+static void rank_words(const uint64_t *at, size_t n, uint32_t *rank)
+{
+	uint32_t c = 0;
+	size_t w;
+
+	for (w = 0; w < n; w++) {
+		rank[w] = c;
+		c += (uint32_t) mesh__popcount64(at[w]);
+	}
+}
+
+/* Block id's position in octet's words: x * Y + y, then z. */
+static uint32_t octet_pos(const struct mesh_topo *t, const struct geo *g)
+{
+	uint32_t X = (uint32_t) t->dim[0], Y = (uint32_t) t->dim[1];
+	uint32_t x = g->first % X, y = g->first / X % Y, z = g->first / X / Y;
+
+	return (x * Y + y) << 6 | z;
+}
+
+/* tat and trank (see struct mbs_priv) and tbox's storage. */
+static int octet_init(struct mbs_priv *p, const struct mesh_topo *t)
+{
+	size_t tn = (size_t) t->dim[0] * (size_t) t->dim[1];
+	uint32_t i, at;
+	int l;
+
+	p->tat = calloc((size_t) p->levels * tn, sizeof(*p->tat));
+	p->tbox = malloc((size_t) p->levels * tn * sizeof(*p->tbox));
+	p->trank = malloc((size_t) p->levels * tn * sizeof(*p->trank));
+	p->tbox_epoch = calloc((size_t) p->levels, sizeof(*p->tbox_epoch));
+	p->tbox_ok = calloc((size_t) p->levels, sizeof(*p->tbox_ok));
+	if (!p->tat || !p->tbox || !p->trank || !p->tbox_epoch || !p->tbox_ok)
+		return MESH_ENOMEM;
+	for (l = 0; l < p->levels; l++) {
+		for (i = 0; i < p->lvl_len[l]; i++) {
+			at = octet_pos(t, &p->geo[p->lvl[l][i]]);
+			p->tat[(size_t) l * tn + (at >> 6)] |= (uint64_t) 1
+							       << (at & 63);
+		}
+		rank_words(p->tat + (size_t) l * tn, tn,
+			   p->trank + (size_t) l * tn);
+	}
+	return 0;
+}
+
 /* Per level the one shape of its blocks (or -1), and the word boxes'
  * storage, when x-rows fit a word. */
 static int box_init(struct mbs_priv *p, const struct mesh_topo *t,
 		    enum mbs_kind kind)
 {
-	size_t rows = (size_t) t->dim[1] * (size_t) t->dim[2], w;
-	uint32_t i, id, X = (uint32_t) t->dim[0], n;
+	size_t rows = (size_t) t->dim[1] * (size_t) t->dim[2];
+	uint32_t i, id, X = (uint32_t) t->dim[0];
 	int l;
 
 	if (t->dim[0] > 64)
@@ -453,21 +514,18 @@ static int box_init(struct mbs_priv *p, const struct mesh_topo *t,
 	for (i = 0; i < p->nb; i++)
 		p->pos[i] = p->geo[i].first / X << 6 | p->geo[i].first % X;
 	if (kind == MBS_OCTET)
-		return 0;
+		return t->dim[2] <= 64 ? octet_init(p, t) : 0;
 	p->at = calloc((size_t) p->levels * rows, sizeof(*p->at));
 	p->rank = malloc((size_t) p->levels * rows * sizeof(*p->rank));
 	if (!p->at || !p->rank)
 		return MESH_ENOMEM;
 	for (l = 0; l < p->levels; l++) {
-		uint64_t *at = p->at + (size_t) l * rows;
-
 		for (i = 0; i < p->lvl_len[l]; i++)
-			at[p->pos[p->lvl[l][i]] >> 6] |=
+			p->at[(size_t) l * rows +
+			      (p->pos[p->lvl[l][i]] >> 6)] |=
 			    (uint64_t) 1 << (p->pos[p->lvl[l][i]] & 63);
-		for (w = 0, n = 0; w < rows; w++) {
-			p->rank[(size_t) l * rows + w] = n;
-			n += mesh__popcount64(at[w]);
-		}
+		rank_words(p->at + (size_t) l * rows, rows,
+			   p->rank + (size_t) l * rows);
 	}
 	return 0;
 }
@@ -660,14 +718,12 @@ static inline int maximal_free(struct mbs_priv *p, const struct mesh_view *v,
 
 /* Level l's cursor to its next maximal free block (or its end), with
  * box[l] built: only the blocks whose box bit is set are tested. */
-static void list_jump(struct mbs_priv *p, const struct mesh_view *v, int l)
+static void list_jump(struct mbs_priv *p, const struct mesh_view *v, int l,
+		      const uint64_t *box, const uint64_t *at,
+		      const uint32_t *rank, size_t n, uint32_t pos)
 {
-	size_t n = (size_t) v->topo->dim[1] * (size_t) v->topo->dim[2],
-	       w = p->pos[p->lvl[l][p->cur[l]]] >> 6;
-	const uint64_t *box = p->box + (size_t) l * n, *at = p->at + l * n;
-	const uint32_t *rank = p->rank + l * n;
-	uint64_t mask = ~(uint64_t) 0 << (p->pos[p->lvl[l][p->cur[l]]] & 63),
-		 bits;
+	uint64_t mask = ~(uint64_t) 0 << (pos & 63), bits;
+	size_t w = pos >> 6;
 	uint32_t i;
 
 	for (; w < n; w++, mask = ~(uint64_t) 0)
@@ -681,6 +737,58 @@ static void list_jump(struct mbs_priv *p, const struct mesh_view *v, int l)
 			}
 		}
 	p->cur[l] = p->lvl_len[l];
+}
+
+/* tbox[l] from box[l]'s set bits, unless there are more than a quarter
+ * of the blocks left to walk (then walking costs no more): 1 if built.
+ * Levels of single nodes walk. */
+static int tbox_build(struct mbs_priv *p, const struct mesh_topo *t, int l)
+{
+	uint32_t Y = (uint32_t) t->dim[1], n = Y * (uint32_t) t->dim[2], w;
+	size_t tn = (size_t) t->dim[0] * Y;
+	const uint64_t *box = p->box + (size_t) l * n;
+	uint64_t *tb = p->tbox + (size_t) l * tn, bits;
+	const struct geo *g = &p->geo[p->shape[l]];
+	uint32_t budget = (p->lvl_len[l] - p->cur[l]) / 4;
+
+	if (p->tbox_epoch[l] == p->epoch)
+		return p->tbox_ok[l];
+	p->tbox_epoch[l] = p->epoch;
+	p->tbox_ok[l] = 0;
+	if (g->ext[0] * g->ext[1] * g->ext[2] == 1)
+		return 0;
+	memset(tb, 0, tn * sizeof(*tb));
+	for (w = 0; w < n; w++)
+		for (bits = box[w]; bits; bits &= bits - 1) {
+			if (!budget--)
+				return 0;
+			tb[(size_t) __builtin_ctzll(bits) * Y + w % Y] |=
+			    (uint64_t) 1 << (w / Y);
+		}
+	p->tbox_ok[l] = 1;
+	return 1;
+}
+
+/* With level l's word boxes built, the cursor jumps to the next block
+ * that is all free and maximal (or the end): 1.  0 when the level has
+ * no jump this decision (octet with Z > 64, or too many free boxes). */
+static int jump(struct mbs_priv *p, const struct mesh_view *v, int l)
+{
+	const struct mesh_topo *t = v->topo;
+	size_t n = (size_t) t->dim[1] * (size_t) t->dim[2],
+	       tn = (size_t) t->dim[0] * (size_t) t->dim[1];
+	uint32_t id = p->lvl[l][p->cur[l]];
+
+	if (p->at) {
+		list_jump(p, v, l, p->box + l * n, p->at + l * n,
+			  p->rank + l * n, n, p->pos[id]);
+		return 1;
+	}
+	if (!p->tat || !tbox_build(p, t, l))
+		return 0;
+	list_jump(p, v, l, p->tbox + l * tn, p->tat + l * tn, p->trank + l * tn,
+		  tn, octet_pos(t, &p->geo[id]));
+	return 1;
 }
 
 /* Head of level l's free list, or -1: the earlier (by position) of the
@@ -697,9 +805,9 @@ static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
 		p->cur[l] = p->lvl_len[l];
 	/* With the level's word boxes (built here or by another level's
 	 * walk), jump over the blocks that are not all free. */
-	if (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l] && p->at &&
+	if (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l] && p->rows &&
 	    p->shape[l] >= 0 && p->box_epoch[l] == p->epoch)
-		list_jump(p, v, l);
+		jump(p, v, l);
 	while (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l]) {
 		/* A level scanned past its first 128 blocks gets its word
 		 * boxes (and its parents', for maximality); none if empty. */
@@ -714,10 +822,8 @@ static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
 			    p->box_epoch[l + 1] != p->epoch &&
 			    !box_build(p, v->topo, v->free->words, l + 1))
 				p->none = l + 1 < p->none ? l + 1 : p->none;
-			if (p->at) {
-				list_jump(p, v, l);
+			if (jump(p, v, l))
 				break;
-			}
 		}
 		if (maximal_free(p, v, L[p->cur[l]], l))
 			p->cur_ok[l] = 1;
@@ -786,6 +892,12 @@ static int mbs_place(struct mesh_allocator *a, const struct mesh_view *v,
 	p->none = p->levels;
 	if (++p->epoch == 0) { /* wrapped: forget every memo */
 		memset(p->stamp, 0, p->nb * sizeof(*p->stamp));
+		if (p->box_epoch)
+			memset(p->box_epoch, 0,
+			       (size_t) p->levels * sizeof(*p->box_epoch));
+		if (p->tbox_epoch)
+			memset(p->tbox_epoch, 0,
+			       (size_t) p->levels * sizeof(*p->tbox_epoch));
 		p->epoch = 1;
 	}
 	for (i = 1; i < p->levels; i++)
