@@ -47,12 +47,13 @@ struct by_end {
 
 struct mesh_planner {
 	const struct mesh_topo *topo;
-	struct mesh_bitmap *base; /* free now + running ended so far */
-	struct mesh_bitmap *cur;  /* base minus overlapping reservations */
-	double *times;            /* candidate start times, sorted */
-	struct by_end *order;     /* running jobs by end */
-	struct by_end *ends;      /* reservations' ends after now, sorted */
-	struct by_end *tmp;       /* radix sort scratch */
+	struct mesh_bitmap *base;  /* free now + running ended so far */
+	struct mesh_bitmap *cur;   /* base minus overlapping reservations */
+	struct mesh_bitmap *floor; /* bisect: base at the latest refusal */
+	double *times;             /* candidate start times, sorted */
+	struct by_end *order;      /* running jobs by end */
+	struct by_end *ends;       /* reservations' ends after now, sorted */
+	struct by_end *tmp;        /* radix sort scratch */
 	/* the running jobs' keys in job order when order was sorted:
 	 * backfill asks about many jobs while the same jobs run */
 	uint64_t *keys;
@@ -68,7 +69,8 @@ int mesh_planner_create(const struct mesh_topo *t, struct mesh_planner **out)
 		return MESH_ENOMEM;
 	p->topo = t;
 	if (mesh_bitmap_create(t->nodes, &p->base) ||
-	    mesh_bitmap_create(t->nodes, &p->cur)) {
+	    mesh_bitmap_create(t->nodes, &p->cur) ||
+	    mesh_bitmap_create(t->nodes, &p->floor)) {
 		mesh_planner_destroy(p);
 		return MESH_ENOMEM;
 	}
@@ -82,6 +84,7 @@ void mesh_planner_destroy(struct mesh_planner *p)
 		return;
 	mesh_bitmap_destroy(p->base);
 	mesh_bitmap_destroy(p->cur);
+	mesh_bitmap_destroy(p->floor);
 	free(p->times);
 	free(p->order);
 	free(p->ends);
@@ -406,27 +409,19 @@ static size_t first_enough(struct mesh_planner *p, struct mesh_allocator *a,
 	return nt;
 }
 
-/* base = free now + running jobs ending by t, moved from the *applied
- * first jobs of p->order: bisect's probes go back and forth, and from
- * one to the next only the jobs ending between them change (holds are
- * disjoint and not in free_now, so a job's nodes can be cleared again).
- * *applied = SIZE_MAX starts from scratch. */
+/* base = free now + running jobs ending by t, from base holding the
+ * *applied first jobs of p->order: only the jobs ending since are set.
+ * *applied = SIZE_MAX, or a t before the jobs applied, starts from
+ * scratch (nodes are only ever set, as in base_at). */
 static void base_move(struct mesh_planner *p, const struct mesh_plan_query *q,
 		      double t, size_t *applied)
 {
-	const struct mesh_plan_hold *h;
-	uint32_t i;
-
-	if (*applied == SIZE_MAX) {
+	if (*applied == SIZE_MAX ||
+	    (*applied > 0 && key_time(p->order[*applied - 1].key) > t)) {
 		mesh_bitmap_copy(p->base, q->free_now);
 		*applied = 0;
 	}
 	advance(p, q, t, applied);
-	while (*applied > 0 && key_time(p->order[*applied - 1].key) > t) {
-		h = &q->running[p->order[--*applied].job];
-		for (i = 0; i < h->n; i++)
-			mesh_bitmap_clear(p->base, h->nodes[i]);
-	}
 }
 
 /* The free set at candidate c (no reservations), then one placement;
@@ -465,14 +460,17 @@ static int by_count(struct mesh_planner *p, struct mesh_allocator *a,
 
 /* Monotone, may refuse with k free (contiguous): the first candidate
  * with k free nodes first (often the answer: one placement), then a
- * binary search over the later ones. */
+ * binary search over the later ones.  Every later probe lies after the
+ * latest refusal, so each starts from the free set there (floor) and
+ * sets only the jobs ending since: about 2R holds in all, not R / 2 per
+ * probe. */
 static int bisect(struct mesh_planner *p, struct mesh_allocator *a,
 		  const struct mesh_plan_query *q,
 		  const struct mesh_request *req, size_t nt, double *start,
 		  uint32_t *out)
 {
 	size_t lo = first_enough(p, a, q, req->nodes, nt), hi = nt, last = nt;
-	size_t applied = SIZE_MAX;
+	size_t applied = SIZE_MAX, floor_applied;
 	int rc;
 
 	if (lo == nt)
@@ -484,6 +482,8 @@ static int bisect(struct mesh_planner *p, struct mesh_allocator *a,
 		*start = p->times[lo];
 		return 0;
 	}
+	mesh_bitmap_copy(p->floor, p->base);
+	floor_applied = applied;
 	/* the answer is in [lo, hi); hi = none; last = where the latest
 	 * probe placed (out holds that answer), nt if it refused */
 	for (lo++; lo < hi;) {
@@ -493,10 +493,15 @@ static int bisect(struct mesh_planner *p, struct mesh_allocator *a,
 		if (rc < 0)
 			return rc;
 		last = rc ? mid : nt;
-		if (rc)
+		if (rc) {
 			hi = mid;
-		else
+			mesh_bitmap_copy(p->base, p->floor);
+			applied = floor_applied;
+		} else {
 			lo = mid + 1;
+			mesh_bitmap_copy(p->floor, p->base);
+			floor_applied = applied;
+		}
 	}
 	if (lo == nt)
 		return MESH_ENOSPC;
