@@ -21,8 +21,8 @@
  *    boundary positions across its faces ("least fragmentation": the
  *    block hugs what is already used and leaves the free region in one
  *    piece); ties go to the preferred shape, then the lowest base.
- * Free boxes are found a word at a time (mesh__box_starts, on tori
- * mesh__ring_box_starts: one bit per low corner) when x-rows fit a
+ * Free boxes are found a word at a time (boxsum.c's staged word
+ * boxes, wrapping on tori: one bit per low corner) when x-rows fit a
  * 64-bit word, else by prefix sums (boxsum), O(1) per candidate box;
  * both visit the free boxes in the same order.  Contact (bf) is counted with prefix sums.
  * The equally good placements are listed for sl:contig-*

@@ -226,6 +226,7 @@ static int ring_boxes(const struct mesh_topo *t, const uint64_t *run,
 	uint64_t r, any = 0;
 	int wr[3], d;
 
+	wr[0] = 0;              /* the runs along x are given */
 	for (d = 1; d < 3; d++) /* a ring no longer than the box: no wrap */
 		wr[d] = t->wrap[d] && e[d] < (uint32_t) t->dim[d];
 	for (z = 0; z < Z; z++)
@@ -268,27 +269,14 @@ int mesh__box_starts_from_runs(const struct mesh_topo *t, const uint64_t *run,
 	return any != 0;
 }
 
-/* Both in three stages: per x-row the bits where a free run of e[0]
- * starts, ANDed over e[1] rows (in y), then over e[2] planes (in z). */
-static int box_starts(const struct mesh_topo *t, const uint64_t *w,
-		      const uint32_t e[3], int ring, uint64_t *tmp,
-		      uint64_t *out)
+/* Per x-row the bits where a free run of e[0] starts, ANDed over e[1]
+ * rows (in y), then over e[2] planes (in z). */
+int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
+		     const uint32_t e[3], uint64_t *tmp, uint64_t *out)
 {
 	uint32_t n = (uint32_t) t->dim[1] * (uint32_t) t->dim[2];
 
 	mesh__row_bits(t, w, tmp);
-	mesh__row_runs(t, tmp, e[0], ring, tmp);
-	return mesh__box_starts_from_runs(t, tmp, e, ring, tmp + n, out);
-}
-
-int mesh__ring_box_starts(const struct mesh_topo *t, const uint64_t *w,
-			  const uint32_t e[3], uint64_t *tmp, uint64_t *out)
-{
-	return box_starts(t, w, e, 1, tmp, out);
-}
-
-int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
-		     const uint32_t e[3], uint64_t *tmp, uint64_t *out)
-{
-	return box_starts(t, w, e, 0, tmp, out);
+	mesh__row_runs(t, tmp, e[0], 0, tmp);
+	return mesh__box_starts_from_runs(t, tmp, e, 0, tmp + n, out);
 }

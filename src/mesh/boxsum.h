@@ -39,19 +39,14 @@ uint32_t mesh__boxsum_ball(const struct mesh__boxsum *b, const int c[3],
 int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
 		     const uint32_t e[3], uint64_t *tmp, uint64_t *out);
 
-/* The same where boxes wrap around every axis that wraps and is longer
- * than the box's extent on it (contig on tori).  A separate function, so
- * that the buddy systems' mesh loop stays as it is. */
-int mesh__ring_box_starts(const struct mesh_topo *t, const uint64_t *w,
-			  const uint32_t e[3], uint64_t *tmp, uint64_t *out);
-
-/* The same in stages, so that boxes sharing an extent share work.
+/* The same in stages, so that boxes sharing an extent share work, and
+ * with ring set, where boxes wrap around every axis that wraps and is
+ * longer than the box's extent on it (contig on tori).
  * mesh__row_bits: bits[i] = x-row i of w (Y * Z words).
  * mesh__row_runs: run[i] has bit x set when a free run of len starts
- * at x in bits[i]; around the ring when ring is set, x wraps and
- * len < dim[0].  run may be bits.
+ * at x in bits[i] (around the ring, with ring set).  run may be bits.
  * mesh__box_starts_from_runs: from the runs for e[0], out as
- * mesh__box_starts (ring: mesh__ring_box_starts); ys holds Y * Z words. */
+ * mesh__box_starts (with ring set, wrapping); ys holds Y * Z words. */
 void mesh__row_bits(const struct mesh_topo *t, const uint64_t *w,
 		    uint64_t *bits);
 void mesh__row_runs(const struct mesh_topo *t, const uint64_t *bits,
