@@ -208,8 +208,28 @@ struct contig_pick {
 	int found;
 };
 
-/* The x-row runs of len for this decision's map, from the cache;
- * computed into p->tmp when the cache cannot grow. */
+/* Room for n run slots (at most 64: one per x extent); 0 if none. */
+static int runs_room(struct contig_priv *p, int n, size_t rows)
+{
+	int cap = p->cap_runs ? p->cap_runs : 4;
+	uint64_t *r;
+
+	if (n <= p->cap_runs)
+		return 1;
+	while (cap < n)
+		cap *= 2;
+	cap = cap > 64 ? 64 : cap;
+	if (n > cap ||
+	    !(r = realloc(p->runs, (size_t) cap * rows * sizeof(*r))))
+		return 0;
+	p->runs = r;
+	p->cap_runs = cap;
+	return 1;
+}
+
+/* The x-row runs of len for this decision's map, from the cache (slot 0
+ * holds the rows' bits, the runs of 1); computed into p->tmp when the
+ * cache cannot grow. */
 static const uint64_t *row_runs(struct contig_priv *p, uint32_t len, int ring)
 {
 	const struct mesh_topo *t = p->box.topo;
@@ -220,29 +240,16 @@ static const uint64_t *row_runs(struct contig_priv *p, uint32_t len, int ring)
 	for (i = 0; i < p->n_runs; i++)
 		if (p->run_len[i] == len)
 			return p->runs + (size_t) i * rows;
-	if (p->n_runs == p->cap_runs) {
-		int cap = p->cap_runs ? 2 * p->cap_runs : 8;
-		uint64_t *r;
-
-		if (cap > 64)
-			cap = 64;
-		r = cap > p->cap_runs
-			? realloc(p->runs, (size_t) cap * rows * sizeof(*r))
-			: NULL;
-		if (!r) { /* no cache: the bits again, then the runs */
-			mesh__row_bits(t, p->words, p->tmp);
-			mesh__row_runs(t, p->tmp, len, ring, p->tmp);
-			return p->tmp;
-		}
-		p->runs = r;
-		p->cap_runs = cap;
+	if (!runs_room(p, p->n_runs ? p->n_runs + 1 : 2, rows)) {
+		mesh__row_bits(t, p->words, p->tmp);
+		mesh__row_runs(t, p->tmp, len, ring, p->tmp);
+		return p->tmp;
 	}
-	if (!p->n_runs) { /* slot 0: the rows' bits */
+	if (!p->n_runs) {
 		mesh__row_bits(t, p->words, p->runs);
 		p->run_len[p->n_runs++] = 1;
 		if (len == 1)
 			return p->runs;
-		return row_runs(p, len, ring);
 	}
 	slot = p->runs + (size_t) p->n_runs * rows;
 	mesh__row_runs(t, p->runs, len, ring, slot);
