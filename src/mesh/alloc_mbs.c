@@ -115,15 +115,17 @@ struct mbs_priv {
 	 * level l has its low corner at (x, y, z), and rank[l][i] counts the
 	 * level's blocks in the words before i, so the block of a set bit is
 	 * lvl[l][rank + the bits below it].  With box[l] built, a level's
-	 * walk jumps to the next block that is all free (list_jump). */
-	uint64_t *at;
+	 * walk jumps to the next block that is all free (list_jump).
+	 * sum[l] has bit w set if at[l][w] is not 0: a large block's corners
+	 * lie on few rows, and the jump reads only those. */
+	uint64_t *at, *sum;
 	uint32_t *rank;
 	/* The same for octet (issue 10), whose list order is x slowest and
 	 * z fastest: words of z bits, one per (x, y), at tw = x * Y + y,
-	 * when Z <= 64.  tat and trank as at and rank; tbox[l] is box[l]
-	 * in this layout, built from box[l]'s set bits when the level's
-	 * walk needs it and they are few (tbox_ok; tbox_epoch). */
-	uint64_t *tat, *tbox;
+	 * when Z <= 64.  tat, tsum and trank as at, sum and rank; tbox[l]
+	 * is box[l] in this layout, built from box[l]'s set bits when the
+	 * level's walk needs it and they are few (tbox_ok; tbox_epoch). */
+	uint64_t *tat, *tsum, *tbox;
 	uint32_t *trank, *tbox_epoch;
 	uint8_t *tbox_ok;
 };
@@ -349,9 +351,11 @@ static void mbs_destroy(struct mesh_allocator *a)
 	free(p->pos);
 	free(p->at);
 	free(p->rank);
+	free(p->sum);
 	free(p->tat);
 	free(p->tbox);
 	free(p->trank);
+	free(p->tsum);
 	free(p->tbox_epoch);
 	free(p->tbox_ok);
 	free(p->b);
@@ -437,15 +441,25 @@ static int sort_by_position(struct mbs_priv *p, const struct mesh_topo *t,
 	return 0;
 }
 
-/* rank[w]: the set bits of at[] before word w. */
-static void rank_words(const uint64_t *at, size_t n, uint32_t *rank)
+/* Words of a summary of n words: one bit per word. */
+static size_t sum_words(size_t n)
+{
+	return (n + 63) / 64;
+}
+
+/* rank[w]: the set bits of at[] before word w; sum: bit w set if at[w]
+ * is not 0. */
+static void rank_words(const uint64_t *at, size_t n, uint32_t *rank,
+		       uint64_t *sum)
 {
 	uint32_t c = 0;
 	size_t w;
 
+	memset(sum, 0, sum_words(n) * sizeof(*sum));
 	for (w = 0; w < n; w++) {
 		rank[w] = c;
 		c += (uint32_t) mesh__popcount64(at[w]);
+		sum[w >> 6] |= (uint64_t) (at[w] != 0) << (w & 63);
 	}
 }
 
@@ -468,9 +482,11 @@ static int octet_init(struct mbs_priv *p, const struct mesh_topo *t)
 	p->tat = calloc((size_t) p->levels * tn, sizeof(*p->tat));
 	p->tbox = malloc((size_t) p->levels * tn * sizeof(*p->tbox));
 	p->trank = malloc((size_t) p->levels * tn * sizeof(*p->trank));
+	p->tsum = malloc((size_t) p->levels * sum_words(tn) * sizeof(*p->tsum));
 	p->tbox_epoch = calloc((size_t) p->levels, sizeof(*p->tbox_epoch));
 	p->tbox_ok = calloc((size_t) p->levels, sizeof(*p->tbox_ok));
-	if (!p->tat || !p->tbox || !p->trank || !p->tbox_epoch || !p->tbox_ok)
+	if (!p->tat || !p->tbox || !p->trank || !p->tsum || !p->tbox_epoch ||
+	    !p->tbox_ok)
 		return MESH_ENOMEM;
 	for (l = 0; l < p->levels; l++) {
 		for (i = 0; i < p->lvl_len[l]; i++) {
@@ -479,7 +495,8 @@ static int octet_init(struct mbs_priv *p, const struct mesh_topo *t)
 							       << (at & 63);
 		}
 		rank_words(p->tat + (size_t) l * tn, tn,
-			   p->trank + (size_t) l * tn);
+			   p->trank + (size_t) l * tn,
+			   p->tsum + (size_t) l * sum_words(tn));
 	}
 	return 0;
 }
@@ -517,7 +534,8 @@ static int box_init(struct mbs_priv *p, const struct mesh_topo *t,
 		return t->dim[2] <= 64 ? octet_init(p, t) : 0;
 	p->at = calloc((size_t) p->levels * rows, sizeof(*p->at));
 	p->rank = malloc((size_t) p->levels * rows * sizeof(*p->rank));
-	if (!p->at || !p->rank)
+	p->sum = malloc((size_t) p->levels * sum_words(rows) * sizeof(*p->sum));
+	if (!p->at || !p->rank || !p->sum)
 		return MESH_ENOMEM;
 	for (l = 0; l < p->levels; l++) {
 		for (i = 0; i < p->lvl_len[l]; i++)
@@ -525,7 +543,8 @@ static int box_init(struct mbs_priv *p, const struct mesh_topo *t,
 			      (p->pos[p->lvl[l][i]] >> 6)] |=
 			    (uint64_t) 1 << (p->pos[p->lvl[l][i]] & 63);
 		rank_words(p->at + (size_t) l * rows, rows,
-			   p->rank + (size_t) l * rows);
+			   p->rank + (size_t) l * rows,
+			   p->sum + (size_t) l * sum_words(rows));
 	}
 	return 0;
 }
@@ -613,7 +632,6 @@ static int block_free(const struct mesh_topo *t, const uint64_t *w,
 	return 1;
 }
 
-/* A free list entry: fully free, and its parent is not. */
 /* Block id fully free, memoised for this decision.  Blocks of more than
  * 16 nodes ask their children, so that the levels scanned first (the
  * largest) settle most blocks by one child's test, which the smaller
@@ -717,17 +735,28 @@ static inline int maximal_free(struct mbs_priv *p, const struct mesh_view *v,
 }
 
 /* Level l's cursor to its next maximal free block (or its end), with
- * box[l] built: only the blocks whose box bit is set are tested. */
+ * box[l] built: only the blocks whose box bit is set are tested, in the
+ * words that sum marks. */
 static void list_jump(struct mbs_priv *p, const struct mesh_view *v, int l,
 		      const uint64_t *box, const uint64_t *at,
-		      const uint32_t *rank, size_t n, uint32_t pos)
+		      const uint64_t *sum, const uint32_t *rank, size_t n,
+		      uint32_t pos)
 {
-	uint64_t mask = ~(uint64_t) 0 << (pos & 63), bits;
-	size_t w = pos >> 6;
+	size_t first = pos >> 6, s = first >> 6, w;
+	uint64_t live = sum[s] & ~(uint64_t) 0 << (first & 63), bits;
 	uint32_t i;
 
-	for (; w < n; w++, mask = ~(uint64_t) 0)
-		for (bits = box[w] & at[w] & mask; bits; bits &= bits - 1) {
+	for (;;) {
+		while (!live && ++s < sum_words(n))
+			live = sum[s];
+		if (!live)
+			break;
+		w = s << 6 | (size_t) __builtin_ctzll(live);
+		live &= live - 1;
+		bits = box[w] & at[w];
+		if (w == first)
+			bits &= ~(uint64_t) 0 << (pos & 63);
+		for (; bits; bits &= bits - 1) {
 			i = rank[w] +
 			    mesh__popcount64(at[w] & ((bits & -bits) - 1));
 			if (maximal_free(p, v, p->lvl[l][i], l)) {
@@ -736,6 +765,7 @@ static void list_jump(struct mbs_priv *p, const struct mesh_view *v, int l,
 				return;
 			}
 		}
+	}
 	p->cur[l] = p->lvl_len[l];
 }
 
@@ -781,14 +811,25 @@ static int jump(struct mbs_priv *p, const struct mesh_view *v, int l)
 
 	if (p->at) {
 		list_jump(p, v, l, p->box + l * n, p->at + l * n,
-			  p->rank + l * n, n, p->pos[id]);
+			  p->sum + l * sum_words(n), p->rank + l * n, n,
+			  p->pos[id]);
 		return 1;
 	}
 	if (!p->tat || !tbox_build(p, t, l))
 		return 0;
-	list_jump(p, v, l, p->tbox + l * tn, p->tat + l * tn, p->trank + l * tn,
-		  tn, octet_pos(t, &p->geo[id]));
+	list_jump(p, v, l, p->tbox + l * tn, p->tat + l * tn,
+		  p->tsum + l * sum_words(tn), p->trank + l * tn, tn,
+		  octet_pos(t, &p->geo[id]));
 	return 1;
+}
+
+/* How many of level l's blocks a walk tests before it builds the
+ * level's word boxes. */
+static uint32_t walk_budget(const struct mbs_priv *p, int l)
+{
+	uint32_t q = p->lvl_len[l] / 4;
+
+	return q < 8 ? 8 : q > 128 ? 128 : q;
 }
 
 /* Head of level l's free list, or -1: the earlier (by position) of the
@@ -811,8 +852,8 @@ static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
 	while (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l]) {
 		/* A level scanned past its first 128 blocks gets its word
 		 * boxes (and its parents', for maximality); none if empty. */
-		if (p->cur[l] == 128 && p->rows && p->shape[l] >= 0 &&
-		    p->box_epoch[l] != p->epoch) {
+		if (p->cur[l] == walk_budget(p, l) && p->rows &&
+		    p->shape[l] >= 0 && p->box_epoch[l] != p->epoch) {
 			if (!box_build(p, v->topo, v->free->words, l)) {
 				p->none = l < p->none ? l : p->none;
 				p->cur[l] = p->lvl_len[l];

@@ -197,11 +197,17 @@ static uint64_t ring_run_starts(uint64_t bits, uint32_t len, uint32_t X)
 void mesh__row_bits(const struct mesh_topo *t, const uint64_t *w,
 		    uint64_t *bits)
 {
-	uint32_t X = (uint32_t) t->dim[0], i,
+	uint32_t X = (uint32_t) t->dim[0], i, pos, sh,
 		 n = (uint32_t) t->dim[1] * (uint32_t) t->dim[2];
+	uint64_t mask = X == 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << X) - 1, x;
 
-	for (i = 0; i < n; i++)
-		bits[i] = mesh__bits_at(w, i * X, X);
+	for (i = 0, pos = 0; i < n; i++, pos += X) {
+		sh = pos & 63;
+		x = w[pos >> 6] >> sh;
+		if (sh + X > 64) /* so sh > 0 */
+			x |= w[(pos >> 6) + 1] << (64 - sh);
+		bits[i] = x & mask;
+	}
 }
 
 void mesh__row_runs(const struct mesh_topo *t, const uint64_t *bits,
@@ -255,14 +261,21 @@ int mesh__box_starts_from_runs(const struct mesh_topo *t, const uint64_t *run,
 
 	if (ring)
 		return ring_boxes(t, run, e, ys, out);
-	for (z = 0; z < Z; z++)
-		for (y = 0; y < Y; y++)
-			ys[z * Y + y] = y + e[1] <= Y
-					    ? and_run(run, z * Y + y, e[1], 1)
-					    : 0;
+	/* A stage of one row or plane is a copy: skip it. */
+	if (e[1] > 1) {
+		for (z = 0; z < Z; z++)
+			for (y = 0; y < Y; y++)
+				ys[z * Y + y] =
+				    y + e[1] <= Y
+					? and_run(run, z * Y + y, e[1], 1)
+					: 0;
+		run = ys;
+	}
 	for (z = 0; z < Z; z++)
 		for (y = 0; y < Y; y++) {
-			r = z + e[2] <= Z ? and_run(ys, z * Y + y, e[2], Y) : 0;
+			r = e[2] == 1       ? run[z * Y + y]
+			    : z + e[2] <= Z ? and_run(run, z * Y + y, e[2], Y)
+					    : 0;
 			out[z * Y + y] = r;
 			any |= r;
 		}
