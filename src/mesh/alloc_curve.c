@@ -38,7 +38,6 @@
 #include <string.h>
 
 #include "alloc_internal.h"
-#include "boxsum.h"
 #include "curve.h"
 #include "error.h"
 
@@ -53,7 +52,7 @@ struct curve_priv {
 	uint32_t *run_start; /* scratch: maximal free runs, ascending */
 	uint32_t *run_len;
 	uint32_t *run_before; /* free ranks before each run */
-	uint32_t *free_rank;  /* scratch: ranks of free nodes, n + 8 */
+	uint32_t *free_rank;  /* scratch: ranks of free nodes, n + 4 */
 	uint32_t *hist;       /* scratch: N(h) for sos, h = 0..nodes */
 	uint32_t *rank;       /* node -> rank */
 	uint8_t *free_byte;   /* scratch: the free map, a byte per node */
@@ -72,7 +71,7 @@ static int curve_alloc(struct curve_priv *p, uint32_t n)
 	p->run_start = malloc(runs * sizeof(*p->run_start));
 	p->run_len = malloc(runs * sizeof(*p->run_len));
 	p->run_before = malloc(runs * sizeof(*p->run_before));
-	p->free_rank = malloc(((size_t) n + 8) * sizeof(*p->free_rank));
+	p->free_rank = malloc(((size_t) n + 4) * sizeof(*p->free_rank));
 	p->hist = calloc((size_t) n + 1, sizeof(*p->hist));
 	p->rank = malloc(n * sizeof(*p->rank));
 	p->free_byte = malloc((size_t) (n + 63) / 64 * 64);
@@ -229,40 +228,14 @@ static uint32_t find_runs(struct curve_priv *p, uint32_t n, uint32_t *nruns)
 	return m;
 }
 
-/* Ranks of the free nodes, ascending, into free_rank.  A word's ranks
- * are written 8 at a time, whether or not it has 8 more (free_rank has
- * room for 7 past n), so the loop ends once per 8 ranks, not at a bit
- * that the CPU cannot predict.  (A loop over the 8 was slower.) */
+/* Ranks of the free nodes, ascending, into free_rank. */
 static uint32_t list_free_ranks(struct curve_priv *p, uint32_t n)
 {
-	uint32_t w, *out = p->free_rank, base, cnt, i;
-	uint64_t x, top = (uint64_t) 1 << 63; /* ctz of 0 is undefined */
+	uint32_t w, m = 0;
 
-	for (w = 0; w < (n + 63) / 64; w++) {
-		x = p->rank_free[w];
-		base = w * 64;
-		cnt = (uint32_t) mesh__popcount64(x);
-		for (i = 0; i < cnt; i += 8, out += 8) {
-			out[0] = base + (uint32_t) __builtin_ctzll(x | top);
-			x &= x - 1;
-			out[1] = base + (uint32_t) __builtin_ctzll(x | top);
-			x &= x - 1;
-			out[2] = base + (uint32_t) __builtin_ctzll(x | top);
-			x &= x - 1;
-			out[3] = base + (uint32_t) __builtin_ctzll(x | top);
-			x &= x - 1;
-			out[4] = base + (uint32_t) __builtin_ctzll(x | top);
-			x &= x - 1;
-			out[5] = base + (uint32_t) __builtin_ctzll(x | top);
-			x &= x - 1;
-			out[6] = base + (uint32_t) __builtin_ctzll(x | top);
-			x &= x - 1;
-			out[7] = base + (uint32_t) __builtin_ctzll(x | top);
-			x &= x - 1;
-		}
-		out -= i - cnt;
-	}
-	return (uint32_t) (out - p->free_rank);
+	for (w = 0; w < (n + 63) / 64; w++)
+		m = bits_to_list(p->rank_free[w], w, p->free_rank, m);
+	return m;
 }
 
 /* Sparse meshes (doc/design.md, "Sparse meshes"): with few free nodes,
