@@ -21,12 +21,14 @@
  * maximality).  Children of split blocks go to a small per-level list
  * merged by position.  A level is scanned to its end only when its list
  * runs dry, so small requests stop after a few blocks.  A level scanned
- * past 128 blocks gets one bit per position (is the box of the level's
+ * past 128 blocks (a quarter of a level of fewer than 512, at least 8:
+ * walk_budget) gets one bit per position (is the box of the level's
  * shape with this low corner free?) from the level below by shifted
  * ANDs, so its blocks' tests are single bits, and a level without any
  * ends the scan of all above (box_build).  From then on the walk jumps
  * from one all-free block to the next by the level's words of block
- * positions and their ranks (list_jump; octet, whose list order is x,
+ * positions and their ranks, reading only the words that hold some
+ * (list_jump; octet, whose list order is x,
  * then y, then z fastest, keeps them in that order, and its boxes'
  * set bits are copied there while they are few).  The old code
  * (prefix sums over every block, full lists) is test/reference.c's
@@ -850,8 +852,8 @@ static int64_t list_peek(struct mbs_priv *p, const struct mesh_view *v, int l)
 	    p->shape[l] >= 0 && p->box_epoch[l] == p->epoch)
 		jump(p, v, l);
 	while (!p->cur_ok[l] && p->cur[l] < p->lvl_len[l]) {
-		/* A level scanned past its first 128 blocks gets its word
-		 * boxes (and its parents', for maximality); none if empty. */
+		/* A level scanned past its walk budget gets its word boxes
+		 * (and its parents', for maximality); none if empty. */
 		if (p->cur[l] == walk_budget(p, l) && p->rows &&
 		    p->shape[l] >= 0 && p->box_epoch[l] != p->epoch) {
 			if (!box_build(p, v->topo, v->free->words, l)) {
