@@ -46,7 +46,8 @@ int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
  * mesh__row_runs: run[i] has bit x set when a free run of len starts
  * at x in bits[i] (around the ring, with ring set).  run may be bits.
  * mesh__box_starts_from_runs: from the runs for e[0], out as
- * mesh__box_starts (with ring set, wrapping); ys holds Y * Z words. */
+ * mesh__box_starts (with ring set, wrapping); ys holds Y * Z words;
+ * out is neither run nor ys. */
 void mesh__row_bits(const struct mesh_topo *t, const uint64_t *w,
 		    uint64_t *bits);
 void mesh__row_runs(const struct mesh_topo *t, const uint64_t *bits,
