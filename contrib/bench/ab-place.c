@@ -11,7 +11,9 @@
  * microseconds), their ratio and whether every answer matched.  The
  * machine's speed drifts by up to 2x within minutes here, so this is the
  * way to compare two versions: both see the same drift.  Exit status 1
- * if any answer differed.
+ * if any answer differed.  The driver is built with the worktree's
+ * mesh.h, so both builds must share its structs (mesh_view,
+ * mesh_request, mesh_bitmap, mesh_topo).
  */
 #include <dlfcn.h>
 #include <stdio.h>

@@ -66,7 +66,6 @@ build() {
 
 old_so=$(build "$old")
 new_so=$(build "$new")
-# shellcheck disable=SC2086
 "$cc" -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Isrc/mesh \
 	-o "$dir/ab-place" contrib/bench/ab-place.c -ldl
 exec "$dir/ab-place" "$old_so" "$new_so" "$@"

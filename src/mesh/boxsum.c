@@ -128,16 +128,6 @@ uint32_t mesh__boxsum_ball(const struct mesh__boxsum *b, const int c[3],
 	return total;
 }
 
-uint64_t mesh__bits_at(const uint64_t *w, uint32_t pos, uint32_t n)
-{
-	uint32_t sh = pos & 63;
-	uint64_t x = w[pos >> 6] >> sh;
-
-	if (sh && sh + n > 64)
-		x |= w[(pos >> 6) + 1] << (64 - sh);
-	return n == 64 ? x : x & (((uint64_t) 1 << n) - 1);
-}
-
 /* AND of the len words src[at], src[at + stride], ... (stops at 0). */
 static uint64_t and_run(const uint64_t *src, uint32_t at, uint32_t len,
 			uint32_t stride)
@@ -197,17 +187,11 @@ static uint64_t ring_run_starts(uint64_t bits, uint32_t len, uint32_t X)
 void mesh__row_bits(const struct mesh_topo *t, const uint64_t *w,
 		    uint64_t *bits)
 {
-	uint32_t X = (uint32_t) t->dim[0], i, pos, sh,
+	uint32_t X = (uint32_t) t->dim[0], i,
 		 n = (uint32_t) t->dim[1] * (uint32_t) t->dim[2];
-	uint64_t mask = X == 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << X) - 1, x;
 
-	for (i = 0, pos = 0; i < n; i++, pos += X) {
-		sh = pos & 63;
-		x = w[pos >> 6] >> sh;
-		if (sh + X > 64) /* so sh > 0 */
-			x |= w[(pos >> 6) + 1] << (64 - sh);
-		bits[i] = x & mask;
-	}
+	for (i = 0; i < n; i++)
+		bits[i] = mesh__bits_at(w, i * X, X);
 }
 
 void mesh__row_runs(const struct mesh_topo *t, const uint64_t *bits,

@@ -56,8 +56,18 @@ int mesh__box_starts_from_runs(const struct mesh_topo *t, const uint64_t *run,
 			       const uint32_t e[3], int ring, uint64_t *ys,
 			       uint64_t *out);
 
-/* Bits pos .. pos + n - 1 of w (n <= 64), bit 0 = pos. */
-uint64_t mesh__bits_at(const uint64_t *w, uint32_t pos, uint32_t n);
+/* Bits pos .. pos + n - 1 of w (n <= 64), bit 0 = pos.  Inline: the
+ * word boxes and the prefix sums read every x-row through it. */
+static inline uint64_t mesh__bits_at(const uint64_t *w, uint32_t pos,
+				     uint32_t n)
+{
+	uint32_t sh = pos & 63;
+	uint64_t x = w[pos >> 6] >> sh;
+
+	if (sh && sh + n > 64)
+		x |= w[(pos >> 6) + 1] << (64 - sh);
+	return n == 64 ? x : x & (((uint64_t) 1 << n) - 1);
+}
 
 /* Set bits of x.  Without -mpopcnt, __builtin_popcountll is a call into
  * libgcc; this is the same count in a dozen inline instructions. */
