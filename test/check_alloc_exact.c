@@ -62,17 +62,17 @@ static const char *const curve_names[] = { "rowmajor", "snake", "colsnake",
 					   "hilbert" };
 static const char *const fit_names[] = { "ff", "bf", "sos" };
 
-/* Curve ff, bf, sos: node for node the definition's answer. */
-START_TEST(test_exact_curve_fits)
+/* Curve ff, bf, sos on mesh: node for node the definition's answer,
+ * over rounds random maps. */
+static void exact_curve_fits(const char *mesh, uint64_t seed, int rounds)
 {
-	struct mesh_topo *t = tu_topo(ex_meshes[_i]);
+	struct mesh_topo *t = tu_topo(mesh);
 	struct mesh_bitmap *f = tu_all_free(t), *rest = tu_all_free(t);
 	uint32_t *out = malloc(t->nodes * sizeof(*out));
 	uint32_t *want = malloc(t->nodes * sizeof(*want));
 	uint32_t *order = malloc(t->nodes * sizeof(*order));
 	uint32_t *scratch = calloc(2 * (size_t) t->nodes + 1, sizeof(*scratch));
 	uint32_t nfree, i, r, nreq, required[3];
-	uint64_t seed = 7 + (uint64_t) _i;
 	int c, fit, round, rc;
 
 	for (c = 0; c < 4; c++) {
@@ -84,7 +84,7 @@ START_TEST(test_exact_curve_fits)
 
 			snprintf(name, sizeof(name), "%s-%s", curve_names[c], fit_names[fit]);
 			ck_assert_int_eq(mesh_alloc_create(t, name, NULL, &a, &d), 0);
-			for (round = 0; round < 120; round++) {
+			for (round = 0; round < rounds; round++) {
 				struct mesh_view v = { t, f, NULL, 0 };
 				struct mesh_request req;
 
@@ -126,7 +126,7 @@ START_TEST(test_exact_curve_fits)
 				for (r = 0; r + nreq < req.nodes; r++)
 					ck_assert_msg(out[nreq + r] == want[r],
 						      "%s on %s round %d k=%u: out[%u]=%u, definition %u",
-						      name, ex_meshes[_i], round, req.nodes, nreq + r,
+						      name, mesh, round, req.nodes, nreq + r,
 						      out[nreq + r], want[r]);
 			}
 			mesh_alloc_destroy(a);
@@ -139,6 +139,24 @@ START_TEST(test_exact_curve_fits)
 	mesh_bitmap_destroy(rest);
 	mesh_bitmap_destroy(f);
 	mesh_topo_destroy(t);
+}
+
+START_TEST(test_exact_curve_fits)
+{
+	exact_curve_fits(ex_meshes[_i], 7 + (uint64_t) _i, 120);
+}
+END_TEST
+
+/* The curves' gather plan (alloc_curve.c, nibble_plan) on its edges:
+ * on 3x50 the rank words of rowmajor and snake draw on more than 18
+ * nibbles, so those curves go by ranks, and colsnake and Hilbert have a
+ * plan whose last word is partial; 16x6x6's Hilbert plan needs more
+ * than its 128 tables and goes by ranks; 8x24x6's needs exactly 128. */
+static const char *const gather_meshes[] = { "3x50", "16x6x6", "8x24x6" };
+
+START_TEST(test_exact_curve_gather_edges)
+{
+	exact_curve_fits(gather_meshes[_i], 31 + (uint64_t) _i, 60);
 }
 END_TEST
 
@@ -1084,6 +1102,8 @@ int main(void)
 	tcase_add_loop_test(small, test_exact_curve_fits, 0,
 			    sizeof(ex_meshes) / sizeof(ex_meshes[0]));
 	tcase_add_test(small, test_exact_curve_runs_across_words);
+	tcase_add_loop_test(small, test_exact_curve_gather_edges, 0,
+			    sizeof(gather_meshes) / sizeof(gather_meshes[0]));
 	tcase_add_loop_test(small, test_exact_contig, 0,
 			    (int) (sizeof(contig_meshes) / sizeof(contig_meshes[0])));
 	tcase_add_loop_test(small, test_exact_greedy_fill, 0,

@@ -18,8 +18,10 @@
  * chosen run; ties go to the lowest rank.
  *
  * HOW IT WORKS (doc/design.md, "Speed"): the free map is
- * gathered into curve-rank order as 64-bit words (branch-free, one pass
- * over the rank -> node table), and the maximal free runs are read off
+ * gathered into curve-rank order as 64-bit words, by a plan built at
+ * create (a table lookup per nibble of the map) or, where the curve
+ * scatters nibbles too widely, branch-free in one pass over the
+ * rank -> node table; the maximal free runs are read off
  * those words with count-trailing-zeros, a few instructions per run
  * rather than per node.  Every decision works on the run list: ff, bf
  * and sos compare runs; the fallback window needs only run starts (a
@@ -51,13 +53,22 @@ struct curve_priv {
 	uint64_t *long_from; /* scratch: ranks that start a long run */
 	uint32_t *run_start; /* scratch: maximal free runs, ascending */
 	uint32_t *run_len;
-	uint32_t *run_before; /* free ranks before each run */
-	uint32_t *free_rank;  /* scratch: ranks of free nodes, n + 4 */
-	uint32_t *hist;       /* scratch: N(h) for sos, h = 0..nodes */
-	uint32_t *rank;       /* node -> rank */
-	uint8_t *free_byte;   /* scratch: the free map, a byte per node */
-	uint64_t spread[256]; /* byte b -> its bits as the bytes' low bits */
-	int sparse_now;       /* this decision's runs came from free nodes */
+	uint32_t *run_before;   /* free ranks before each run */
+	uint32_t *free_rank;    /* scratch: ranks of free nodes, n + 4 */
+	uint32_t *hist;         /* scratch: N(h) for sos, h = 0..nodes */
+	uint32_t *rank;         /* node -> rank */
+	uint8_t *free_byte;     /* scratch: the free map, a byte per node */
+	uint8_t spread[256][8]; /* byte b -> its bits, a byte each */
+	int sparse_now;         /* this decision's runs came from free nodes */
+	/* The gather plan (nibble_plan), if nib_plan: rank word w is the OR
+	 * of nib_bits[(nib_entry[e] >> 32) + nib[(uint32_t) nib_entry[e]]]
+	 * over its entries e in [nib_start[w], nib_start[w + 1]).  Without
+	 * it every word is gathered a rank at a time (gather_word). */
+	uint32_t *nib_start; /* words + 1 */
+	uint64_t *nib_entry; /* its table's offset << 32 | a slot of nib */
+	uint64_t *nib_bits;  /* tables of 16: nibble value -> rank bits */
+	uint8_t *nib;        /* scratch: the free map, a byte per nibble */
+	int nib_plan;
 };
 
 static int curve_alloc(struct curve_priv *p, uint32_t n)
@@ -74,15 +85,26 @@ static int curve_alloc(struct curve_priv *p, uint32_t n)
 	p->free_rank = malloc(((size_t) n + 4) * sizeof(*p->free_rank));
 	p->hist = calloc((size_t) n + 1, sizeof(*p->hist));
 	p->rank = malloc(n * sizeof(*p->rank));
-	p->free_byte = malloc((size_t) (n + 63) / 64 * 64);
 	for (b = 0; b < 256; b++)
-		for (i = 0, p->spread[b] = 0; i < 8; i++)
-			p->spread[b] |= (uint64_t) (b >> i & 1) << (8 * i);
+		for (i = 0; i < 8; i++)
+			p->spread[b][i] = (uint8_t) (b >> i & 1);
 	return p->order && p->rank_free && p->long_from && p->run_start &&
 		       p->run_len && p->run_before && p->free_rank && p->hist &&
-		       p->rank && p->free_byte
+		       p->rank
 		   ? 0
 		   : MESH_ENOMEM;
+}
+
+static void nib_free(struct curve_priv *p)
+{
+	free(p->nib_start);
+	free(p->nib_entry);
+	free(p->nib_bits);
+	free(p->nib);
+	p->nib_start = NULL;
+	p->nib_entry = NULL;
+	p->nib_bits = NULL;
+	p->nib = NULL;
 }
 
 static void curve_destroy(struct mesh_allocator *a)
@@ -99,7 +121,155 @@ static void curve_destroy(struct mesh_allocator *a)
 	free(p->hist);
 	free(p->rank);
 	free(p->free_byte);
+	nib_free(p);
 	free(p);
+}
+
+enum {
+	NIB_MAX = 18,     /* nibbles a rank word may draw on */
+	NIB_TABLES = 128, /* tables a plan may have (16 KiB) */
+	NIB_HASH = 4096,  /* slots of the table index, > 2 * NIB_TABLES */
+	NIB_NONE = 127,   /* a nibble's bit whose rank is in another word */
+};
+
+/* The nibbles one rank word draws on, first seen first, and for each
+ * where its four bits land in the word: 7 bits a node, NIB_NONE for a
+ * node of another word. */
+struct nib_word {
+	uint32_t n;
+	uint32_t nib[NIB_MAX];
+	uint32_t key[NIB_MAX];
+};
+
+/* Where gather_ranks puts nibble q of the free map: a word's even
+ * nibbles (its bytes' low halves), then its odd ones. */
+static uint32_t nib_slot(uint32_t q)
+{
+	return 16 * (q / 16) + 8 * (q % 2) + q % 16 / 2;
+}
+
+/* Fill nw for the ranks ord[0..len); 0 if they draw on more than
+ * NIB_MAX nibbles. */
+static int nib_collect(const uint32_t *ord, uint32_t len, struct nib_word *nw)
+{
+	const uint32_t empty = NIB_NONE * 0x204081u; /* NIB_NONE in all four */
+	uint32_t j, i, nib, bit;
+
+	nw->n = 0;
+	for (j = 0; j < len; j++) {
+		nib = ord[j] / 4;
+		bit = 7 * (ord[j] % 4);
+		for (i = nw->n; i > 0 && nw->nib[i - 1] != nib; i--)
+			;
+		if (i == 0) {
+			if (nw->n == NIB_MAX)
+				return 0;
+			nw->nib[nw->n] = nib;
+			nw->key[nw->n] = empty;
+			i = ++nw->n;
+		}
+		nw->key[i - 1] =
+		    (nw->key[i - 1] & ~((uint32_t) NIB_NONE << bit)) | j << bit;
+	}
+	return 1;
+}
+
+/* The offset in nib_bits of the table for key, added if new; *ntab
+ * counts the tables.  UINT32_MAX if the tables are full. */
+static uint32_t nib_intern(struct curve_priv *p, uint32_t *slot_key,
+			   uint32_t *slot_tab, uint32_t *ntab, uint32_t key)
+{
+	uint32_t h = (key * 2654435761u) >> 20, v, b, pos;
+	uint64_t *t;
+
+	for (;; h = (h + 1) % NIB_HASH) {
+		if (slot_key[h] == key + 1)
+			return slot_tab[h];
+		if (!slot_key[h])
+			break;
+	}
+	if (*ntab == NIB_TABLES)
+		return UINT32_MAX;
+	t = p->nib_bits + 16 * *ntab;
+	for (v = 0; v < 16; v++)
+		for (b = 0, t[v] = 0; b < 4; b++) {
+			pos = key >> 7 * b & NIB_NONE;
+			if (pos != NIB_NONE && (v >> b & 1))
+				t[v] |= (uint64_t) 1 << pos;
+		}
+	slot_key[h] = key + 1;
+	slot_tab[h] = 16 * (*ntab)++;
+	return slot_tab[h];
+}
+
+/* One rank word's entries from e on; the new end, or e itself if the
+ * word cannot have a plan (too many nibbles, or the tables are full). */
+static uint32_t nib_word_plan(struct curve_priv *p, uint32_t w, uint32_t e,
+			      uint32_t *slot_key, uint32_t *slot_tab,
+			      uint32_t *ntab)
+{
+	uint32_t len = p->nodes - 64 * w < 64 ? p->nodes - 64 * w : 64, i, tab;
+	struct nib_word nw;
+
+	if (!nib_collect(p->order + 64 * w, len, &nw))
+		return e;
+	for (i = 0; i < nw.n; i++) {
+		tab = nib_intern(p, slot_key, slot_tab, ntab, nw.key[i]);
+		if (tab == UINT32_MAX)
+			return e;
+		p->nib_entry[e + i] =
+		    (uint64_t) tab << 32 | nib_slot(nw.nib[i]);
+	}
+	return e + nw.n;
+}
+
+/* Give back what the plan's entries did not use (a word reserves
+ * NIB_MAX); keeps the larger arrays if realloc fails. */
+static void nib_shrink(struct curve_priv *p, uint32_t entries)
+{
+	uint64_t *e = realloc(p->nib_entry,
+			      (entries ? entries : 1) * sizeof(*p->nib_entry));
+
+	if (e)
+		p->nib_entry = e;
+}
+
+/* The gather plan (struct curve_priv): on most meshes a curve keeps
+ * each nibble's 4 nodes (4 consecutive nodes of an x-row) within one
+ * rank word, so a word is the OR of about 16 table lookups rather than
+ * 64 single-rank reads (doc/design.md, "Curves").  All or nothing: if
+ * one word cannot have a plan, every word goes by ranks, because a mix
+ * of both gathers was slower than either (it needs both scratch maps). */
+static int nibble_plan(struct curve_priv *p)
+{
+	uint32_t nw = (p->nodes + 63) / 64, w, e = 0, ntab = 0;
+	uint32_t *slot_key = calloc(NIB_HASH, sizeof(*slot_key));
+	uint32_t *slot_tab = malloc(NIB_HASH * sizeof(*slot_tab));
+	int rc = MESH_ENOMEM;
+
+	p->nib_start = malloc(((size_t) nw + 1) * sizeof(*p->nib_start));
+	p->nib_entry = malloc((size_t) nw * NIB_MAX * sizeof(*p->nib_entry));
+	p->nib_bits = malloc(NIB_TABLES * 16 * sizeof(*p->nib_bits));
+	p->nib = malloc((size_t) nw * 16);
+	if (slot_key && slot_tab && p->nib_start && p->nib_entry &&
+	    p->nib_bits && p->nib) {
+		for (w = 0; w < nw; w++) {
+			p->nib_start[w] = e;
+			e = nib_word_plan(p, w, e, slot_key, slot_tab, &ntab);
+			if (e == p->nib_start[w])
+				break;
+		}
+		p->nib_start[nw] = e;
+		p->nib_plan = w == nw;
+		rc = 0;
+	}
+	free(slot_key);
+	free(slot_tab);
+	if (p->nib_plan)
+		nib_shrink(p, e);
+	else
+		nib_free(p);
+	return rc;
 }
 
 static int curve_create(struct mesh_allocator *a, const char *params,
@@ -125,6 +295,12 @@ static int curve_create(struct mesh_allocator *a, const char *params,
 				      p->order);
 	for (r = 0; !rc && r < p->nodes; r++)
 		p->rank[p->order[r]] = r;
+	if (!rc)
+		rc = nibble_plan(p);
+	if (!rc && !p->nib_plan) {
+		p->free_byte = malloc((size_t) (p->nodes + 63) / 64 * 64);
+		rc = p->free_byte ? 0 : MESH_ENOMEM;
+	}
 	if (rc) {
 		curve_destroy(a);
 		a->priv = NULL;
@@ -165,19 +341,46 @@ static uint64_t gather_word(const uint8_t *fb, const uint32_t *ord,
 	return acc;
 }
 
-/* The free map in rank order, 64 ranks a word.  The map is first spread
- * to a byte per node (a table lookup per byte), so that each rank costs
- * one byte load instead of a word load, a shift and a mask. */
+/* Rank word w by its gather plan: one table lookup per nibble. */
+static uint64_t gather_nibbles(const struct curve_priv *p, uint32_t w)
+{
+	uint32_t e, end = p->nib_start[w + 1];
+	uint64_t acc = 0;
+
+	for (e = p->nib_start[w]; e < end; e++)
+		acc |= p->nib_bits[(p->nib_entry[e] >> 32) +
+				   p->nib[(uint32_t) p->nib_entry[e]]];
+	return acc;
+}
+
+/* The free map in rank order, 64 ranks a word.  With the plan, the map
+ * is split into a byte per nibble for its lookups.  Without, it is
+ * spread to a byte per node (a table lookup per byte), so that each rank
+ * costs one byte load instead of a word load, a shift and a mask. */
 static void gather_ranks(struct curve_priv *p, const struct mesh_view *v)
 {
-	uint32_t n = v->topo->nodes, w, j;
+	uint32_t n = v->topo->nodes, nw = (n + 63) / 64, w, j;
 	const uint64_t *fw = v->free->words;
-	uint64_t x;
+	uint64_t x, lo, hi;
+	uint8_t *nib = p->nib;
 
-	for (w = 0; w < (n + 63) / 64; w++)
+	if (p->nib_plan) {
+		for (w = 0; w < nw; w++) {
+			lo = fw[w] & 0x0f0f0f0f0f0f0f0full;
+			hi = fw[w] >> 4 & 0x0f0f0f0f0f0f0f0full;
+			for (j = 0; j < 8; j++) {
+				nib[16 * w + j] = (uint8_t) (lo >> 8 * j);
+				nib[16 * w + 8 + j] = (uint8_t) (hi >> 8 * j);
+			}
+		}
+		for (w = 0; w < nw; w++)
+			p->rank_free[w] = gather_nibbles(p, w);
+		return;
+	}
+	for (w = 0; w < nw; w++)
 		for (j = 0, x = fw[w]; j < 8; j++, x >>= 8)
 			memcpy(p->free_byte + 64 * w + 8 * j,
-			       &p->spread[x & 0xff], 8);
+			       p->spread[x & 0xff], 8);
 	for (w = 0; w < n / 64; w++)
 		p->rank_free[w] =
 		    gather_word(p->free_byte, p->order + 64 * w, 64);
