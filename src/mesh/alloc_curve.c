@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "alloc_internal.h"
+#include "boxsum.h"
 #include "curve.h"
 #include "error.h"
 
@@ -53,13 +54,15 @@ struct curve_priv {
 	uint64_t *long_from; /* scratch: ranks that start a long run */
 	uint32_t *run_start; /* scratch: maximal free runs, ascending */
 	uint32_t *run_len;
-	uint32_t *run_before;   /* free ranks before each run */
-	uint32_t *free_rank;    /* scratch: ranks of free nodes, n + 4 */
-	uint32_t *hist;         /* scratch: N(h) for sos, h = 0..nodes */
-	uint32_t *rank;         /* node -> rank */
-	uint8_t *free_byte;     /* scratch: the free map, a byte per node */
-	uint8_t spread[256][8]; /* byte b -> its bits, a byte each */
-	int sparse_now;         /* this decision's runs came from free nodes */
+	uint32_t *run_before;      /* free ranks before each run */
+	uint32_t *free_rank;       /* scratch: ranks of free nodes, n + 8 */
+	uint32_t *hist;            /* scratch: N(h) for sos, h = 0..nodes */
+	uint32_t *rank;            /* node -> rank */
+	uint8_t *free_byte;        /* scratch: the free map, a byte per node */
+	uint8_t spread[256][8];    /* byte b -> its bits, a byte each */
+	uint32_t byte_pos[256][8]; /* byte b -> its set bits' positions */
+	uint8_t byte_pop[256];     /* byte b -> its set bits */
+	int sparse_now;            /* runs came from the free nodes */
 	/* The gather plan (nibble_plan), if nib_plan: rank word w is the OR
 	 * of nib_bits[(nib_entry[e] >> 32) + nib[(uint32_t) nib_entry[e]]]
 	 * over its entries e in [nib_start[w], nib_start[w + 1]).  Without
@@ -73,7 +76,8 @@ struct curve_priv {
 
 static int curve_alloc(struct curve_priv *p, uint32_t n)
 {
-	size_t runs = (size_t) n / 2 + 2;
+	/* n / 2 + 2 runs at most, and room for bits_to_list */
+	size_t runs = (size_t) n / 2 + 9;
 	unsigned b, i;
 
 	p->order = malloc(n * sizeof(*p->order));
@@ -82,12 +86,15 @@ static int curve_alloc(struct curve_priv *p, uint32_t n)
 	p->run_start = malloc(runs * sizeof(*p->run_start));
 	p->run_len = malloc(runs * sizeof(*p->run_len));
 	p->run_before = malloc(runs * sizeof(*p->run_before));
-	p->free_rank = malloc(((size_t) n + 4) * sizeof(*p->free_rank));
+	p->free_rank = malloc(((size_t) n + 8) * sizeof(*p->free_rank));
 	p->hist = calloc((size_t) n + 1, sizeof(*p->hist));
 	p->rank = malloc(n * sizeof(*p->rank));
 	for (b = 0; b < 256; b++)
-		for (i = 0; i < 8; i++)
+		for (i = 0; i < 8; i++) {
 			p->spread[b][i] = (uint8_t) (b >> i & 1);
+			if (b >> i & 1)
+				p->byte_pos[b][p->byte_pop[b]++] = i;
+		}
 	return p->order && p->rank_free && p->long_from && p->run_start &&
 		       p->run_len && p->run_before && p->free_rank && p->hist &&
 		       p->rank
@@ -389,11 +396,26 @@ static void gather_ranks(struct curve_priv *p, const struct mesh_view *v)
 		    gather_word(p->free_byte, p->order + 64 * w, n % 64);
 }
 
-/* Append the positions of the set bits of x (word w) to list. */
-static uint32_t bits_to_list(uint64_t x, uint32_t w, uint32_t *list, uint32_t n)
+/* Append the positions of the set bits of x (word w) to list, a byte at
+ * a time: each byte writes its 8 table positions (GCC vectorizes the
+ * add) and advances by its count, so there is no branch per bit and no
+ * chain through x &= x - 1.  list needs 7 entries of room past the
+ * last.  (doc/design.md, "Curves".) */
+static uint32_t bits_to_list(const struct curve_priv *p, uint64_t x, uint32_t w,
+			     uint32_t *list, uint32_t n)
 {
-	for (; x; x &= x - 1)
-		list[n++] = w * 64 + (uint32_t) __builtin_ctzll(x);
+	uint32_t j, i, b, base, v[8];
+	const uint32_t *pos;
+
+	for (j = 0; j < 8; j++, x >>= 8) {
+		b = (uint32_t) (x & 0xff);
+		base = 64 * w + 8 * j;
+		pos = p->byte_pos[b];
+		for (i = 0; i < 8; i++)
+			v[i] = pos[i] + base;
+		memcpy(list + n, v, sizeof(v));
+		n += p->byte_pop[b];
+	}
 	return n;
 }
 
@@ -414,10 +436,10 @@ static uint32_t find_runs(struct curve_priv *p, uint32_t n, uint32_t *nruns)
 
 	for (w = 0; w < nw; w++) {
 		x = p->rank_free[w];
-		ns = bits_to_list(run_starts(p->rank_free, w), w, p->run_start,
-				  ns);
-		ne =
-		    bits_to_list(~x & (x << 1 | prev >> 63), w, p->run_len, ne);
+		ns = bits_to_list(p, run_starts(p->rank_free, w), w,
+				  p->run_start, ns);
+		ne = bits_to_list(p, ~x & (x << 1 | prev >> 63), w, p->run_len,
+				  ne);
 		prev = x;
 	}
 	if (ne < ns)
@@ -437,7 +459,7 @@ static uint32_t list_free_ranks(struct curve_priv *p, uint32_t n)
 	uint32_t w, m = 0;
 
 	for (w = 0; w < (n + 63) / 64; w++)
-		m = bits_to_list(p->rank_free[w], w, p->free_rank, m);
+		m = bits_to_list(p, p->rank_free[w], w, p->free_rank, m);
 	return m;
 }
 
@@ -570,13 +592,13 @@ static void short_hist(struct curve_priv *p, uint32_t k)
 
 	for (w = 0; w < nw; w++) {
 		from[w] = run_starts(rf, w);
-		prev += (uint32_t) __builtin_popcountll(from[w]);
+		prev += mesh__popcount64(from[w]);
 	}
 	for (h = 1; h < k; h++) {
 		for (w = 0, longer = 0; w < nw; w++) {
 			from[w] &= rf[w] >> h |
 				   (w + 1 < nw ? rf[w + 1] << (64 - h) : 0);
-			longer += (uint32_t) __builtin_popcountll(from[w]);
+			longer += mesh__popcount64(from[w]);
 		}
 		p->hist[h] = prev - longer;
 		prev = longer;

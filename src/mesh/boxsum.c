@@ -31,6 +31,20 @@ void mesh__boxsum_free(struct mesh__boxsum *b)
 /* Row by row: a running count along x plus the sums of the row below
  * and the plane below (three loads per cell, not seven); the row's free
  * bits are read 64 at a time and shifted out one by one. */
+/* r[j] := pre[j] + dn[j] + bk[j] - dg[j]: one row of the summed-volume
+ * table from the row's own prefix counts (pre, a serial sum that the
+ * caller keeps out of this loop) and the three rows it builds on.  So
+ * this loop vectorizes. */
+static void add_rows(uint32_t *restrict r, const uint32_t *restrict pre,
+		     const uint32_t *restrict dn, const uint32_t *restrict bk,
+		     const uint32_t *restrict dg, uint32_t n)
+{
+	uint32_t j;
+
+	for (j = 0; j < n; j++)
+		r[j] = pre[j] + dn[j] + bk[j] - dg[j];
+}
+
 void mesh__boxsum_build(struct mesh__boxsum *b,
 			const struct mesh_bitmap *free_map)
 {
@@ -42,6 +56,7 @@ void mesh__boxsum_build(struct mesh__boxsum *b,
 	size_t j;
 	const uint32_t *down, *back, *diag;
 	uint64_t bits;
+	uint32_t pre[64];
 	int y, z;
 
 	for (z = 1; z <= t->dim[2]; z++)
@@ -57,8 +72,9 @@ void mesh__boxsum_build(struct mesh__boxsum *b,
 				bk = back + x0 + 1, dg = diag + x0 + 1;
 				for (j = 0; j < n; j++, bits >>= 1) {
 					run += (uint32_t) (bits & 1);
-					r[j] = run + dn[j] + bk[j] - dg[j];
+					pre[j] = run;
 				}
+				add_rows(r, pre, dn, bk, dg, n);
 			}
 		}
 }
