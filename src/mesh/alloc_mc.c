@@ -270,24 +270,13 @@ static inline uint32_t rows_at(const struct sweep_rows *R, int x)
 	return R->a[x] - R->b[x] - R->c[x] + R->d[x];
 }
 
-/* The bits of free_map at pos .. pos + n - 1 (n <= 64), bit 0 = pos. */
-static inline uint64_t bits_at(const struct mesh_bitmap *b, uint32_t pos,
-			       uint32_t n)
-{
-	uint32_t w = pos >> 6, sh = pos & 63;
-	uint64_t x = b->words[w] >> sh;
-
-	if (sh && sh + n > 64)
-		x |= b->words[w + 1] << (64 - sh);
-	return n == 64 ? x : x & (((uint64_t) 1 << n) - 1);
-}
-
 /* The free bits of x-row row at x0 .. x0 + 63 (fewer at the row's end),
  * without the nodes below from. */
 static inline uint64_t row_bits(const struct mesh_bitmap *b, uint32_t row,
 				uint32_t x0, uint32_t X, uint32_t from)
 {
-	uint64_t bits = bits_at(b, row + x0, X - x0 < 64 ? X - x0 : 64);
+	uint64_t bits =
+	    mesh__bits_at(b->words, row + x0, X - x0 < 64 ? X - x0 : 64);
 
 	if (row + x0 < from)
 		bits &= from - row - x0 >= 64

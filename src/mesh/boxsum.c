@@ -28,9 +28,6 @@ void mesh__boxsum_free(struct mesh__boxsum *b)
 	b->sum = NULL;
 }
 
-/* Row by row: a running count along x plus the sums of the row below
- * and the plane below (three loads per cell, not seven); the row's free
- * bits are read 64 at a time and shifted out one by one. */
 /* r[j] := pre[j] + dn[j] + bk[j] - dg[j]: one row of the summed-volume
  * table from the row's own prefix counts (pre, a serial sum that the
  * caller keeps out of this loop) and the three rows it builds on.  So
@@ -45,6 +42,9 @@ static void add_rows(uint32_t *restrict r, const uint32_t *restrict pre,
 		r[j] = pre[j] + dn[j] + bk[j] - dg[j];
 }
 
+/* Row by row: a running count along x (the row's bits read 64 at a time
+ * and shifted out one by one), then add_rows() with the sums of the row
+ * below and the plane below (three loads per cell, not seven). */
 void mesh__boxsum_build(struct mesh__boxsum *b,
 			const struct mesh_bitmap *free_map)
 {
