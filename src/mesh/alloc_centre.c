@@ -1526,9 +1526,12 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
  * tables_build() either.  Centres whose ball of radius rp holds fewer
  * than k free nodes take fast_score(). */
 
-/* Up to this k, pattern_score() sums the k (k - 1) / 2 pairwise
- * distances from a table instead of popcounting 6 R half-spaces. */
-#define PDIST_MAX_K 16
+/* pattern_score() takes a pair sum by cost (paired runs, 32^3 at 50%):
+ * up to PDIST_MAX_K the k (k - 1) / 2 pairwise distances from a table;
+ * then, up to PHIST_MAX_K, the set's coordinate histograms; beyond, 6 R
+ * half-space popcounts. */
+#define PDIST_MAX_K 8
+#define PHIST_MAX_K 16
 
 static int pop64(uint64_t v)
 {
@@ -1563,6 +1566,7 @@ static void pattern_init(struct mesh__l1near *x)
 		;
 	x->rp = r;
 	x->pcells = (uint32_t) ball_cells(dim, r);
+	x->prow_at = x->prow_seen = -1;
 	x->nrows = 0;
 	zr = dim[2] > 1 ? r : 0;
 	for (dz = -zr; dz <= zr; dz++) {
@@ -1575,6 +1579,7 @@ static void pattern_init(struct mesh__l1near *x)
 			x->prow[x->nrows].rx = (int8_t) rx;
 			x->prow[x->nrows++].pos = (uint8_t) n;
 			for (dx = -rx; dx <= rx; dx++, n++) {
+				x->pcell[n].shift = (uint8_t) (r + dx);
 				x->poff[n][0] = (int8_t) dx;
 				x->poff[n][1] = (int8_t) dy;
 				x->poff[n][2] = (int8_t) dz;
@@ -1591,6 +1596,9 @@ static void pattern_init(struct mesh__l1near *x)
 				x->pnear[n2++] = (uint8_t) i;
 			x->prow[i].off =
 			    x->prow[i].dz * (dim[1] + 2 * r) + x->prow[i].dy;
+			for (dx = 0; dx <= 2 * x->prow[i].rx; dx++)
+				x->pcell[x->prow[i].pos + dx].off =
+				    x->prow[i].off;
 		}
 		x->pupto[g] = n2;
 	}
@@ -1620,6 +1628,11 @@ static void pattern_init(struct mesh__l1near *x)
 		}
 	memset(x->pball, 0, sizeof(x->pball));
 	memset(x->phalf, 0, sizeof(x->phalf));
+	/* histogram fields: 2 r + 1 per word, 8 bits at most (3D: 7 of 8
+	 * bits; 2D: 11 of 5); 1D (63 fields) has none */
+	x->pfield = imin(64 / (2 * r + 1), 8);
+	for (g = 0, x->pones = 0; g <= 2 * r && x->pfield > 1; g++)
+		x->pones |= 1ull << (x->pfield * g);
 	for (n--; n >= 0; n--) {
 		bit = 1ull << n;
 		dist = 0;
@@ -1631,6 +1644,9 @@ static void pattern_init(struct mesh__l1near *x)
 		for (d = 0; d < MESH_MAX_DIMS; d++)
 			for (g = x->poff[n][d]; g < r; g++)
 				x->phalf[d][g + r] |= bit;
+		for (d = 0; d < MESH_MAX_DIMS; d++)
+			x->phist[d][n] = 1ull
+					 << (x->pfield * (x->poff[n][d] + r));
 		for (i = 0; i < (int) x->pcells; i++)
 			for (d = 0, x->pdist[n][i] = 0; d < MESH_MAX_DIMS; d++)
 				x->pdist[n][i] += (uint8_t) abs(x->poff[n][d] -
@@ -1685,6 +1701,81 @@ static uint64_t pattern_gather(const struct mesh__l1near *x,
 	return pat;
 }
 
+/* One round of transpose64(): swaps the off-diagonal blocks of side j
+ * (bits m) of each 2j x 2j block of rows a[0..top). */
+static inline void swap_blocks(uint64_t *a, int top, int j, uint64_t m)
+{
+	uint64_t t;
+	int b, k;
+
+	for (b = 0; b < top; b += 2 * j)
+		for (k = b; k < b + j; k++) {
+			t = ((a[k] >> j) ^ a[k + j]) & m;
+			a[k] ^= t << j;
+			a[k + j] ^= t;
+		}
+}
+
+/* Transposes the bit matrix a[64] (bit j of a[i] to bit i of a[j]) in
+ * six rounds of block swaps.  With half, only bits 0..31 of the rows
+ * are set, so the first round is a merge and the columns end in
+ * a[0..31]. */
+static void transpose64(uint64_t *a, int half)
+{
+	int k, top = half ? 32 : 64;
+
+	if (half)
+		for (k = 0; k < 32; k++)
+			a[k] |= a[k + 32] << 32;
+	else
+		swap_blocks(a, 64, 32, 0x00000000ffffffffull);
+	swap_blocks(a, top, 16, 0x0000ffff0000ffffull);
+	swap_blocks(a, top, 8, 0x00ff00ff00ff00ffull);
+	swap_blocks(a, top, 4, 0x0f0f0f0f0f0f0f0full);
+	swap_blocks(a, top, 2, 0x3333333333333333ull);
+	swap_blocks(a, top, 1, 0x5555555555555555ull);
+}
+
+/* The patterns at radius rp of the centres (0..X - 1, c[1], c[2]) in
+ * prowpat[]: word n holds cell n of every centre's ball (bit x for
+ * centre x), one shift of its padded row, and a transposition turns
+ * the words into patterns; about a fifth of a gather per centre. */
+static __attribute__((noinline)) void pattern_row(struct mesh__l1near *x,
+						  const int c[3])
+{
+	const int *dim = x->topo->dim;
+	const uint64_t *row =
+	    x->padrow + (c[2] + x->rp) * (dim[1] + 2 * x->rp) + (c[1] + x->rp);
+	uint64_t *a = x->prowpat, lanes = dim[0] > 32 ? ~0ull : 0xffffffffull;
+	uint32_t n;
+
+	for (n = 0; n < x->pcells; n++)
+		a[n] = (row[x->pcell[n].off] >> x->pcell[n].shift) & lanes;
+	for (; n < 64; n++)
+		a[n] = 0;
+	transpose64(a, dim[0] <= 32);
+}
+
+/* The pattern of centre c at radius r or more (pattern_gather()).  In
+ * index order the second centre of an x-row maps the whole row at once;
+ * centres visited out of that order (a window) gather one by one. */
+static inline uint64_t pattern_fetch(struct mesh__l1near *x,
+				     const struct mesh_bitmap *f,
+				     const int c[3], int r)
+{
+	int row = c[2] * x->topo->dim[1] + c[1];
+
+	if (row != x->prow_at) {
+		if (!x->padrow || row != x->prow_seen) {
+			x->prow_seen = row;
+			return pattern_gather(x, f, c, r);
+		}
+		pattern_row(x, c);
+		x->prow_at = row;
+	}
+	return x->prowpat[c[0]];
+}
+
 /* Copies f's x-rows into padrow (see alloc_centre.h). */
 static void pattern_prepare(struct mesh__l1near *x, const struct mesh_bitmap *f)
 {
@@ -1692,12 +1783,43 @@ static void pattern_prepare(struct mesh__l1near *x, const struct mesh_bitmap *f)
 	int y, z, W = dim[1] + 2 * x->rp;
 	uint32_t p = 0;
 
-	if (!x->padrow) /* rows too long for one word */
+	x->prow_at = x->prow_seen = -1; /* a new map */
+	if (!x->padrow)                 /* rows too long for one word */
 		return;
 	for (z = 0; z < dim[2]; z++)
 		for (y = 0; y < dim[1]; y++, p += (uint32_t) dim[0])
 			x->padrow[(z + x->rp) * W + y + x->rp] =
 			    row_bits(f, p, dim[0]) << x->rp;
+}
+
+/* The pair sum along one axis of a set of k nodes from its histogram
+ * h, field g counting the nodes at offset g - rp: a multiplication
+ * gives every field its prefix sum L, the nodes at or below the gap,
+ * and each gap adds L (k - L). */
+static inline uint64_t field_pairs(const struct mesh__l1near *x, uint64_t h,
+				   uint64_t k)
+{
+	uint64_t L, sum = 0, low = h * x->pones, mask = (1ull << x->pfield) - 1;
+	int g;
+
+	for (g = 0; g < 2 * x->rp; g++, low >>= x->pfield) {
+		L = low & mask;
+		sum += L * (k - L);
+	}
+	return sum;
+}
+
+/* field_pairs() on a 3D mesh's patterns (rp 3, fields of 8 bits). */
+static inline uint64_t field_pairs_3d(uint64_t h, uint64_t k)
+{
+	uint64_t low = h * 0x0001010101010101ull, L, sum = 0;
+	int g;
+
+	for (g = 0; g < 6; g++) {
+		L = (low >> (8 * g)) & 0xff;
+		sum += L * (k - L);
+	}
+	return sum;
 }
 
 /* fast_score() for a centre whose set lies in the ball of radius rp:
@@ -1711,6 +1833,7 @@ static int pattern_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	uint64_t pat, inner, sh, sel, b, pairs = 0, L;
 	int R, m, ns, d, g, i;
 	uint32_t n = 0, nr, nb;
+	uint64_t h[MESH_MAX_DIMS] = { 0, 0, 0 };
 	uint8_t pos[PDIST_MAX_K];
 
 	if (k < 1 || k > 64)
@@ -1719,12 +1842,12 @@ static int pattern_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	 * Then up or down to the least R with nr = ball(R) >= k; nb is
 	 * ball(R - 1), each count taken once. */
 	R = imin(imax(x->pguess, 1), x->rp);
-	pat = pattern_gather(x, f, c, R);
+	pat = pattern_fetch(x, f, c, R);
 	nr = (uint32_t) pop64(pat & x->pball[R]);
 	if (nr < k) {
 		if (R == x->rp)
 			return 0;
-		pat = pattern_gather(x, f, c, x->rp);
+		pat = pattern_fetch(x, f, c, x->rp);
 		if ((uint32_t) pop64(pat & x->pball[x->rp]) < k)
 			return 0;
 		do {
@@ -1754,13 +1877,28 @@ static int pattern_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 			sh &= ~(1ull << (63 - __builtin_clzll(sh)));
 	}
 	sel = inner | sh;
-	if (k <= PDIST_MAX_K) { /* fewer pairs than popcounts */
+	if (k <= PDIST_MAX_K) {
 		for (b = sel, n = 0; b; b &= b - 1)
 			pos[n++] = (uint8_t) __builtin_ctzll(b);
 		for (i = 1; i < (int) k; i++)
 			for (g = 0; g < i; g++)
 				pairs += x->pdist[pos[i]][pos[g]];
 		n = 0;
+	} else if (k <= PHIST_MAX_K && k < 1u << x->pfield) {
+		for (b = sel; b; b &= b - 1) {
+			i = __builtin_ctzll(b);
+			h[0] += x->phist[0][i];
+			h[1] += x->phist[1][i];
+			h[2] += x->phist[2][i];
+		}
+		if (x->rp == 3 && x->pfield == 8) /* 3D: constant shifts */
+			pairs = field_pairs_3d(h[0], k) +
+				field_pairs_3d(h[1], k) +
+				field_pairs_3d(h[2], k);
+		else
+			for (d = 0; d < MESH_MAX_DIMS; d++)
+				if (dim[d] > 1)
+					pairs += field_pairs(x, h[d], k);
 	} else {
 		for (d = 0; d < MESH_MAX_DIMS; d++)
 			for (g = -R; dim[d] > 1 && g < R; g++) {

@@ -109,7 +109,11 @@ struct mesh__l1near {
 	int8_t poff[64][MESH_MAX_DIMS];
 	uint64_t pball[64]; /* cells within distance r, r = 0..rp */
 	uint64_t phalf[MESH_MAX_DIMS][64]; /* [d][g + rp]: offset_d <= g */
-	uint8_t pdist[64][64];             /* L1 distance of cells i, j */
+	/* phist[d][i]: 1 in field offset_d + rp of pfield bits (histogram
+	 * entries of cell i); pones: 1 in each of the 2 rp + 1 fields */
+	uint64_t phist[MESH_MAX_DIMS][64], pones;
+	int pfield;
+	uint8_t pdist[64][64]; /* L1 distance of cells i, j */
 	struct {
 		int8_t dy, dz, rx;
 		uint8_t pos;
@@ -130,6 +134,14 @@ struct mesh__l1near {
 		uint8_t shift, dst;
 		uint64_t mask;
 	} * pplan;
+	/* With padrow: the patterns at radius rp of the centres of x-row
+	 * prow_at (z Y + y; -1: none), and the row of the last gather. */
+	uint64_t prowpat[64];
+	int prow_at, prow_seen;
+	struct {
+		int32_t off;   /* its row's prow[].off */
+		uint8_t shift; /* rp + its x offset */
+	} pcell[64];
 	/* Line caches are allocated up to this many entries per axis. */
 	size_t line_entries;
 	/* Tori: the search runs on an unrolled copy, a mesh (unr_topo)
