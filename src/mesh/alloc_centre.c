@@ -1792,6 +1792,48 @@ static void pattern_prepare(struct mesh__l1near *x, const struct mesh_bitmap *f)
 			    row_bits(f, p, dim[0]) << x->rp;
 }
 
+/* The pair sum of the cells p[0..k) (k <= 8) from the distance table,
+ * written out: a loop per pair mispredicts and counts. */
+static inline uint64_t pdist_sum(const struct mesh__l1near *x, const uint8_t *p,
+				 uint32_t k)
+{
+	const uint8_t(*D)[64] = x->pdist, *r;
+	uint64_t s = 0;
+
+	switch (k) {
+	case 8:
+		r = D[p[7]];
+		s += (uint64_t) r[p[0]] + r[p[1]] + r[p[2]] + r[p[3]] +
+		     r[p[4]] + r[p[5]] + r[p[6]];
+		/* fallthrough */
+	case 7:
+		r = D[p[6]];
+		s += (uint64_t) r[p[0]] + r[p[1]] + r[p[2]] + r[p[3]] +
+		     r[p[4]] + r[p[5]];
+		/* fallthrough */
+	case 6:
+		r = D[p[5]];
+		s += (uint64_t) r[p[0]] + r[p[1]] + r[p[2]] + r[p[3]] + r[p[4]];
+		/* fallthrough */
+	case 5:
+		r = D[p[4]];
+		s += (uint64_t) r[p[0]] + r[p[1]] + r[p[2]] + r[p[3]];
+		/* fallthrough */
+	case 4:
+		r = D[p[3]];
+		s += (uint64_t) r[p[0]] + r[p[1]] + r[p[2]];
+		/* fallthrough */
+	case 3:
+		s += (uint64_t) D[p[2]][p[0]] + D[p[2]][p[1]];
+		/* fallthrough */
+	case 2:
+		s += D[p[1]][p[0]];
+		/* fallthrough */
+	default:
+		return s;
+	}
+}
+
 /* The pair sum along one axis of a set of k nodes from its histogram
  * h, field g counting the nodes at offset g - rp: a multiplication
  * gives every field its prefix sum L, the nodes at or below the gap,
@@ -1880,9 +1922,7 @@ static int pattern_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	if (k <= PDIST_MAX_K) {
 		for (b = sel, n = 0; b; b &= b - 1)
 			pos[n++] = (uint8_t) __builtin_ctzll(b);
-		for (i = 1; i < (int) k; i++)
-			for (g = 0; g < i; g++)
-				pairs += x->pdist[pos[i]][pos[g]];
+		pairs = pdist_sum(x, pos, k);
 		n = 0;
 	} else if (k <= PHIST_MAX_K && k < 1u << x->pfield) {
 		for (b = sel; b; b &= b - 1) {
