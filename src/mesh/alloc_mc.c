@@ -606,27 +606,55 @@ static inline struct mesh__mc_live desc_start(const struct mesh__mc_cand *c,
  * The bound tightens as centres finish, in any order, so ties go to the
  * lower centre explicitly. */
 
-/* Fills out[0..len) with a shell's row counts shifted by K (see
- * row_periodic()). */
-typedef void (*row_fill_fn)(const struct mesh__mc *m, const int ext[3], int s,
-			    int y, int z, int K, uint32_t len, uint32_t *out);
+/* Fills q[i][0..len) with the row counts of shell S - i shifted by K
+ * (see row_periodic()), for i < n (2 or 3). */
+typedef void (*rows_fill_fn)(const struct mesh__mc *m, const int ext[3], int S,
+			     int n, int y, int z, int K, uint32_t len,
+			     uint32_t *const q[3]);
 
-/* row_periodic() on a mesh, from the summed-volume table: 0 below the
- * row, its total above. */
-static void row_clipped(const struct mesh__mc *m, const int ext[3], int s,
-			int y, int z, int K, uint32_t len, uint32_t *out)
+/* The differences of the four rows R (restrict: out is scratch, never
+ * the table, so GCC vectorizes). */
+static inline void row_difference(const struct sweep_rows *R, int X,
+				  uint32_t *restrict o)
 {
-	struct sweep_rows R;
-	int X = m->topo->dim[0], j;
-	uint32_t *restrict o = out + K;
-	const uint32_t *restrict a, *restrict b, *restrict c, *restrict d;
+	const uint32_t *restrict a = R->a, *restrict b = R->b,
+				 *restrict c = R->c, *restrict d = R->d;
+	int j;
 
-	sweep_row(m, ext, s, y, z, &R);
-	a = R.a, b = R.b, c = R.c, d = R.d;
-	/* out is scratch, never the table: restrict lets GCC vectorize */
 	for (j = 0; j <= X; j++)
 		o[j] = a[j] - b[j] - c[j] + d[j];
-	fill_clipped(out, out + K, X, K, len);
+}
+
+/* rows_fill_fn on a mesh, from the summed-volume table: 0 below the row,
+ * its total above.  The rows' low pads are 0 from the first row of a
+ * decision on (lower_bounds() zeroes them), so only the high pads are
+ * written per row. */
+static void rows_clipped(const struct mesh__mc *m, const int ext[3], int S,
+			 int n, int y, int z, int K, uint32_t len,
+			 uint32_t *const q[3])
+{
+	struct sweep_rows R;
+	int X = m->topo->dim[0], i;
+	uint32_t j, top;
+
+	for (i = 0; i < n; i++) {
+		sweep_row(m, ext, S - i, y, z, &R);
+		row_difference(&R, X, q[i] + K);
+		top = q[i][K + X];
+		for (j = (uint32_t) (K + X + 1); j < len; j++)
+			q[i][j] = top;
+	}
+}
+
+/* rows_fill_fn on a torus: row_periodic() per shell. */
+static void rows_periodic(const struct mesh__mc *m, const int ext[3], int S,
+			  int n, int y, int z, int K, uint32_t len,
+			  uint32_t *const q[3])
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		row_periodic(m, ext, S - i, y, z, K, len, q[i]);
 }
 
 /* Step 2's lower bounds: the free centres from node from on whose bound
@@ -660,28 +688,31 @@ static uint32_t lower_bounds(const struct mesh__mc *m,
 	 * is at most the whole ring.  Called through a pointer, so that
 	 * neither fill is inlined into this loop (inlining both made the
 	 * mesh's 6% slower). */
-	row_fill_fn fill =
-	    t->wrap[0] || t->wrap[1] || t->wrap[2] ? row_periodic : row_clipped;
+	rows_fill_fn fill = t->wrap[0] || t->wrap[1] || t->wrap[2]
+				? rows_periodic
+				: rows_clipped;
 	int wrap_x = t->wrap[0] && X > 1;
 	uint32_t W1 = wrap_x && w1 > X ? X : w1;
 	uint32_t W2 = wrap_x && w1 + 2 > X ? X : w1 + 2;
 	/* shell S - 2 (if three) lies within S - 1's pads */
 	uint32_t W0 = wrap_x && w1 - 2 > X ? X : w1 - 2;
 	uint32_t *q1 = m->rowq, *q2 = q1 + len, *q0 = q2 + len;
+	uint32_t *const q[3] = { q2, q1, q0 }; /* shells S, S - 1, S - 2 */
 	const uint32_t *h1 = q1 + pl - lo1 + W1, *l1 = q1 + pl - lo1,
 		       *h2 = q2 + pl - lo1 - 1 + W2, *l2 = q2 + pl - lo1 - 1,
 		       *h0 = q0 + pl - lo1 + 1 + W0, *l0 = q0 + pl - lo1 + 1;
 
+	/* the low pads: rows_clipped() leaves them */
+	memset(q1, 0, pl * sizeof(*q1));
+	memset(q2, 0, pl * sizeof(*q2));
+	if (three)
+		memset(q0, 0, pl * sizeof(*q0));
 	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
 		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
 			if (row + X <= from)
 				continue;
-			fill(m, ext, S - 1, (int) y, (int) z, (int) pl, len,
-			     q1);
-			fill(m, ext, S, (int) y, (int) z, (int) pl, len, q2);
-			if (three)
-				fill(m, ext, S - 2, (int) y, (int) z, (int) pl,
-				     len, q0);
+			fill(m, ext, S, 2 + three, (int) y, (int) z, (int) pl,
+			     len, q);
 			for (x0 = 0; x0 < X; x0 += 64) {
 				bits = row_bits(free_map, row, x0, X, from);
 				for (; bits; bits &= bits - 1) {
