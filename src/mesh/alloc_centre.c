@@ -1515,13 +1515,17 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
  * HOW IT WORKS: for small balls (at most 64 cells: radius 3 in 3D, 5 in
  * 2D), the free nodes of the ball of radius rp around a centre are
  * gathered into one 64-bit word, one x-row at a time (a shift and a
- * mask per row), bit i standing for cell poff[i].  Cells are numbered in
+ * mask per row), bit i standing for cell poff[i]; in index order, the
+ * patterns of a whole x-row of centres come from one bit transposition
+ * instead (pattern_row()).  Cells are numbered in
  * node-index order (z, then y, then x), so "the lowest-index nodes of
  * the last shell" are its lowest set bits.  Ball counts are popcounts
  * against pball[r]; the set is the ball of radius R - 1 plus the lowest
  * m bits of shell R; its pair sum is, per axis, the sum over the gaps g
- * of L (k - L), L = popcount(set & phalf[d][g]) being the set's nodes on
- * the low side of the gap (the same integer as window_pairs() gives).
+ * of L (k - L), L being the set's nodes on the low side of the gap (the
+ * same integer as window_pairs() gives), counted by popcounts against
+ * phalf[d][g] or from packed histograms, or for k <= 8 summed pair by
+ * pair from pdist (see PDIST_MAX_K).
  * No table is read, so a decision whose centres all fit needs no
  * tables_build() either.  Centres whose ball of radius rp holds fewer
  * than k free nodes take fast_score(). */
