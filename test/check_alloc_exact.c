@@ -903,15 +903,18 @@ END_TEST
  * fallback both score; 16tx12x10t with one axis unwrapped; 26tx22t in
  * 2D (patterns of radius 5); 9tx7t and 5tx6 with pads of 2 and 3 (no
  * patterns); 60tx7tx5t with x-rows of 60 + 2 * 13 nodes, copied a bit
- * at a time; 12x16tx13t with x unwrapped (rows copied unshifted). */
+ * at a time; 12x16tx13t with x unwrapped (rows copied unshifted);
+ * 58x3x3 with x-rows that fill the padded word exactly (58 + 2 * 3),
+ * so a row of patterns takes the full 64-lane transposition; 1x9x7 with
+ * one-node x-rows. */
 static const char *const l1_path_meshes[] = {
-	"20x17x13",    "60x8x6",     "70x9x5",	"9x7",	 "33x5",
-	"20tx17tx13t", "16tx12x10t", "26tx22t", "9tx7t", "5tx6",
-	"60tx7tx5t",   "12x16tx13t"
+	"20x17x13",    "60x8x6",     "70x9x5",	"9x7",	  "33x5",
+	"20tx17tx13t", "16tx12x10t", "26tx22t", "9tx7t",  "5tx6",
+	"60tx7tx5t",   "12x16tx13t", "58x3x3",	"1x9x7"
 };
 /* ... and whether k = 8 at 50% fits patterns almost everywhere (tori
  * whose short rings would bend a pattern's pair sums have none) */
-static const int l1_path_patterns[] = { 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1 };
+static const int l1_path_patterns[] = { 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 1, 1, 1 };
 
 START_TEST(test_exact_l1_paths)
 {
