@@ -85,10 +85,20 @@ struct mesh__l1near {
 	uint8_t *lfill[MESH_MAX_DIMS];
 	int lcap; /* largest radius cached; larger ones use slice_hist() */
 	/* If X <= 62: the free map's x-rows, each in one word shifted left
-	 * by wpad = (64 - X) / 2, wrow[y + z * Y], for walks of radius
-	 * <= wpad (both cells of a shell row in one word, no x bounds). */
+	 * by wpad = (64 - X) / 2, with wpy and wpz empty rows around (y, z)
+	 * (wmax = min(wpad, WALK_PAD), or less on a shorter axis):
+	 * wrow[(y + wpy) + (z + wpz) * wstride].  Walks of radius <= wmax
+	 * read both cells of a shell row from one word with no bounds test,
+	 * the rows in index order from wplan[wstart[r] .. wstart[r + 1]). */
 	uint64_t *wrow;
-	int wpad;
+	int wpad, wpy, wpz, wmax;
+	size_t wstride;
+	struct mesh__wstep {
+		int32_t off; /* dy + dz * wstride */
+		int8_t dy, dz, rx;
+		uint8_t hi; /* 1 if the row has a second cell (rx > 0) */
+	} * wplan;
+	uint32_t *wstart;
 	/* Line caches pay once most centres of a decision take fast_score()
 	 * (k too large for patterns, or patterns given up): a line's fill
 	 * covers every slice, and a lone centre needs 2 R + 1 of them. */
