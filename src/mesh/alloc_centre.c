@@ -559,10 +559,10 @@ static int line_caches_init(struct mesh__l1near *x)
 		if (!x->tab[d] || !x->rot[d])
 			continue;
 		lines = (size_t) t->dim[x->tp[d]] * (size_t) t->dim[x->tq[d]];
-		n = lines * (size_t) (x->lcap + 1) * (size_t) t->dim[d];
+		n = lines * (size_t) (x->lcap + 2) * (size_t) t->dim[d];
 		if (n > x->line_entries)
 			continue;
-		x->lcache[d] = malloc(n * sizeof(*x->lcache[d]));
+		x->lcache[d] = calloc(n, sizeof(*x->lcache[d]));
 		x->lfill[d] = calloc(lines, sizeof(*x->lfill[d]));
 		if (!x->lcache[d] || !x->lfill[d])
 			return MESH_ENOMEM;
@@ -661,7 +661,7 @@ static int tables_init(struct mesh__l1near *x)
 	if (x->axis0 == 0 && x->rot[0]) {
 		x->sstep[0] = 1;
 		x->estep[0] = (size_t) t->dim[0];
-		x->rcache = malloc((size_t) t->dim[0] * (size_t) (x->rmax + 1) *
+		x->rcache = calloc((size_t) t->dim[0] * (size_t) (x->rmax + 2),
 				   sizeof(*x->rcache));
 		if (!x->rcache || line_caches_init(x))
 			return MESH_ENOMEM;
@@ -1017,36 +1017,37 @@ static void diamond_runs(const struct mesh__l1near *x, int d, const int c[3],
  * radii.  rcache[w * X + i] keeps them for the row; radii below rfill
  * are filled, for all slices at once (the four table offsets depend on
  * w only). */
+/* The row cache's row 0 (row -1 is before it). */
+static inline uint16_t *row_cache(const struct mesh__l1near *x)
+{
+	return x->rcache + x->topo->dim[0];
+}
+
 static void row_fill(struct mesh__l1near *x, const int c[3], int r)
 {
-	diamond_runs(x, 0, c, x->rfill, r, x->rcache);
+	diamond_runs(x, 0, c, x->rfill, r, row_cache(x));
 	x->rfill = r + 1;
 }
 
-/* h[i] := D[(rho - |i - c|) * n + i] for i in [lo, hi], 0 where rho -
- * |i - c| < 0: the slices of the ball of radius rho around coordinate c
- * from a cache D of diamonds (radius-major rows of n slices).  The two
- * halves walk D's diagonals, so no slice needs an absolute value.
- * [lo, hi] is the window of radius rho or rho + 1 around c, clipped to
- * the axis, so at most one slice on either side is 0 (a loop there
- * became a memset call per side). */
+/* h[i] := D[(rho + 1 - |i - c|) * n + i] for i in [lo, hi]: the slices
+ * of the ball of radius rho around coordinate c from a cache D of
+ * diamonds (radius-major rows of n slices, from radius -1, whose row is
+ * 0).  [lo, hi] is the window of radius rho or rho + 1 around c, clipped
+ * to the axis, so a slice outside the ball reads row -1: the loops'
+ * lengths do not depend on rho, which changes from centre to centre at
+ * random (the exits of loops as long as the ball mispredicted).  The
+ * two halves walk D's diagonals, so no slice needs an absolute value. */
 static void v_read(const uint16_t *D, size_t n, int c, int rho, int lo, int hi,
 		   uint32_t *h)
 {
-	int a = imax(lo, c - rho), b = imin(hi, c + rho), i;
 	size_t o; /* unsigned: the step after the last read may wrap */
+	int i;
 
-	if (lo < a)
-		h[lo] = 0;
-	if (b < hi)
-		h[hi] = 0;
-	if (a > b)
-		return;
-	o = (size_t) (rho - c + a) * n + (size_t) a;
-	for (i = a; i < c && i <= b; i++, o += n + 1)
+	o = (size_t) (rho + 1 - c + lo) * n + (size_t) lo;
+	for (i = lo; i < c; i++, o += n + 1)
 		h[i] = D[o];
-	o = (size_t) rho * n + (size_t) c;
-	for (i = c; i <= b; i++, o -= n - 1)
+	o = (size_t) (rho + 1) * n + (size_t) c;
+	for (i = c; i <= hi; i++, o -= n - 1)
 		h[i] = D[o];
 }
 
@@ -1062,7 +1063,7 @@ static uint32_t row_ball(struct mesh__l1near *x, const int c[3], int r)
 		return 0;
 	if (r >= x->rfill)
 		row_fill(x, c, r);
-	rc = x->rcache;
+	rc = row_cache(x);
 	/* slice i < c[0] has radius r - c[0] + i, slice i >= c[0]
 	 * r + c[0] - i */
 	for (i = lo; i < c[0]; i++)
@@ -1114,8 +1115,8 @@ static const uint16_t *line_cache(struct mesh__l1near *x, int d, const int c[3],
 	const int *dim = x->topo->dim;
 	size_t line = (size_t) c[x->tp[d]] +
 		      (size_t) c[x->tq[d]] * (size_t) dim[x->tp[d]];
-	uint16_t *L =
-	    x->lcache[d] + line * (size_t) (x->lcap + 1) * (size_t) dim[d];
+	uint16_t *L = x->lcache[d] +
+		      (line * (size_t) (x->lcap + 2) + 1) * (size_t) dim[d];
 
 	if (rho >= x->lfill[d][line]) {
 		diamond_runs(x, d, c, x->lfill[d][line], rho, L);
@@ -1132,7 +1133,8 @@ static void line_hist(struct mesh__l1near *x, int d, const int c[3], int rho,
 	const int *dim = x->topo->dim;
 	int lo = imax(0, c[d] - win), hi = imin(dim[d] - 1, c[d] + win);
 
-	v_read(line_cache(x, d, c, rho), (size_t) dim[d], c[d], rho, lo, hi, h);
+	v_read(line_cache(x, d, c, rho) - dim[d], (size_t) dim[d], c[d], rho,
+	       lo, hi, h);
 }
 
 /* Moves the first m free nodes of shell r in ascending (dir > 0) or the

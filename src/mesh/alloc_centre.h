@@ -70,17 +70,18 @@ struct mesh__l1near {
 	int axis0;  /* axis whose slices count whole balls */
 	int rguess; /* radius of the previous centre: a good first try */
 	/* If axis0 == 0 (rotated): the axis-0 diamonds of the current
-	 * x-row of centres, rcache[w * X + i] for slice i and radius w,
-	 * radii below rfill filled; rkey = c[1] + c[2] * Y of that row, -1
-	 * after a tables_build(). */
+	 * x-row of centres, rcache[(w + 1) * X + i] for slice i and radius
+	 * w, radii below rfill filled; rkey = c[1] + c[2] * Y of that row,
+	 * -1 after a tables_build().  Row w = -1 stays 0 (see v_read()). */
 	uint16_t *rcache;
 	int rfill;
 	long rkey;
 	/* Line caches (the other rotated axes d, if the row cache is on):
 	 * the same for the line of centres along d through c, keyed by the
 	 * other two coordinates (line = c[tp] + c[tq] * dim[tp]):
-	 * lcache[d][(line * (lcap + 1) + w) * dim[d] + i], radii below
-	 * lfill[d][line] filled.  Kept for the whole decision. */
+	 * lcache[d][(line * (lcap + 2) + w + 1) * dim[d] + i], radii below
+	 * lfill[d][line] filled, and row w = -1 0.  Kept for the whole
+	 * decision. */
 	uint16_t *lcache[MESH_MAX_DIMS];
 	uint8_t *lfill[MESH_MAX_DIMS];
 	int lcap; /* largest radius cached; larger ones use slice_hist() */
