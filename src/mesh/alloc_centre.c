@@ -2684,6 +2684,41 @@ static void scan_centre(struct mesh__l1near *x,
 	}
 }
 
+int mesh__centre_free(const void *ctx, uint32_t node, const int c[3])
+{
+	(void) c;
+	return mesh_bitmap_test(ctx, node);
+}
+
+/* The scan in index order over the set bits of centres, an x-row (at
+ * most 64 nodes) at a time: no test per node. */
+static uint64_t scan_rows(struct mesh__l1near *x,
+			  const struct mesh_bitmap *free_map,
+			  const struct mesh_bitmap *centres, uint32_t k,
+			  uint64_t best, uint32_t *out)
+{
+	const struct mesh_topo *t = x->topo;
+	int c[3] = { 0, 0, 0 };
+	uint32_t p;
+	uint64_t bits, s;
+
+	for (p = 0; p < t->nodes; p += (uint32_t) t->dim[0]) {
+		for (bits = row_bits(centres, p, t->dim[0]); bits;
+		     bits &= bits - 1) {
+			c[0] = __builtin_ctzll(bits);
+			/* in index order a later equal score never wins */
+			s = centre_score(x, free_map, c, k, best, out);
+			if (s < best)
+				best = s;
+		}
+		if (++c[1] == t->dim[1]) {
+			c[1] = 0;
+			c[2]++;
+		}
+	}
+	return best;
+}
+
 uint64_t mesh__l1near_best(struct mesh__l1near *x,
 			   const struct mesh_bitmap *free_map, uint32_t k,
 			   mesh__centre_pred pred, const void *ctx,
@@ -2719,6 +2754,8 @@ uint64_t mesh__l1near_best(struct mesh__l1near *x,
 		} while (window_next(t, x->win_axis, c));
 		return best;
 	}
+	if (pred == mesh__centre_free && t->dim[0] <= 64)
+		return scan_rows(x, free_map, ctx, k, best, out);
 	for (i = 0; i < t->nodes; i++, next_coords(t, c)) {
 		if (pred && !pred(ctx, i, c))
 			continue;

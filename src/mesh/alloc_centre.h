@@ -356,6 +356,12 @@ int mesh__io_rank(const struct mesh_topo *t, const struct mesh__io_geom *g,
 typedef int (*mesh__centre_pred)(const void *ctx, uint32_t node,
 				 const int c[3]);
 
+/* Gen-Alg's predicate: the free nodes, ctx being the free map.
+ * mesh__l1near_best() knows it, and on meshes whose x-rows fit a word
+ * takes each row's free bits instead of asking node by node (on a
+ * random map, that branch mispredicts half the time). */
+int mesh__centre_free(const void *ctx, uint32_t node, const int c[3]);
+
 /* Lowest score over the candidate centres, ties to the lowest centre
  * index; out receives that centre's set.  UINT64_MAX if no centre. */
 uint64_t mesh__l1near_best(struct mesh__l1near *x,

@@ -53,17 +53,11 @@ static void genalg_destroy(struct mesh_allocator *a)
 	free(a->priv);
 }
 
-static int is_free(const void *ctx, uint32_t node, const int c[3])
-{
-	(void) c;
-	return mesh_bitmap_test(ctx, node);
-}
-
 static int genalg_place(struct mesh_allocator *a, const struct mesh_view *v,
 			const struct mesh_request *req, uint32_t *out)
 {
-	uint64_t best = mesh__l1near_best(a->priv, v->free, req->nodes, is_free,
-					  v->free, out);
+	uint64_t best = mesh__l1near_best(a->priv, v->free, req->nodes,
+					  mesh__centre_free, v->free, out);
 
 	return best == UINT64_MAX ? MESH_ENOSPC : 0;
 }
@@ -74,13 +68,14 @@ static int genalg_candidates(struct mesh_allocator *a,
 			     int (*cb)(void *ctx, const uint32_t *nodes),
 			     void *ctx)
 {
-	uint64_t best = mesh__l1near_best(a->priv, v->free, req->nodes, is_free,
-					  v->free, buf);
+	uint64_t best = mesh__l1near_best(a->priv, v->free, req->nodes,
+					  mesh__centre_free, v->free, buf);
 
 	if (best == UINT64_MAX)
 		return MESH_ENOSPC;
-	return mesh__l1near_ties(a->priv, v->free, req->nodes, is_free, v->free,
-				 best, buf, cb, ctx);
+	return mesh__l1near_ties(a->priv, v->free, req->nodes,
+				 mesh__centre_free, v->free, best, buf, cb,
+				 ctx);
 }
 
 const struct mesh_alloc_ops mesh__genalg_ops = {
