@@ -282,8 +282,8 @@ void mesh__l1near_free(struct mesh__l1near *x)
 	x->wrow = NULL;
 	free(x->wplan);
 	x->wplan = NULL;
-	free(x->wstart);
-	x->wstart = NULL;
+	free(x->wzs);
+	x->wzs = NULL;
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		free(x->lcache[d]);
 		free(x->lfill[d]);
@@ -584,8 +584,8 @@ static int walk_init(struct mesh__l1near *x)
 {
 	const int *dim = x->topo->dim;
 	struct mesh__wstep *e;
-	int r, dy, dz, rz;
-	uint32_t n = 0;
+	int r, dy, dz, rz, zr;
+	uint32_t n = 0, *zs;
 
 	x->wpad = (64 - dim[0]) / 2;
 	x->wmax = imin(x->wpad, WALK_PAD);
@@ -594,15 +594,19 @@ static int walk_init(struct mesh__l1near *x)
 	x->wstride = (size_t) dim[1] + 2 * (size_t) x->wpy;
 	x->wrow = calloc(x->wstride * ((size_t) dim[2] + 2 * (size_t) x->wpz),
 			 sizeof(*x->wrow));
-	x->wstart = malloc(((size_t) x->wmax + 2) * sizeof(*x->wstart));
+	x->wzs = malloc(((size_t) x->wmax + 1) * (2 * (size_t) x->wmax + 2) *
+			sizeof(*x->wzs));
 	/* at most 2 r^2 + 2 r + 1 rows per radius r */
 	x->wplan = malloc(((size_t) x->wmax + 1) * ((size_t) x->wmax + 1) *
 			  ((size_t) x->wmax + 1) * sizeof(*x->wplan));
-	if (!x->wrow || !x->wstart || !x->wplan)
+	if (!x->wrow || !x->wzs || !x->wplan)
 		return MESH_ENOMEM;
 	for (r = 0; r <= x->wmax; r++) {
-		x->wstart[r] = n;
-		for (dz = -imin(r, x->wpz); dz <= imin(r, x->wpz); dz++) {
+		zs = x->wzs + (size_t) r * (2 * (size_t) x->wmax + 2) +
+		     (size_t) x->wmax;
+		zr = imin(r, x->wpz);
+		for (dz = -zr; dz <= zr; dz++) {
+			zs[dz] = n;
 			rz = r - (dz < 0 ? -dz : dz);
 			for (dy = -imin(rz, x->wpy); dy <= imin(rz, x->wpy);
 			     dy++) {
@@ -615,8 +619,8 @@ static int walk_init(struct mesh__l1near *x)
 				    (int32_t) (dy + dz * (long) x->wstride);
 			}
 		}
+		zs[zr + 1] = n;
 	}
-	x->wstart[r] = n;
 	return 0;
 }
 
@@ -1202,8 +1206,13 @@ static void walk_rows(struct mesh__l1near *x, const struct mesh_bitmap *f,
 static void plan_walk(struct mesh__l1near *x, const int c[3], int r, uint32_t m,
 		      int dir)
 {
-	const struct mesh__wstep *first = x->wplan + x->wstart[r],
-				 *end = x->wplan + x->wstart[r + 1], *e;
+	const uint32_t *zs =
+	    x->wzs + (size_t) r * (2 * (size_t) x->wmax + 2) + (size_t) x->wmax;
+	int zr = imin(r, x->wpz);
+	/* only the planes on the mesh */
+	const struct mesh__wstep
+	    *first = x->wplan + zs[imax(-zr, -c[2])],
+	    *end = x->wplan + zs[imin(zr, x->topo->dim[2] - 1 - c[2]) + 1], *e;
 	const uint64_t *w = x->wrow + (size_t) (c[1] + x->wpy) +
 			    (size_t) (c[2] + x->wpz) * x->wstride;
 	uint32_t *h0 = x->hist[0] + c[0], *h1 = x->hist[1] + c[1],

@@ -90,7 +90,9 @@ struct mesh__l1near {
 	 * (wmax = min(wpad, WALK_PAD), or less on a shorter axis):
 	 * wrow[(y + wpy) + (z + wpz) * wstride].  Walks of radius <= wmax
 	 * read both cells of a shell row from one word with no bounds test,
-	 * the rows in index order from wplan[wstart[r] .. wstart[r + 1]). */
+	 * the rows in index order from wplan; those of plane dz (|dz| <=
+	 * min(r, wpz)) start at wplan[wzs[r * (2 wmax + 2) + dz + wmax]],
+	 * and the next plane's start ends them. */
 	uint64_t *wrow;
 	int wpad, wpy, wpz, wmax;
 	size_t wstride;
@@ -99,7 +101,7 @@ struct mesh__l1near {
 		int8_t dy, dz, rx;
 		uint8_t hi; /* 1 if the row has a second cell (rx > 0) */
 	} * wplan;
-	uint32_t *wstart;
+	uint32_t *wzs;
 	/* Line caches pay once most centres of a decision take fast_score()
 	 * (k too large for patterns, or patterns given up): a line's fill
 	 * covers every slice, and a lone centre needs 2 R + 1 of them. */
