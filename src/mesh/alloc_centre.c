@@ -198,10 +198,12 @@ static int l1near_init(struct mesh__l1near *x, const struct mesh_topo *t,
 		h = calloc((size_t) t->dim[d] + 2 * HIST_PAD, sizeof(uint32_t));
 		x->hist[d] = h ? h + HIST_PAD : NULL;
 	}
+	h = calloc((size_t) t->dim[0] + 2 * HIST_PAD, sizeof(uint32_t));
+	x->hist0_alt = h ? h + HIST_PAD : NULL;
 	for (d = 0; d < 2; d++)
 		x->hbuf[d] = calloc((size_t) x->rmax + 1, sizeof(uint32_t));
 	if (!x->shell || !x->taken || !x->lb || !x->hist[0] || !x->hist[1] ||
-	    !x->hist[2] || !x->hbuf[0] || !x->hbuf[1] ||
+	    !x->hist[2] || !x->hist0_alt || !x->hbuf[0] || !x->hbuf[1] ||
 	    mesh__pairsum_init(&x->ps, t) || tables_init(x)) {
 		mesh__l1near_free(x);
 		return MESH_ENOMEM;
@@ -259,6 +261,10 @@ void mesh__l1near_free(struct mesh__l1near *x)
 		if (x->hist[d])
 			free(x->hist[d] - HIST_PAD);
 		x->hist[d] = NULL;
+	}
+	if (x->hist0_alt) {
+		free(x->hist0_alt - HIST_PAD);
+		x->hist0_alt = NULL;
 	}
 	for (d = 0; d < 2; d++) {
 		free(x->hbuf[d]);
@@ -1077,6 +1083,37 @@ static uint32_t row_ball(struct mesh__l1near *x, const int c[3], int r)
 	return n;
 }
 
+/* row_ball() of radii r and r - 1 in one pass (r < rfill), which also
+ * leaves their slices on the window of radius r in hr and hb: the
+ * slice at i is on diagonal r - |i - c| of the row cache, and the
+ * smaller ball's one row below it (row -1, zero, at |i - c| = r). */
+static void row_ball2(const struct mesh__l1near *x, const int c[3], int r,
+		      uint32_t *hr, uint32_t *hb, uint32_t *n, uint32_t *b)
+{
+	const size_t X = (size_t) x->topo->dim[0];
+	const uint16_t *D = row_cache(x);
+	int lo = imax(0, c[0] - r), hi = imin((int) X - 1, c[0] + r), i;
+	uint32_t sr = 0, sb = 0;
+	size_t o; /* unsigned: the step after the last read may wrap */
+
+	o = (size_t) (r - c[0] + lo) * X + (size_t) lo;
+	for (i = lo; i < c[0]; i++, o += X + 1) {
+		hr[i] = D[o];
+		hb[i] = D[o - X];
+		sr += hr[i];
+		sb += hb[i];
+	}
+	o = (size_t) r * X + (size_t) c[0];
+	for (i = c[0]; i <= hi; i++, o -= X - 1) {
+		hr[i] = D[o];
+		hb[i] = D[o - X];
+		sr += hr[i];
+		sb += hb[i];
+	}
+	*n = sr;
+	*b = sb;
+}
+
 /* find_radius() from the row cache: the same radius, counts and
  * hist[0]. */
 static int find_radius_row(struct mesh__l1near *x, const int c[3], uint32_t k,
@@ -1090,8 +1127,21 @@ static int find_radius_row(struct mesh__l1near *x, const int c[3], uint32_t k,
 		x->rfill = 0;
 		x->rkey = key;
 	}
-	n = row_ball(x, c, r);
-	b = row_ball(x, c, r - 1);
+	if (r >= x->rfill)
+		row_fill(x, c, r);
+	row_ball2(x, c, r, x->hist[0], x->hist0_alt, &n, &b);
+	if (b < k && n >= k) { /* the guess was right (most centres) */
+		x->rguess = r;
+		*below = b;
+		*at = n;
+		if (k - b <= n - k) { /* hist[0] is to hold ball(r - 1) */
+			uint32_t *h = x->hist[0];
+
+			x->hist[0] = x->hist0_alt;
+			x->hist0_alt = h;
+		}
+		return r;
+	}
 	while (n < k) {
 		b = n;
 		n = row_ball(x, c, ++r);
@@ -1319,6 +1369,30 @@ static uint64_t window_pairs(const uint32_t *h, int lo, int hi, uint32_t n)
 	for (a = lo; a < hi; a++) {
 		below += h[a];
 		pairs += (uint64_t) below * (n - below);
+	}
+	return pairs;
+}
+
+/* window_pairs() of all three axes at once, on the windows of radius r
+ * around c left unclipped (r <= HIST_PAD): a slice off the mesh is a
+ * pad, 0, and adds L (n - L) = 0 with L = 0 or n.  One loop of fixed
+ * length 2 r, with three independent sums, instead of three loops whose
+ * lengths vary with the clipping. */
+static uint64_t window_pairs3(uint32_t *const hist[MESH_MAX_DIMS],
+			      const int c[3], int r, uint32_t n)
+{
+	const uint32_t *h0 = hist[0] + c[0], *h1 = hist[1] + c[1],
+		       *h2 = hist[2] + c[2];
+	uint64_t pairs = 0;
+	uint32_t b0 = 0, b1 = 0, b2 = 0;
+	int a;
+
+	for (a = -r; a < r; a++) {
+		b0 += h0[a];
+		b1 += h1[a];
+		b2 += h2[a];
+		pairs += (uint64_t) b0 * (n - b0) + (uint64_t) b1 * (n - b1) +
+			 (uint64_t) b2 * (n - b2);
 	}
 	return pairs;
 }
@@ -1567,6 +1641,28 @@ static void ring_bound_count(struct mesh__l1near *x, int pruned)
 	}
 }
 
+/* The pair sum of the set in hist, axis by axis on the clipped windows
+ * of radius r (Lee distances beyond radius rlin on a ring). */
+static uint64_t split_pairs(const struct mesh__l1near *x, const int c[3], int r,
+			    uint32_t k)
+{
+	uint64_t pairs = 0;
+	int d;
+
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		int lo = imax(0, c[d] - r),
+		    hi = imin(x->topo->dim[d] - 1, c[d] + r);
+
+		if (!x->tab[d])
+			continue;
+		pairs +=
+		    r > x->rlin && x->ring[d]
+			? ring_window_pairs(x->hist[d], lo, hi, k, x->ring[d])
+			: window_pairs(x->hist[d], lo, hi, k);
+	}
+	return pairs;
+}
+
 /* mesh__l1near_score() on a mesh whose tables are built for f. */
 static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 			   const int c[3], uint32_t k, uint64_t bound,
@@ -1608,17 +1704,11 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	}
 	if (extra)
 		shell_walk(x, f, c, r, low ? m : extra, low ? 1 : -1);
-	for (d = 0; d < MESH_MAX_DIMS; d++) {
-		int lo = imax(0, c[d] - r),
-		    hi = imin(x->topo->dim[d] - 1, c[d] + r);
-
-		if (!x->tab[d])
-			continue;
-		pairs +=
-		    r > x->rlin && x->ring[d]
-			? ring_window_pairs(x->hist[d], lo, hi, k, x->ring[d])
-			: window_pairs(x->hist[d], lo, hi, k);
-	}
+	if (x->tab[0] && x->tab[1] && x->tab[2] && r <= x->rlin &&
+	    r <= HIST_PAD)
+		pairs = window_pairs3(x->hist, c, r, k);
+	else
+		pairs = split_pairs(x, c, r, k);
 	if (pairs >= bound)
 		return UINT64_MAX;
 	if (out)

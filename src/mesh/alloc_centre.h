@@ -49,7 +49,8 @@ struct mesh__l1near {
 	uint32_t *taken; /* nodes inserted into ps, in order */
 	uint64_t *lb;    /* lb[j]: lower bound on the pair sum of j nodes */
 	uint32_t *hist[MESH_MAX_DIMS]; /* coordinate histograms of the set */
-	uint32_t *hbuf[2];             /* scratch: axis0 slices of two radii */
+	uint32_t *hist0_alt; /* hist[0]'s twin: find_radius_row() fills both */
+	uint32_t *hbuf[2];   /* scratch: axis0 slices of two radii */
 	int rmax;
 	/* Fast path (no wrapped axis longer than 1): for axis d, tab[d]
 	 * holds one table per slice (coordinate i on axis d) counting the
