@@ -1191,6 +1191,36 @@ static void line_hist(struct mesh__l1near *x, int d, const int c[3], int rho,
 	       lo, hi, h);
 }
 
+/* line_hist() of axes 1 and 2 at once (r <= lcap < HIST_PAD): both
+ * windows of radius r are read unclipped, in one loop per half, a slice
+ * off the mesh reading row -1's first entry (0) and writing it to the
+ * histogram's pad.  Two loops of lengths r and r + 1 instead of four
+ * whose lengths vary with the clipping. */
+static void line_hist12(struct mesh__l1near *x, const int c[3], int rho, int r)
+{
+	const int *dim = x->topo->dim;
+	const size_t Y = (size_t) dim[1], Z = (size_t) dim[2];
+	const uint16_t *D1 = line_cache(x, 1, c, rho) - Y,
+		       *D2 = line_cache(x, 2, c, rho) - Z;
+	uint32_t *h1 = x->hist[1] + c[1], *h2 = x->hist[2] + c[2];
+	size_t o1, o2; /* unsigned: the step after the last read may wrap */
+	int j;
+
+	/* below the centre: slice c - j is on row rho + 1 - j */
+	o1 = (size_t) (rho + 1 - r) * Y + (size_t) (c[1] - r);
+	o2 = (size_t) (rho + 1 - r) * Z + (size_t) (c[2] - r);
+	for (j = r; j > 0; j--, o1 += Y + 1, o2 += Z + 1) {
+		h1[-j] = D1[c[1] - j >= 0 ? o1 : 0];
+		h2[-j] = D2[c[2] - j >= 0 ? o2 : 0];
+	}
+	o1 = (size_t) (rho + 1) * Y + (size_t) c[1];
+	o2 = (size_t) (rho + 1) * Z + (size_t) c[2];
+	for (j = 0; j <= r; j++, o1 -= Y - 1, o2 -= Z - 1) {
+		h1[j] = D1[c[1] + j < (int) Y ? o1 : 0];
+		h2[j] = D2[c[2] + j < (int) Z ? o2 : 0];
+	}
+}
+
 /* Moves the first m free nodes of shell r in ascending (dir > 0) or the
  * last m in descending index order (z, then y, then x major) into or
  * out of the histograms, reading the free map.  A row (dz, dy) of the
@@ -1683,14 +1713,20 @@ static uint64_t fast_score(struct mesh__l1near *x, const struct mesh_bitmap *f,
 	m = k - below;
 	extra = at - k;   /* shell r nodes left out */
 	low = m <= extra; /* cheaper to add m than to drop extra */
-	for (d = 0; d < MESH_MAX_DIMS; d++) {
-		if (!x->tab[d] || d == x->axis0)
-			continue;
-		if (x->lcache[d] && r <= x->lcap && x->lines_on)
-			line_hist(x, d, c, low ? r - 1 : r, r, x->hist[d]);
-		else
-			slice_hist(x, d, c, low ? r - 1 : r, r, x->hist[d]);
-	}
+	if (x->axis0 == 0 && x->lcache[1] && x->lcache[2] && r <= x->lcap &&
+	    x->lines_on)
+		line_hist12(x, c, low ? r - 1 : r, r);
+	else
+		for (d = 0; d < MESH_MAX_DIMS; d++) {
+			if (!x->tab[d] || d == x->axis0)
+				continue;
+			if (x->lcache[d] && r <= x->lcap && x->lines_on)
+				line_hist(x, d, c, low ? r - 1 : r, r,
+					  x->hist[d]);
+			else
+				slice_hist(x, d, c, low ? r - 1 : r, r,
+					   x->hist[d]);
+		}
 	if (extra && bound != UINT64_MAX && x->lines_on && x->lcache[2] &&
 	    r <= x->lcap && x->axis0 == 0 &&
 	    (low ? m : extra) >= x->bound_walks &&
