@@ -165,7 +165,7 @@ static void pattern_init(struct mesh__l1near *x);
 /* Line caches hold radii up to this. */
 #define L1LINE_MAX_RADIUS 31
 /* hist[d] has this many zeros on either side of the mesh (only ever
- * added 0 to), so that axis_steps() and the padded walk reach up to
+ * added 0 to), so that axis_steps2() and the padded walk reach up to
  * L1LINE_MAX_RADIUS + 1 beyond a centre with no bounds test. */
 #define HIST_PAD (L1LINE_MAX_RADIUS + 1)
 
@@ -1388,6 +1388,53 @@ static uint64_t window_stats(const uint32_t *h, int lo, int hi, int at,
 	return pairs;
 }
 
+/* window_stats() of all three axes at once, on the windows of radius r
+ * around c left unclipped (r <= HIST_PAD; see window_pairs3()): a pad
+ * slot below the mesh adds 0 to the sums, one above it n to G and n to
+ * (hi + 1) n alike, so the results are the clipped windows'. */
+static uint64_t window_stats3(uint32_t *const hist[MESH_MAX_DIMS],
+			      const int c[3], int r, uint32_t n, int64_t s[3],
+			      int64_t f_at[3], int64_t below_at[3])
+{
+	const uint32_t *h0 = hist[0] + c[0], *h1 = hist[1] + c[1],
+		       *h2 = hist[2] + c[2];
+	uint64_t pairs = 0, g0 = 0, g1 = 0, g2 = 0, l0, l1, l2;
+	uint32_t b0 = 0, b1 = 0, b2 = 0;
+	int a;
+
+	for (a = -r; a < 0; a++) {
+		b0 += h0[a];
+		b1 += h1[a];
+		b2 += h2[a];
+		pairs += (uint64_t) b0 * (n - b0) + (uint64_t) b1 * (n - b1) +
+			 (uint64_t) b2 * (n - b2);
+		g0 += b0;
+		g1 += b1;
+		g2 += b2;
+	}
+	l0 = g0, l1 = g1, l2 = g2;
+	below_at[0] = b0 + h0[0];
+	below_at[1] = b1 + h1[0];
+	below_at[2] = b2 + h2[0];
+	for (a = 0; a <= r; a++) {
+		b0 += h0[a];
+		b1 += h1[a];
+		b2 += h2[a];
+		pairs += (uint64_t) b0 * (n - b0) + (uint64_t) b1 * (n - b1) +
+			 (uint64_t) b2 * (n - b2);
+		g0 += b0;
+		g1 += b1;
+		g2 += b2;
+	}
+	s[0] = (int64_t) (c[0] + r + 1) * n - (int64_t) g0;
+	s[1] = (int64_t) (c[1] + r + 1) * n - (int64_t) g1;
+	s[2] = (int64_t) (c[2] + r + 1) * n - (int64_t) g2;
+	f_at[0] = 2 * (int64_t) l0 + (int64_t) (r + 1) * n - (int64_t) g0;
+	f_at[1] = 2 * (int64_t) l1 + (int64_t) (r + 1) * n - (int64_t) g1;
+	f_at[2] = 2 * (int64_t) l2 + (int64_t) (r + 1) * n - (int64_t) g2;
+	return pairs;
+}
+
 /* Pair sum of the axis histogram h on [lo, hi] (zero elsewhere), which
  * holds n nodes. */
 static uint64_t window_pairs(const uint32_t *h, int lo, int hi, uint32_t n)
@@ -1472,26 +1519,37 @@ static uint64_t ring_window_pairs(const uint32_t *h, int lo, int hi, uint32_t n,
  * sums, and the walk runs only for centres whose bound is below the
  * best score so far. */
 
-/* f_d at c -+ a for a = 0..len - 1 into lo[] (the lesser) and hi[] (the
- * greater), from f_d(c) = fc and the nodes at or below c: a step
- * outwards adds the nodes behind it and takes off those ahead.  h is
- * read on [c - len, c + len] (len <= HIST_PAD) with no bounds test: the
- * window, whose slices beyond the ball are 0, and the zeros off the
- * mesh (the two reads at -+ len are not used). */
-static void axis_steps(const uint32_t *h, int c, int64_t n, int64_t fc,
-		       int64_t below_c, int len, int64_t *lo, int64_t *hi)
+/* f_d at c_d -+ a for a = 0..len - 1 into lo_d[] (the lesser) and
+ * hi_d[] (the greater), for axes 0 and 1 in one loop (two independent
+ * chains), from f_d(c_d) = fc[d] and the nodes at or below c_d: a step
+ * outwards adds the nodes behind it and takes off those ahead.  hist[d]
+ * is read on [c_d - len, c_d + len] (len <= HIST_PAD) with no bounds
+ * test: the window, whose slices beyond the ball are 0, and the zeros
+ * off the mesh (the two reads at -+ len are not used). */
+static void axis_steps2(uint32_t *const hist[MESH_MAX_DIMS], const int c[3],
+			int64_t n, const int64_t fc[3], const int64_t below[3],
+			int len, int64_t *lo0, int64_t *hi0, int64_t *lo1,
+			int64_t *hi1)
 {
-	int64_t up = fc, dn = fc, behind_up = below_c;
-	int64_t behind_dn = n - below_c + h[c];
+	const uint32_t *h0 = hist[0] + c[0], *h1 = hist[1] + c[1];
+	int64_t up0 = fc[0], dn0 = fc[0], bu0 = below[0];
+	int64_t up1 = fc[1], dn1 = fc[1], bu1 = below[1];
+	int64_t bd0 = n - below[0] + h0[0], bd1 = n - below[1] + h1[0];
 	int a;
 
 	for (a = 0; a < len; a++) {
-		lo[a] = up < dn ? up : dn;
-		hi[a] = up < dn ? dn : up;
-		up += 2 * behind_up - n;
-		dn += 2 * behind_dn - n;
-		behind_up += h[c + a + 1];
-		behind_dn += h[c - a - 1];
+		lo0[a] = up0 < dn0 ? up0 : dn0;
+		hi0[a] = up0 < dn0 ? dn0 : up0;
+		lo1[a] = up1 < dn1 ? up1 : dn1;
+		hi1[a] = up1 < dn1 ? dn1 : up1;
+		up0 += 2 * bu0 - n;
+		dn0 += 2 * bd0 - n;
+		up1 += 2 * bu1 - n;
+		dn1 += 2 * bd1 - n;
+		bu0 += h0[a + 1];
+		bd0 += h0[-a - 1];
+		bu1 += h1[a + 1];
+		bd1 += h1[-a - 1];
 	}
 }
 
@@ -1584,11 +1642,16 @@ static uint64_t walk_bound(struct mesh__l1near *x, const int c[3], int r,
 	for (d = 0; d < MESH_MAX_DIMS; d++) {
 		lo[d] = imax(0, c[d] - r);
 		hi[d] = imin(dim[d] - 1, c[d] + r);
-		pairs += (int64_t) window_stats(x->hist[d], lo[d], hi[d], c[d],
-						nb, &sum[d], &fc[d], &below[d]);
 	}
-	axis_steps(x->hist[0], c[0], n, fc[0], below[0], r + 1, lo0, hi0);
-	axis_steps(x->hist[1], c[1], n, fc[1], below[1], r + 1, lo1, hi1);
+	if (r <= HIST_PAD)
+		pairs =
+		    (int64_t) window_stats3(x->hist, c, r, nb, sum, fc, below);
+	else
+		for (d = 0; d < MESH_MAX_DIMS; d++)
+			pairs += (int64_t) window_stats(
+			    x->hist[d], lo[d], hi[d], c[d], nb, &sum[d], &fc[d],
+			    &below[d]);
+	axis_steps2(x->hist, c, n, fc, below, r + 1, lo0, hi0, lo1, hi1);
 	for (d = 0; x->rlin < r && d < MESH_MAX_DIMS; d++) {
 		if (!x->ring[d] || hi[d] - lo[d] <= x->ring[d] / 2)
 			continue; /* no pair is nearer the other way round */
