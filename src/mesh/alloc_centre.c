@@ -1091,22 +1091,22 @@ static void row_ball2(const struct mesh__l1near *x, const int c[3], int r,
 		      uint32_t *hr, uint32_t *hb, uint32_t *n, uint32_t *b)
 {
 	const size_t X = (size_t) x->topo->dim[0];
-	const uint16_t *D = row_cache(x);
+	const uint16_t *B = x->rcache; /* row -1, so no index goes below 0 */
 	int lo = imax(0, c[0] - r), hi = imin((int) X - 1, c[0] + r), i;
 	uint32_t sr = 0, sb = 0;
 	size_t o; /* unsigned: the step after the last read may wrap */
 
 	o = (size_t) (r - c[0] + lo) * X + (size_t) lo;
 	for (i = lo; i < c[0]; i++, o += X + 1) {
-		hr[i] = D[o];
-		hb[i] = D[o - X];
+		hr[i] = B[o + X];
+		hb[i] = B[o];
 		sr += hr[i];
 		sb += hb[i];
 	}
 	o = (size_t) r * X + (size_t) c[0];
 	for (i = c[0]; i <= hi; i++, o -= X - 1) {
-		hr[i] = D[o];
-		hb[i] = D[o - X];
+		hr[i] = B[o + X];
+		hb[i] = B[o];
 		sr += hr[i];
 		sb += hb[i];
 	}
