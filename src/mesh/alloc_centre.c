@@ -1356,42 +1356,27 @@ static void shell_walk(struct mesh__l1near *x, const struct mesh_bitmap *f,
 		walk_rows(x, f, c, r, m, dir);
 }
 
-/* Pair sum of the window [lo, hi] of h (at in it), which holds n
- * nodes, with their coordinate sum (*s), distance sum to coordinate at
- * (*f_at) and the nodes at or below at (*below_at).  With L_a the nodes
- * at or below a and G the sum of L_a over the window, each gap (a, a +
- * 1) adds L_a (n - L_a) to the pair sum, the coordinate sum is (hi + 1)
- * n - G, and f_at = 2 G_<at + (hi - at + 1) n - G: one multiply per
- * slice, and no test of a against at in the loop. */
-static uint64_t window_stats(const uint32_t *h, int lo, int hi, int at,
-			     uint32_t n, int64_t *s, int64_t *f_at,
-			     int64_t *below_at)
+/* One slot of window_stats3() on one axis: L (*b) takes the slot's
+ * nodes, the gap after it adds L (n - L) to the pair sum and L to G. */
+static inline void stats_step(uint32_t h, uint32_t n, uint32_t *b, uint64_t *g,
+			      uint64_t *pairs)
 {
-	uint64_t pairs = 0, g = 0, g_lt;
-	uint32_t below = 0;
-	int a;
-
-	for (a = lo; a < at; a++) {
-		below += h[a];
-		pairs += (uint64_t) below * (n - below);
-		g += below;
-	}
-	g_lt = g;
-	*below_at = below + h[at];
-	for (a = at; a <= hi; a++) {
-		below += h[a];
-		pairs += (uint64_t) below * (n - below);
-		g += below;
-	}
-	*s = (int64_t) (hi + 1) * n - (int64_t) g;
-	*f_at = 2 * (int64_t) g_lt + (int64_t) (hi - at + 1) * n - (int64_t) g;
-	return pairs;
+	*b += h;
+	*pairs += (uint64_t) *b * (n - *b);
+	*g += *b;
 }
 
-/* window_stats() of all three axes at once, on the windows of radius r
- * around c left unclipped (r <= HIST_PAD; see window_pairs3()): a pad
- * slot below the mesh adds 0 to the sums, one above it n to G and n to
- * (hi + 1) n alike, so the results are the clipped windows'. */
+/* For each axis d, on the window of radius r around c_d (r <= HIST_PAD),
+ * which holds n nodes: the pair sum (summed over the axes and
+ * returned), the coordinate sum s[d], the distance sum to c_d f_at[d]
+ * and the nodes at or below c_d below_at[d].  With L_a the nodes at or
+ * below a and G the sum of L_a over the window [lo, hi], each gap (a,
+ * a + 1) adds L_a (n - L_a) to the pair sum, the coordinate sum is
+ * (hi + 1) n - G, and f_at = 2 G_<c + (hi - c + 1) n - G: one multiply
+ * per slot, and no test of a against c in the loops.  The windows are
+ * left unclipped, in one loop for the three axes: a pad slot below the
+ * mesh adds 0 to every sum, one above it n to G and n to (hi + 1) n
+ * alike, so the results are the clipped windows'. */
 static uint64_t window_stats3(uint32_t *const hist[MESH_MAX_DIMS],
 			      const int c[3], int r, uint32_t n, int64_t s[3],
 			      int64_t f_at[3], int64_t below_at[3])
@@ -1403,28 +1388,18 @@ static uint64_t window_stats3(uint32_t *const hist[MESH_MAX_DIMS],
 	int a;
 
 	for (a = -r; a < 0; a++) {
-		b0 += h0[a];
-		b1 += h1[a];
-		b2 += h2[a];
-		pairs += (uint64_t) b0 * (n - b0) + (uint64_t) b1 * (n - b1) +
-			 (uint64_t) b2 * (n - b2);
-		g0 += b0;
-		g1 += b1;
-		g2 += b2;
+		stats_step(h0[a], n, &b0, &g0, &pairs);
+		stats_step(h1[a], n, &b1, &g1, &pairs);
+		stats_step(h2[a], n, &b2, &g2, &pairs);
 	}
 	l0 = g0, l1 = g1, l2 = g2;
 	below_at[0] = b0 + h0[0];
 	below_at[1] = b1 + h1[0];
 	below_at[2] = b2 + h2[0];
 	for (a = 0; a <= r; a++) {
-		b0 += h0[a];
-		b1 += h1[a];
-		b2 += h2[a];
-		pairs += (uint64_t) b0 * (n - b0) + (uint64_t) b1 * (n - b1) +
-			 (uint64_t) b2 * (n - b2);
-		g0 += b0;
-		g1 += b1;
-		g2 += b2;
+		stats_step(h0[a], n, &b0, &g0, &pairs);
+		stats_step(h1[a], n, &b1, &g1, &pairs);
+		stats_step(h2[a], n, &b2, &g2, &pairs);
 	}
 	s[0] = (int64_t) (c[0] + r + 1) * n - (int64_t) g0;
 	s[1] = (int64_t) (c[1] + r + 1) * n - (int64_t) g1;
@@ -1643,14 +1618,8 @@ static uint64_t walk_bound(struct mesh__l1near *x, const int c[3], int r,
 		lo[d] = imax(0, c[d] - r);
 		hi[d] = imin(dim[d] - 1, c[d] + r);
 	}
-	if (r <= HIST_PAD)
-		pairs =
-		    (int64_t) window_stats3(x->hist, c, r, nb, sum, fc, below);
-	else
-		for (d = 0; d < MESH_MAX_DIMS; d++)
-			pairs += (int64_t) window_stats(
-			    x->hist[d], lo[d], hi[d], c[d], nb, &sum[d], &fc[d],
-			    &below[d]);
+	/* r <= lcap < HIST_PAD (the caller's test) */
+	pairs = (int64_t) window_stats3(x->hist, c, r, nb, sum, fc, below);
 	axis_steps2(x->hist, c, n, fc, below, r + 1, lo0, hi0, lo1, hi1);
 	for (d = 0; x->rlin < r && d < MESH_MAX_DIMS; d++) {
 		if (!x->ring[d] || hi[d] - lo[d] <= x->ring[d] / 2)
