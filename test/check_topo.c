@@ -73,6 +73,36 @@ START_TEST(test_topo_index_roundtrip)
 }
 END_TEST
 
+/* mesh_topo_coords divides by multiplying: every index of meshes near
+ * MESH_MAX_NODES, with prime, power-of-two and odd extents, gives what
+ * division gives. */
+static const char *const coord_meshes[] = {
+	"1021x4099",  "4099x1021",  "2048x2048", "161x161x161", "1x1x4194304",
+	"4194304x1",  "3x1398101",  "127x131x251", "64x64x1024", "1x4194304",
+};
+
+START_TEST(test_topo_coords_by_multiplication)
+{
+	struct mesh_topo *t = tu_topo(coord_meshes[_i]);
+	uint32_t i, x, y, z;
+	int c[3];
+
+	ck_assert_uint_le(t->nodes, MESH_MAX_NODES);
+	for (i = 0; i < t->nodes; i++) {
+		mesh_topo_coords(t, i, c);
+		x = i % (uint32_t) t->dim[0];
+		y = i / (uint32_t) t->dim[0] % (uint32_t) t->dim[1];
+		z = i / (uint32_t) t->dim[0] / (uint32_t) t->dim[1];
+		if ((uint32_t) c[0] != x || (uint32_t) c[1] != y ||
+		    (uint32_t) c[2] != z)
+			ck_abort_msg("%s: node %u: (%d,%d,%d), not (%u,%u,%u)",
+				     coord_meshes[_i], i, c[0], c[1], c[2], x,
+				     y, z);
+	}
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 START_TEST(test_topo_distance_l1_and_lee)
 {
 	struct mesh_topo *m = tu_topo("8x8"), *tor = tu_topo("8tx8t");
@@ -140,6 +170,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_topo_parse_bad, 0,
 			    sizeof(bad_specs) / sizeof(bad_specs[0]));
 	tcase_add_test(tc, test_topo_index_roundtrip);
+	tcase_add_loop_test(tc, test_topo_coords_by_multiplication, 0,
+			    sizeof(coord_meshes) / sizeof(coord_meshes[0]));
 	tcase_add_test(tc, test_topo_distance_l1_and_lee);
 	tcase_add_test(tc, test_topo_io_nodes);
 	tcase_add_test(tc, test_error_strings);

@@ -8,6 +8,27 @@
 
 #include "error.h"
 
+/* Division by d of any i < 2^22 (MESH_MAX_NODES, which bounds node
+ * indices and so row numbers) as i * recip >> shift (Granlund and
+ * Montgomery 1994, the round-up method): with l = ceil(log2 d), shift =
+ * 22 + l and recip = ceil(2^shift / d), recip * d = 2^shift + e with
+ * e < d <= 2^l, so i * recip / 2^shift = i / d + i e / (d 2^shift) where
+ * i e < 2^(22 + l) = 2^shift: the excess is under 1 / d and the floor is
+ * that of i / d.  recip < 2^23 + 1, so i * recip fits in 64 bits. */
+_Static_assert(MESH_MAX_NODES == 1u << 22, "set_reciprocal assumes 2^22");
+
+static void set_reciprocal(struct mesh_topo *t, int d)
+{
+	unsigned l = 0;
+
+	while (((uint64_t) 1 << l) < (uint64_t) t->dim[d])
+		l++;
+	t->shift[d] = 22 + l;
+	t->recip[d] =
+	    (((uint64_t) 1 << t->shift[d]) + (uint64_t) t->dim[d] - 1) /
+	    (uint64_t) t->dim[d];
+}
+
 int mesh_topo_create(int ndims, const int *dim, const bool *wrap,
 		     struct mesh_topo **out)
 {
@@ -34,6 +55,8 @@ int mesh_topo_create(int ndims, const int *dim, const bool *wrap,
 		t->wrap[d] = d < ndims && wrap && wrap[d] && t->dim[d] > 2;
 	}
 	t->nodes = (uint32_t) nodes;
+	set_reciprocal(t, 0);
+	set_reciprocal(t, 1);
 	*out = t;
 	return 0;
 }
@@ -268,9 +291,9 @@ int mesh_topo_distance(const struct mesh_topo *t, uint32_t a, uint32_t b)
 
 int mesh_topo_check(const struct mesh_topo *t)
 {
+	int c[MESH_MAX_DIMS], d;
 	uint64_t n = 1;
 	size_t i;
-	int d;
 
 	if (!t || t->ndims < 2 || t->ndims > MESH_MAX_DIMS)
 		return MESH_EINTERNAL;
@@ -281,6 +304,11 @@ int mesh_topo_check(const struct mesh_topo *t)
 	}
 	if (n != t->nodes)
 		return MESH_EINTERNAL;
+	/* mesh_topo_coords's reciprocals: the last node's coordinates */
+	mesh_topo_coords(t, t->nodes - 1, c);
+	for (d = 0; d < MESH_MAX_DIMS; d++)
+		if (c[d] != t->dim[d] - 1)
+			return MESH_EINTERNAL;
 	for (i = 0; i < t->n_io; i++)
 		if (t->io_nodes[i] >= t->nodes ||
 		    (i && t->io_nodes[i] <= t->io_nodes[i - 1]))

@@ -26,6 +26,10 @@ struct mesh_topo {
 	uint32_t nodes;           /* product of dim[] */
 	uint32_t *io_nodes;       /* designated I/O node indices, sorted */
 	size_t n_io;
+	/* mesh_topo_coords divides by dim[0] and dim[1] as a multiply and a
+	 * shift: q = i * recip[d] >> shift[d] (see mesh_topo_create). */
+	uint64_t recip[2];
+	unsigned shift[2];
 };
 
 /** \brief Create a mesh.
@@ -70,13 +74,18 @@ int mesh_topo_parse_io_nodes(struct mesh_topo *t, const char *list,
 /** \brief True if node idx is a designated I/O node. */
 bool mesh_topo_is_io(const struct mesh_topo *t, uint32_t idx);
 
+/** \brief Coordinates of node idx < t->nodes (no division: a divide
+ *  instruction cost more than the rest of a metrics pass). */
 static inline void mesh_topo_coords(const struct mesh_topo *t, uint32_t idx,
 				    int c[MESH_MAX_DIMS])
 {
-	c[0] = (int) (idx % (uint32_t) t->dim[0]);
-	idx /= (uint32_t) t->dim[0];
-	c[1] = (int) (idx % (uint32_t) t->dim[1]);
-	c[2] = (int) (idx / (uint32_t) t->dim[1]);
+	uint32_t row = (uint32_t) ((uint64_t) idx * t->recip[0] >> t->shift[0]);
+	uint32_t plane =
+	    (uint32_t) ((uint64_t) row * t->recip[1] >> t->shift[1]);
+
+	c[0] = (int) (idx - row * (uint32_t) t->dim[0]);
+	c[1] = (int) (row - plane * (uint32_t) t->dim[1]);
+	c[2] = (int) plane;
 }
 
 static inline uint32_t mesh_topo_index(const struct mesh_topo *t,
