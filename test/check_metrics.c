@@ -101,20 +101,30 @@ END_TEST
 
 /* The histogram-based sums and the O(1) diameter agree with the O(n^2)
  * definitions on random sets, meshes and tori, 2D and 3D. */
-static const char *const random_meshes[] = { "7x5", "6tx5", "4x3x5", "5tx4tx3t",
-					     "9x2t" };
+static const struct {
+	const char *spec;
+	uint32_t max_n; /* 0: up to every node */
+} random_meshes[] = {
+	{ "7x5", 0 },	  { "6tx5", 0 },      { "4x3x5", 0 },
+	{ "5tx4tx3t", 0 }, { "9x2t", 0 },
+	/* planes of more than 64 n positions: projections sorted, not
+	 * counted in a bitmap (both happen on 64x64x4) */
+	{ "64x64x4", 80 }, { "64tx3x64", 40 },
+};
 
 START_TEST(test_metrics_random_vs_bruteforce)
 {
-	struct mesh_topo *t = tu_topo(random_meshes[_i]);
+	struct mesh_topo *t = tu_topo(random_meshes[_i].spec);
 	uint32_t *nodes = malloc(t->nodes * sizeof(*nodes)), n, i, j;
+	uint32_t max_n = random_meshes[_i].max_n ? random_meshes[_i].max_n
+						 : t->nodes;
 	uint64_t seed = 42 + (uint64_t) _i, sum, best, row;
 	int round, diam, dist;
 
 	for (round = 0; round < 200; round++) {
 		for (i = 0; i < t->nodes; i++)
 			nodes[i] = i;
-		n = 1 + (uint32_t) (tu_rand(&seed) % t->nodes);
+		n = 1 + (uint32_t) (tu_rand(&seed) % max_n);
 		for (i = 0; i < n; i++) { /* partial Fisher-Yates */
 			j = i + (uint32_t) (tu_rand(&seed) % (t->nodes - i));
 			uint32_t tmp = nodes[i];
@@ -165,6 +175,56 @@ START_TEST(test_metrics_random_vs_bruteforce)
 }
 END_TEST
 
+/* mesh_metrics_select computes what it is asked for, as
+ * mesh_metrics_compute does, and leaves the rest 0. */
+START_TEST(test_metrics_select_subsets)
+{
+	struct mesh_topo *t = tu_topo(_i ? "6tx5x4" : "9x7x3");
+	uint32_t nodes[40], i;
+	struct mesh_metrics all, m;
+	unsigned want;
+
+	for (i = 0; i < 40; i++)
+		nodes[i] = (uint32_t) (i * 37 % t->nodes);
+	ck_assert_int_eq(mesh_metrics_compute(t, nodes, 40, &all), 0);
+	for (want = 0; want <= MESH_METRICS_ALL; want++) {
+		memset(&m, 0xa5, sizeof(m));
+		ck_assert_int_eq(mesh_metrics_select(t, nodes, 40, want, &m),
+				 0);
+		ck_assert_uint_eq(m.nodes, 40);
+		ck_assert_uint_eq(m.sum_pairwise,
+				  want & MESH_METRICS_PAIRWISE
+				      ? all.sum_pairwise
+				      : 0);
+		ck_assert(m.avg_pairwise == (want & MESH_METRICS_PAIRWISE
+						 ? all.avg_pairwise
+						 : 0));
+		ck_assert_int_eq(m.diameter, want & MESH_METRICS_DIAMETER
+						 ? all.diameter
+						 : 0);
+		ck_assert_uint_eq(m.distance_from_center,
+				  want & MESH_METRICS_CENTER
+				      ? all.distance_from_center
+				      : 0);
+		ck_assert_uint_eq(m.nodes_affected, want & MESH_METRICS_BOX
+							? all.nodes_affected
+							: 0);
+		ck_assert_uint_eq(m.links_affected, want & MESH_METRICS_BOX
+							? all.links_affected
+							: 0);
+		ck_assert_int_eq(m.bbox[1],
+				 want & MESH_METRICS_BOX ? all.bbox[1] : 0);
+	}
+	memset(&m, 0xa5, sizeof(m));
+	all = m;
+	ck_assert_int_eq(mesh_metrics_select(t, nodes, 40,
+					     MESH_METRICS_ALL + 1, &m),
+			 MESH_EINVAL);
+	ck_assert(!memcmp(&m, &all, sizeof(m))); /* untouched */
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("metrics");
@@ -175,6 +235,7 @@ int main(void)
 	tcase_add_test(tc, test_metrics_mache_links_example);
 	tcase_add_test(tc, test_metrics_torus_lee);
 	tcase_add_test(tc, test_metrics_single_node);
+	tcase_add_loop_test(tc, test_metrics_select_subsets, 0, 2);
 	tcase_add_loop_test(tc, test_metrics_random_vs_bruteforce, 0,
 			    sizeof(random_meshes) / sizeof(random_meshes[0]));
 	suite_add_tcase(s, tc);

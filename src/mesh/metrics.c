@@ -2,11 +2,17 @@
  *
  * HOW IT WORKS: L1 and Lee distances are sums over axes, so pairwise sums
  * are computed per axis from coordinate histograms (O(n + L) on a mesh,
- * O(n + L^2) on a ring) instead of the O(n^2 d) double loop.  Diameter
- * and distance from centre need the per-node view and use the loop.
+ * O(n + L^2) on a ring) instead of the O(n^2 d) double loop.  One pass
+ * over the nodes fills the histograms and, on a mesh, the extremes of
+ * x +- y +- z that give the diameter; the distance from centre takes a
+ * second pass, the distinct projections (links_affected) one per axis
+ * with a bitmap of the plane, and only when the caller asks for them
+ * (mesh_metrics_select).  Only the diameter on a torus uses the O(n^2)
+ * pairwise loop.
  */
 #include "metrics.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,39 +47,72 @@ static uint64_t axis_pair_sum(const struct mesh_topo *t, int d,
 	return sum;
 }
 
-static int axis_histograms(const struct mesh_topo *t, const uint32_t *nodes,
-			   size_t n, uint32_t **hist)
+/* What one pass over the nodes gathers: per-axis histograms (hist[0]
+ * is the buffer to free) and the extremes of x + y + z, x - y + z,
+ * x + y - z and x - y - z (the L1 diameter on a mesh). */
+struct scan {
+	uint32_t *hist[MESH_MAX_DIMS];
+	long lo[4], hi[4];
+};
+
+/* Kept in registers: an array indexed in a loop would live in memory. */
+struct extremes {
+	long lo0, hi0, lo1, hi1, lo2, hi2, lo3, hi3;
+};
+
+static inline void extend(long v, long *lo, long *hi)
 {
-	int c[MESH_MAX_DIMS], d;
+	*lo = v < *lo ? v : *lo;
+	*hi = v > *hi ? v : *hi;
+}
+
+static int scan_nodes(const struct mesh_topo *t, const uint32_t *nodes,
+		      size_t n, struct scan *sc)
+{
+	struct extremes e = { LONG_MAX, LONG_MIN, LONG_MAX, LONG_MIN,
+			      LONG_MAX, LONG_MIN, LONG_MAX, LONG_MIN };
+	uint32_t *h0, *h1, *h2;
+	int c[MESH_MAX_DIMS];
+	long a, b;
 	size_t i;
 
-	hist[0] = calloc((size_t) t->dim[0] + t->dim[1] + t->dim[2],
-			 sizeof(uint32_t));
-	if (!hist[0])
+	h0 = calloc((size_t) t->dim[0] + t->dim[1] + t->dim[2],
+		    sizeof(uint32_t));
+	if (!h0)
 		return MESH_ENOMEM;
-	hist[1] = hist[0] + t->dim[0];
-	hist[2] = hist[1] + t->dim[1];
+	h1 = h0 + t->dim[0];
+	h2 = h1 + t->dim[1];
 	for (i = 0; i < n; i++) {
 		mesh_topo_coords(t, nodes[i], c);
-		for (d = 0; d < MESH_MAX_DIMS; d++)
-			hist[d][c[d]]++;
+		h0[c[0]]++;
+		h1[c[1]]++;
+		h2[c[2]]++;
+		a = (long) c[0] + c[1];
+		b = (long) c[0] - c[1];
+		extend(a + c[2], &e.lo0, &e.hi0);
+		extend(b + c[2], &e.lo1, &e.hi1);
+		extend(a - c[2], &e.lo2, &e.hi2);
+		extend(b - c[2], &e.lo3, &e.hi3);
 	}
+	sc->hist[0] = h0;
+	sc->hist[1] = h1;
+	sc->hist[2] = h2;
+	sc->lo[0] = e.lo0, sc->hi[0] = e.hi0;
+	sc->lo[1] = e.lo1, sc->hi[1] = e.hi1;
+	sc->lo[2] = e.lo2, sc->hi[2] = e.hi2;
+	sc->lo[3] = e.lo3, sc->hi[3] = e.hi3;
 	return 0;
 }
 
 uint64_t mesh_metrics_sum_pairwise(const struct mesh_topo *t,
 				   const uint32_t *nodes, size_t n)
 {
-	uint32_t *hist[MESH_MAX_DIMS];
-	uint64_t sum = 0;
-	int d;
+	struct mesh_metrics m;
 
-	if (n < 2 || axis_histograms(t, nodes, n, hist))
+	if (n < 2 ||
+	    mesh_metrics_select(t, nodes, n, MESH_METRICS_PAIRWISE, &m))
 		return 0;
-	for (d = 0; d < MESH_MAX_DIMS; d++)
-		sum += axis_pair_sum(t, d, hist[d]);
-	free(hist[0]);
-	return sum;
+	return m.sum_pairwise;
 }
 
 /* Shortest arc (mesh: interval) covering the occupied positions. */
@@ -115,17 +154,37 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Distinct projections of the nodes onto the hyperplane orthogonal to d:
- * the projections' keys sorted in keys (n entries), O(n log n) whatever
- * the mesh's size (issue 12.4: no position-sized buffer). */
+/* Distinct projections of the nodes onto the hyperplane orthogonal to d,
+ * i.e. the lines along d that hold a node: counted in a bitmap of the
+ * plane when it has at most 64 n positions (O(n)), else by sorting the
+ * projections' keys (O(n log n), a sparse mesh: no position-sized
+ * buffer, issue 12.4).  Returns 0 on ENOMEM, which no count of n >= 1
+ * nodes is. */
 static uint64_t distinct_projections(const struct mesh_topo *t, int d,
-				     const uint32_t *nodes, size_t n,
-				     uint32_t *keys)
+				     const uint32_t *nodes, size_t n)
 {
 	int c[MESH_MAX_DIMS], u = d == 0 ? 1 : 0, w = d == 2 ? 1 : 2;
-	uint64_t count = 0;
-	size_t i;
+	size_t plane = (size_t) t->dim[u] * (size_t) t->dim[w], i;
+	uint64_t count = 0, *bits;
+	uint32_t *keys, key;
 
+	if (plane <= 64 * n) {
+		bits = calloc((plane + 63) / 64, sizeof(*bits));
+		if (!bits)
+			return 0;
+		for (i = 0; i < n; i++) {
+			mesh_topo_coords(t, nodes[i], c);
+			key = (uint32_t) c[u] +
+			      (uint32_t) t->dim[u] * (uint32_t) c[w];
+			count += !(bits[key / 64] >> (key % 64) & 1);
+			bits[key / 64] |= (uint64_t) 1 << (key % 64);
+		}
+		free(bits);
+		return count;
+	}
+	keys = malloc(n * sizeof(*keys));
+	if (!keys)
+		return 0;
 	for (i = 0; i < n; i++) {
 		mesh_topo_coords(t, nodes[i], c);
 		keys[i] =
@@ -134,6 +193,7 @@ static uint64_t distinct_projections(const struct mesh_topo *t, int d,
 	qsort(keys, n, sizeof(*keys), cmp_u32);
 	for (i = 0; i < n; i++)
 		count += !i || keys[i] != keys[i - 1];
+	free(keys);
 	return count;
 }
 
@@ -169,7 +229,7 @@ static void axis_costs(const struct mesh_topo *t, int d, const uint32_t *hist,
 }
 
 static int center_distance(const struct mesh_topo *t, const uint32_t *nodes,
-			   size_t n, uint32_t **hist, uint64_t *best)
+			   size_t n, uint32_t *const *hist, uint64_t *best)
 {
 	uint64_t *cost[MESH_MAX_DIMS], row;
 	int c[MESH_MAX_DIMS], d;
@@ -194,12 +254,12 @@ static int center_distance(const struct mesh_topo *t, const uint32_t *nodes,
 	return 0;
 }
 
-/* L1 diameter on a mesh is the largest spread of x +- y +- z; on a torus
- * the pairwise loop is used. */
-static int diameter(const struct mesh_topo *t, const uint32_t *nodes, size_t n)
+/* L1 diameter on a mesh is the largest spread of x +- y +- z (from the
+ * scan); on a torus the pairwise loop is used. */
+static int diameter(const struct mesh_topo *t, const uint32_t *nodes, size_t n,
+		    const struct scan *sc)
 {
-	int c[MESH_MAX_DIMS], s, best = 0, dist;
-	long lo[4], hi[4], v;
+	int s, best = 0, dist;
 	size_t i, j;
 
 	if (t->wrap[0] || t->wrap[1] || t->wrap[2]) {
@@ -212,62 +272,80 @@ static int diameter(const struct mesh_topo *t, const uint32_t *nodes, size_t n)
 			}
 		return best;
 	}
-	for (i = 0; i < n; i++) {
-		mesh_topo_coords(t, nodes[i], c);
-		for (s = 0; s < 4; s++) {
-			v = c[0] + ((s & 1) ? -c[1] : c[1]) +
-			    ((s & 2) ? -c[2] : c[2]);
-			if (!i || v < lo[s])
-				lo[s] = v;
-			if (!i || v > hi[s])
-				hi[s] = v;
-		}
-	}
 	for (s = 0; s < 4; s++)
-		if (hi[s] - lo[s] > best)
-			best = (int) (hi[s] - lo[s]);
+		if (sc->hi[s] - sc->lo[s] > best)
+			best = (int) (sc->hi[s] - sc->lo[s]);
 	return best;
+}
+
+/* Enclosing box and links_affected: per axis, its span times the lines
+ * along it that hold a node. */
+static int box_metrics(const struct mesh_topo *t, const uint32_t *nodes,
+		       size_t n, const struct scan *sc, struct mesh_metrics *r)
+{
+	uint64_t lines;
+	int d, span;
+
+	r->nodes_affected = 1;
+	for (d = 0; d < MESH_MAX_DIMS; d++) {
+		span = axis_span(t, d, sc->hist[d]);
+		r->bbox[d] = span + 1;
+		r->nodes_affected *= (uint64_t) (span + 1);
+		if (!span)
+			continue;
+		lines = distinct_projections(t, d, nodes, n);
+		if (!lines)
+			return MESH_ENOMEM;
+		r->links_affected += (uint64_t) span * lines;
+	}
+	return 0;
+}
+
+static int select_metrics(const struct mesh_topo *t, const uint32_t *nodes,
+			  size_t n, unsigned want, const struct scan *sc,
+			  struct mesh_metrics *r)
+{
+	int d;
+
+	if (want & MESH_METRICS_PAIRWISE) {
+		for (d = 0; d < MESH_MAX_DIMS; d++)
+			r->sum_pairwise += axis_pair_sum(t, d, sc->hist[d]);
+		if (n > 1)
+			r->avg_pairwise = (double) r->sum_pairwise /
+					  ((double) n * (double) (n - 1) / 2.0);
+	}
+	if (want & MESH_METRICS_DIAMETER)
+		r->diameter = diameter(t, nodes, n, sc);
+	if ((want & MESH_METRICS_BOX) && box_metrics(t, nodes, n, sc, r))
+		return MESH_ENOMEM;
+	if ((want & MESH_METRICS_CENTER) &&
+	    center_distance(t, nodes, n, sc->hist, &r->distance_from_center))
+		return MESH_ENOMEM;
+	return 0;
+}
+
+int mesh_metrics_select(const struct mesh_topo *t, const uint32_t *nodes,
+			size_t n, unsigned want, struct mesh_metrics *m)
+{
+	struct mesh_metrics r;
+	struct scan sc;
+	int rc;
+
+	if (!t || !nodes || !m || n == 0 || (want & ~MESH_METRICS_ALL))
+		return MESH_EINVAL;
+	if (scan_nodes(t, nodes, n, &sc))
+		return MESH_ENOMEM;
+	memset(&r, 0, sizeof(r));
+	r.nodes = (uint32_t) n;
+	rc = select_metrics(t, nodes, n, want, &sc, &r);
+	free(sc.hist[0]);
+	if (!rc)
+		*m = r;
+	return rc;
 }
 
 int mesh_metrics_compute(const struct mesh_topo *t, const uint32_t *nodes,
 			 size_t n, struct mesh_metrics *m)
 {
-	uint32_t *hist[MESH_MAX_DIMS];
-	struct mesh_metrics r;
-	uint32_t *keys;
-	int d;
-
-	if (!t || !nodes || !m || n == 0)
-		return MESH_EINVAL;
-	if (axis_histograms(t, nodes, n, hist))
-		return MESH_ENOMEM;
-	keys = malloc(n * sizeof(*keys));
-	if (!keys) {
-		free(hist[0]);
-		return MESH_ENOMEM;
-	}
-	memset(&r, 0, sizeof(r));
-	r.nodes = (uint32_t) n;
-	r.nodes_affected = 1;
-	for (d = 0; d < MESH_MAX_DIMS; d++) {
-		int span = axis_span(t, d, hist[d]);
-
-		r.sum_pairwise += axis_pair_sum(t, d, hist[d]);
-		r.bbox[d] = span + 1;
-		r.nodes_affected *= (uint64_t) (span + 1);
-		r.links_affected += (uint64_t) span *
-				    distinct_projections(t, d, nodes, n, keys);
-	}
-	if (n > 1)
-		r.avg_pairwise = (double) r.sum_pairwise /
-				 ((double) n * (double) (n - 1) / 2.0);
-	r.diameter = diameter(t, nodes, n);
-	free(keys);
-	if (center_distance(t, nodes, n, hist, &r.distance_from_center)) {
-		free(hist[0]);
-		return MESH_ENOMEM;
-	}
-	free(hist[0]);
-	*m = r;
-	return 0;
+	return mesh_metrics_select(t, nodes, n, MESH_METRICS_ALL, m);
 }

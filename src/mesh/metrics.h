@@ -25,10 +25,26 @@ struct mesh_metrics {
 	int bbox[MESH_MAX_DIMS]; /* enclosing box side lengths */
 };
 
+/* The metrics mesh_metrics_select computes (nodes always). */
+enum {
+	MESH_METRICS_PAIRWISE = 1 << 0, /* sum_pairwise, avg_pairwise */
+	MESH_METRICS_DIAMETER = 1 << 1,
+	MESH_METRICS_CENTER = 1 << 2, /* distance_from_center */
+	MESH_METRICS_BOX = 1 << 3,    /* bbox, nodes_affected, links_affected */
+	MESH_METRICS_ALL = (1 << 4) - 1
+};
+
 /** \brief Compute all metrics of the node set (n >= 1, distinct nodes).
  *  \return 0, MESH_EINVAL or MESH_ENOMEM (m untouched). */
 int mesh_metrics_compute(const struct mesh_topo *t, const uint32_t *nodes,
 			 size_t n, struct mesh_metrics *m);
+
+/** \brief Compute only the metrics in want (MESH_METRICS_* flags), in
+ *  O(n + sum of dims) on a mesh; the other fields of *m are 0.
+ *  \return 0, MESH_EINVAL (also for unknown flags) or MESH_ENOMEM (m
+ *  untouched). */
+int mesh_metrics_select(const struct mesh_topo *t, const uint32_t *nodes,
+			size_t n, unsigned want, struct mesh_metrics *m);
 
 /** \brief Sum of pairwise distances only, in O(n + sum of dims).
  *  Used in hot loops of allocators. */

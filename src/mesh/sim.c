@@ -185,7 +185,9 @@ int mesh__sim_start_on(struct sim *s, size_t idx, double now)
 		s->node_end[out[i]] = now + j->spatial_estimate;
 	}
 	s->free_count -= j->size;
-	rc = mesh_metrics_compute(s->topo, out, j->size, &m);
+	rc = mesh_metrics_select(s->topo, out, j->size,
+				 MESH_METRICS_PAIRWISE | MESH_METRICS_DIAMETER,
+				 &m);
 	if (rc)
 		return rc;
 	j->start = now;
