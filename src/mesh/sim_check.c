@@ -59,7 +59,8 @@ static int violated(const struct sim *s, size_t idx, double now,
 			     j->id, what);
 }
 
-/* The node check of a start: usable, and held by no job. */
+/* The node check of a start: usable, and held by no job (0), or the
+ * violation named. */
 static int check_node(struct sim *s, size_t idx, uint32_t node, double now)
 {
 	char name[48], what[200];
@@ -92,9 +93,9 @@ int mesh__sim_check_start(struct sim *s, size_t idx, const uint32_t *nodes,
 			  double now)
 {
 	const struct mesh_sim_job *j = &s->jobs[idx];
+	const struct mesh_bitmap *usable = s->opts->usable;
 	char what[160];
-	uint32_t i;
-	int rc;
+	uint32_t i, node;
 
 	if (idx >= s->next_arrival || s->phase[idx] != PHASE_WAITING ||
 	    !(now >= j->submit))
@@ -102,10 +103,13 @@ int mesh__sim_check_start(struct sim *s, size_t idx, const uint32_t *nodes,
 				"starts before it was submitted or a second "
 				"time");
 	for (i = 0; i < j->size; i++) {
-		rc = check_node(s, idx, nodes[i], now);
-		if (rc)
-			return rc;
-		s->owner[nodes[i]] = idx + 1;
+		node = nodes[i];
+		/* check_node()'s test, inline (this loop sees every node
+		 * of every job); check_node() then names the violation. */
+		if (node >= s->topo->nodes || s->owner[node] ||
+		    (usable && !mesh_bitmap_test(usable, node)))
+			return check_node(s, idx, node, now);
+		s->owner[node] = idx + 1;
 	}
 	s->phase[idx] = PHASE_RUNNING;
 	s->busy += j->size;
