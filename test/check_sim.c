@@ -843,6 +843,71 @@ START_TEST(test_sim_limit_quantum)
 }
 END_TEST
 
+/* Without keep_nodes the run holds only the running jobs' nodes (their
+ * lists moved again and again: 400 jobs of up to 12 nodes on 30), and
+ * every start, end and metric is what it is with every list kept, under
+ * EASY, paired filling, conservative backfilling and contention. */
+static const struct {
+	const char *alloc;
+	enum mesh_sched sched;
+	int paired;
+	enum mesh_runtime_model model;
+} keep_cases[] = {
+	{ "mc1x1", MESH_SCHED_EASY, 0, MESH_RUNTIME_TRACE },
+	{ "hilbert-bf", MESH_SCHED_EASY, 1, MESH_RUNTIME_TRACE },
+	{ "snake-ff", MESH_SCHED_CONSERVATIVE, 0, MESH_RUNTIME_TRACE },
+	{ "rowmajor-ff", MESH_SCHED_EASY, 0, MESH_RUNTIME_CONTENTION },
+};
+
+START_TEST(test_sim_keep_nodes_off)
+{
+	struct tu_job js[400];
+	struct mesh_sim_result *r[2];
+	struct mesh_sim_opts o;
+	uint64_t seed = 11, nodes = 0;
+	size_t i;
+
+	for (i = 0; i < 400; i++) {
+		js[i].id = (long) i + 1;
+		js[i].submit = (double) (i * 7 + tu_rand(&seed) % 5);
+		js[i].run = (double) (1 + tu_rand(&seed) % 60);
+		js[i].req_time = js[i].run + (double) (tu_rand(&seed) % 30);
+		js[i].size = 1 + (long) (tu_rand(&seed) % 12);
+		nodes += (uint64_t) js[i].size;
+	}
+	ck_assert_uint_gt(nodes, 40 * 30);
+	mesh_sim_opts_init(&o);
+	ck_assert_int_eq(o.keep_nodes, 1);
+	o.sched = keep_cases[_i].sched;
+	o.paired_filling = keep_cases[_i].paired;
+	o.runtime_model = keep_cases[_i].model;
+	o.comm = MESH_COMM_ALL_TO_ALL;
+	o.comm_share = 0.3;
+	r[0] = simulate("6x5", keep_cases[_i].alloc, js, 400, &o);
+	o.keep_nodes = 0;
+	r[1] = simulate("6x5", keep_cases[_i].alloc, js, 400, &o);
+	ck_assert_ptr_nonnull(r[0]->nodes);
+	ck_assert_ptr_null(r[1]->nodes);
+	ck_assert_uint_eq(r[0]->n, 400);
+	ck_assert_uint_eq(r[1]->n, 400);
+	for (i = 0; i < 400; i++) {
+		const struct mesh_sim_job *a = &r[0]->jobs[i],
+					  *b = &r[1]->jobs[i];
+
+		ck_assert_int_eq(a->id, b->id);
+		ck_assert(a->start == b->start && a->end == b->end &&
+			  a->run == b->run && a->io_time == b->io_time);
+		ck_assert_uint_eq(a->sum_pairwise, b->sum_pairwise);
+		ck_assert_int_eq(a->diameter, b->diameter);
+	}
+	ck_assert(r[0]->summary.mean_wait == r[1]->summary.mean_wait);
+	ck_assert(r[0]->summary.mean_sum_pairwise ==
+		  r[1]->summary.mean_sum_pairwise);
+	mesh_sim_result_free(r[0]);
+	mesh_sim_result_free(r[1]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -873,6 +938,8 @@ int main(void)
 	tcase_add_test(tc, test_sim_conservative_protects_every_reservation);
 	tcase_add_test(tc, test_sim_conservative_is_placement_aware);
 	tcase_add_test(tc, test_sim_limit_quantum);
+	tcase_add_loop_test(tc, test_sim_keep_nodes_off, 0,
+			    sizeof(keep_cases) / sizeof(keep_cases[0]));
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -36,6 +36,7 @@ void mesh_sim_opts_init(struct mesh_sim_opts *o)
 	o->size_field = MESH_SIZE_ALLOC;
 	o->load = 1.0;
 	o->keep_zero_runtime = 1;
+	o->keep_nodes = 1;
 	o->pfs_bandwidth = 48;    /* Özden et al.'s shared PFS */
 	o->node_bandwidth = 12.5; /* their 100 Gbit/s node links */
 }
@@ -167,8 +168,35 @@ int mesh__sim_by_end(const void *a, const void *b)
 	return (x->end > y->end) - (x->end < y->end);
 }
 
-/* Start job idx now on the nodes already written at res->nodes +
- * node_fill; returns 1, or < 0 on error. */
+/* Without keep_nodes the node list holds 2 x usable entries: when a
+ * job's nodes would not fit, the running jobs' nodes (at most usable)
+ * move to the spare buffer, which becomes the list, so a move follows
+ * at least usable new nodes. */
+uint32_t *mesh__sim_node_slot(struct sim *s, uint32_t size)
+{
+	uint32_t *dst = s->node_spare;
+	size_t i, fill = 0;
+
+	if (s->node_fill + size <= s->node_cap)
+		return s->res->nodes + s->node_fill;
+	for (i = 0; i < s->hlen; i++) {
+		size_t idx = s->heap[i].job;
+		struct mesh_sim_job *j = &s->jobs[idx];
+
+		memcpy(dst + fill, s->res->nodes + j->node_off,
+		       j->size * sizeof(*dst));
+		j->node_off = fill;
+		s->res->jobs[s->rec[idx]].node_off = fill;
+		fill += j->size;
+	}
+	s->node_spare = s->res->nodes;
+	s->res->nodes = dst;
+	s->node_fill = fill;
+	return dst + fill;
+}
+
+/* Start job idx now on the nodes already written at
+ * mesh__sim_node_slot(); returns 1, or < 0 on error. */
 int mesh__sim_start_on(struct sim *s, size_t idx, double now)
 {
 	struct mesh_sim_job *j = &s->jobs[idx];
@@ -287,9 +315,16 @@ static int sim_alloc(struct sim *s)
 
 	for (i = 0; i < s->n; i++)
 		total_nodes += s->jobs[i].size;
+	s->node_cap = total_nodes ? total_nodes : 1;
+	if (!s->opts->keep_nodes && s->n &&
+	    s->node_cap > 2 * (uint64_t) s->usable) {
+		s->node_cap = 2 * (size_t) s->usable;
+		s->node_spare = malloc(s->node_cap * sizeof(uint32_t));
+		if (!s->node_spare)
+			return MESH_ENOMEM;
+	}
 	s->res->jobs = calloc(s->n ? s->n : 1, sizeof(*s->res->jobs));
-	s->res->nodes =
-	    malloc((total_nodes ? total_nodes : 1) * sizeof(uint32_t));
+	s->res->nodes = malloc(s->node_cap * sizeof(uint32_t));
 	s->queue = malloc((s->n ? s->n : 1) * sizeof(*s->queue));
 	s->heap = malloc((s->n ? s->n : 1) * sizeof(*s->heap));
 	s->byest = malloc((s->n ? s->n : 1) * sizeof(*s->byest));
@@ -389,6 +424,7 @@ static void sim_free(struct sim *s)
 	free(s->heap);
 	free(s->byest);
 	free(s->rec);
+	free(s->node_spare);
 	mesh__sim_check_destroy(s);
 	free(s->node_end);
 	mesh_bitmap_destroy(s->free_map);
@@ -425,6 +461,10 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 		rc = run_loop(&s);
 	if (!rc) {
 		mesh__sim_summarise(&s);
+	}
+	if (!o->keep_nodes) { /* only the last running jobs' nodes */
+		free(s.res->nodes);
+		s.res->nodes = NULL;
 	}
 	if (!rc && o->progress)
 		o->progress(o->progress_arg, s.n, s.n);

@@ -127,6 +127,11 @@ struct mesh_sim_opts {
 	/* Called now and then with jobs done so far; may be NULL. */
 	void (*progress)(void *arg, size_t done, size_t total);
 	void *progress_arg;
+	/* Keep every job's nodes in the result (the default).  0: the
+	 * result's nodes is NULL and node_off means nothing; the run then
+	 * holds only the running jobs' nodes, O(mesh nodes) instead of
+	 * 4 bytes per node of every job. */
+	int keep_nodes;
 };
 
 struct mesh_sim_job {
@@ -150,7 +155,8 @@ struct mesh_sim_job {
 	 * all running jobs just after this job started, signed; the mean of
 	 * its absolute value over jobs is avg_balance_factor.  0 without. */
 	long sys_balance_factor;
-	size_t node_off; /* nodes in result->nodes[node_off .. + size) */
+	size_t node_off; /* nodes in result->nodes[node_off .. + size) (with
+			  * keep_nodes) */
 };
 
 /* Jobs of sizes min..max (powers of two: 1, 2, 3-4, 5-8, ...). */
@@ -193,12 +199,12 @@ struct mesh_sim_summary {
 struct mesh_sim_result {
 	struct mesh_sim_job *jobs; /* in start order */
 	size_t n;
-	uint32_t *nodes; /* node indices of all jobs */
+	uint32_t *nodes; /* node indices of all jobs; NULL without keep_nodes */
 	struct mesh_sim_summary summary;
 };
 
 /** \brief Default options: EASY, clamped estimates, load 1, zero-runtime
- *  jobs kept. */
+ *  jobs and every job's nodes kept. */
 void mesh_sim_opts_init(struct mesh_sim_opts *o);
 
 /** \brief Replay tr on t with allocator a.

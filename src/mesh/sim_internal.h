@@ -62,7 +62,8 @@ struct sim {
 	struct mesh_bitmap *free_map;
 	double *node_end;
 	uint32_t free_count;
-	size_t node_fill;
+	size_t node_fill, node_cap; /* entries of res->nodes used, held */
+	uint32_t *node_spare;       /* without keep_nodes: node_cap entries */
 	struct mesh_diag *diag;
 	struct mesh_net *net; /* contention model, else NULL */
 	struct sim_run *run;  /* per accepted job, with net */
@@ -91,6 +92,7 @@ struct sim {
 };
 
 /* sim.c */
+uint32_t *mesh__sim_node_slot(struct sim *s, uint32_t size);
 int mesh__sim_start_on(struct sim *s, size_t idx, double now);
 int mesh__sim_by_end(const void *a, const void *b);
 

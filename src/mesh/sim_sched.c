@@ -116,7 +116,7 @@ static int try_start(struct sim *s, size_t idx, double now)
 	view.end_time = s->node_end;
 	view.now = now;
 	rc = mesh_alloc_place(s->alloc, &view, &req,
-			      s->res->nodes + s->node_fill);
+			      mesh__sim_node_slot(s, req.nodes));
 	if (rc == MESH_ENOSPC)
 		return 0;
 	if (rc)
@@ -348,7 +348,8 @@ static int schedule_conservative(struct sim *s, double now)
 			pos++;
 			continue;
 		}
-		memcpy(s->res->nodes + s->node_fill, s->resv_nodes + used,
+		memcpy(mesh__sim_node_slot(s, s->jobs[idx].size),
+		       s->resv_nodes + used,
 		       s->jobs[idx].size * sizeof(uint32_t));
 		rc = mesh__sim_start_on(s, idx, now);
 		if (rc < 0)

@@ -289,6 +289,7 @@ static int run(struct options *o)
 		goto out;
 	if (o->progress == 1 || (o->progress < 0 && isatty(STDERR_FILENO)))
 		o->sim.progress = progress;
+	o->sim.keep_nodes = o->jobs_csv != NULL; /* only the CSV needs them */
 	mesh_diag_clear(&d);
 	status = mesh_sim_run(r.t, r.a, r.tr, &o->sim, &r.res, &d);
 	if (status) {
