@@ -34,6 +34,29 @@ START_TEST(test_swf_parse_fractional_cpu_time)
 }
 END_TEST
 
+/* Fields read as plain integers or by strtod give strtod's value:
+ * signs, leading zeros, -0 (the sign kept), 15 and 16 digits, exponents
+ * and fractions, each in the submit (real) field. */
+static const char *const submit_values[] = {
+	"0",	    "-0",	"007",	"+5",	"123456789012345",
+	"1234567890123456", "1e3", "2.50", "0x10", "-1",
+};
+
+START_TEST(test_swf_parse_values_as_strtod)
+{
+	char line[200];
+	struct mesh_swf_job j;
+	struct mesh_diag d;
+	double want = strtod(submit_values[_i], NULL);
+
+	snprintf(line, sizeof(line),
+		 "1 %s -1 10 4 -1 -1 4 -1 -1 1 1 1 -1 -1 -1 -1 -1\n",
+		 submit_values[_i]);
+	ck_assert_int_eq(mesh_swf_parse_line(line, &j, &d), 0);
+	ck_assert(!memcmp(&j.submit, &want, sizeof(want))); /* -0 too */
+}
+END_TEST
+
 static const struct {
 	const char *line;
 	const char *field;
@@ -175,6 +198,8 @@ int main(void)
 
 	tcase_add_test(tc, test_swf_parse_good_line);
 	tcase_add_test(tc, test_swf_parse_fractional_cpu_time);
+	tcase_add_loop_test(tc, test_swf_parse_values_as_strtod, 0,
+			    sizeof(submit_values) / sizeof(submit_values[0]));
 	tcase_add_loop_test(tc, test_swf_parse_bad_lines, 0,
 			    sizeof(bad_lines) / sizeof(bad_lines[0]));
 	tcase_add_test(tc, test_swf_read_header_and_jobs);
