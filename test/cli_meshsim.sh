@@ -239,6 +239,22 @@ printf 'Dimensions=4x4\nNodes=n[0000000000-0000000015]\nAllocator=mc1x1\n' >"$tm
 "$meshsim" --mesh-conf "$tmp/digits.conf" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--mesh-conf with 10-digit bounds names the digit limit" '[ $? -eq 2 ] && grep -q "digits.conf:2:Nodes: a range bound .* has more than 9 digits" "$tmp/err"'
 
+# Progress on stderr: forced on, off, and by default only on a terminal
+# (script(1) gives meshsim one).
+"$meshsim" --progress "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--progress ends with one line 4/4 jobs started" '[ "$(tr "\r" "\n" <"$tmp/err" | grep -c "^meshsim: 4/4 jobs started$")" -eq 1 ]'
+head -3 "$tmp/t.swf" >"$tmp/one.swf" # all jobs start at the first event
+"$meshsim" --progress "$tmp/one.swf" >/dev/null 2>"$tmp/err"
+check "--progress: one job, one line" '[ "$(tr "\r" "\n" <"$tmp/err" | grep -v "^$")" = "meshsim: 1/1 jobs started" ]'
+"$meshsim" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "no progress when stderr is not a terminal" '! grep -q "jobs started" "$tmp/err"'
+if command -v script >/dev/null; then
+	script -qc "'$meshsim' '$tmp/t.swf' >/dev/null" /dev/null >"$tmp/tty" 2>&1
+	check "progress by default on a terminal" 'tr "\r" "\n" <"$tmp/tty" | grep -q "^meshsim: 4/4 jobs started"'
+	script -qc "'$meshsim' --no-progress '$tmp/t.swf' >/dev/null" /dev/null >"$tmp/tty" 2>&1
+	check "--no-progress on a terminal" '! grep -q "jobs started" "$tmp/tty"'
+fi
+
 # Bad trace line: file, line and field named; non-zero exit; no output.
 cp "$tmp/t.swf" "$tmp/bad.swf"
 echo "6 50 -1 10 3.5 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1" >>"$tmp/bad.swf"

@@ -299,7 +299,9 @@ static int run_loop(struct sim *s)
 		if (s->opts->runtime_model != MESH_RUNTIME_TRACE)
 			mesh__sim_traffic_restretch(s, now);
 		mesh__sim_loc_event(s, now);
-		if (s->opts->progress && s->started >= next_report) {
+		/* the last report, total of total, is mesh_sim_run's */
+		if (s->opts->progress && s->started >= next_report &&
+		    s->started < total) {
 			s->opts->progress(s->opts->progress_arg, s->started,
 					  total);
 			next_report = s->started + 1024;
