@@ -1,0 +1,88 @@
+#!/bin/bash
+# cli_identical.sh - meshsim's outputs (the table, --summary, --jobs-csv
+# and stderr, byte for byte, and the exit status) against those of the
+# revision before issue 37's speed-ups, OLD_REV, built from git by
+# contrib/bench/build-rev.sh: on a generated 3D trace with every
+# allocator, on a torus, under conservative backfilling, paired filling
+# and the contention model, and on the NASA iPSC trace when ../shared is
+# there.  meshsim prints no timings, so nothing is filtered out.
+# Skipped (77) without git history (a tarball, a shallow clone).  When
+# meshsim's output changes on purpose, OLD_REV has to move to a revision
+# that prints the new output with the old code paths.
+set -u
+meshsim=${MESHSIM:-../src/meshsim/meshsim}
+gen=${MESHGEN:-../src/meshgen/meshsim-gen}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/cli_lib.sh"
+old_rev=${OLD_REV:-2058730}
+shared=${SHARED_DIR:-$here/../../shared}
+nasa=$shared/traces/NASA-iPSC-1993-3.1-cln.swf
+build=$(cd "$(dirname "$meshsim")/../.." && pwd)
+
+SRCDIR=$here/.. "$here/../contrib/bench/build-rev.sh" "$old_rev" "$tmp/old" \
+	"$build" -O1
+case $? in
+0) ;;
+77) exit 77 ;;
+*)
+	echo "FAIL: building meshsim of $old_rev"
+	exit 1
+	;;
+esac
+
+# The two runs' files in $tmp are the same (or both absent); names the
+# first that differs.
+outputs_match() (
+	cd "$tmp" || exit
+	for f in out err rc json csv; do
+		cmp -s old.$f new.$f || { [ ! -e old.$f ] && [ ! -e new.$f ]; } ||
+			{ echo "differs: $f" && exit 1; }
+	done
+)
+
+# same NAME ARGS...: both builds, run in $tmp on the same arguments.
+same() {
+	local name=$1 b m
+	shift
+	for b in old new; do
+		[ $b = old ] && m=$tmp/old || m=$meshsim
+		(cd "$tmp" && "$m" --summary $b.json --jobs-csv $b.csv "$@" \
+			>$b.out 2>$b.err; echo $? >$b.rc)
+	done
+	check "$name" outputs_match
+	rm -f "$tmp"/old.* "$tmp"/new.*
+}
+
+"$gen" --workload mache --jobs 1500 --nodes 512 --seed 3 --swf "$tmp/g.swf" \
+	--attrs "$tmp/g.csv"
+check "generated a 3D trace" '[ "$(grep -vc "^;" "$tmp/g.swf")" -eq 1500 ]'
+io="0,0,0;0,4,0;0,0,4;0,4,4"
+for a in $("$meshsim" --list-allocators | cut -d' ' -f1); do
+	same "8x8x8, I/O nodes, job attributes: $a" --mesh 8x8x8 --io-nodes "$io" \
+		--job-attrs g.csv --allocator "$a" g.swf
+done
+for a in hilbert-bf mc1x1 mm random contig-bf; do
+	same "torus 8tx8tx8t: $a" --mesh 8tx8tx8t --allocator "$a" g.swf
+done
+for a in hilbert-bf mc1x1; do
+	same "conservative, 8x8x8: $a" --mesh 8x8x8 --scheduler conservative \
+		--allocator "$a" g.swf
+	same "contention, 8x8x8: $a" --mesh 8x8x8 --runtime-model contention \
+		--comm all-to-all --comm-share 0.3 --allocator "$a" g.swf
+done
+same "paired filling, WFP, adjusted estimates: sl:mc1x1" --mesh 8x8x8 \
+	--paired-filling --priority wfp --spatial-estimate adjusted \
+	--allocator sl:mc1x1 g.swf
+
+if [ -r "$nasa" ]; then
+	cp "$nasa" "$tmp/nasa.swf"
+	for a in hilbert-bf mc1x1 paging; do
+		same "NASA iPSC on 16x8: $a" --mesh 16x8 --allocator "$a" nasa.swf
+	done
+	same "NASA iPSC on 32x32: mc1x1" --mesh 32x32 --allocator mc1x1 nasa.swf
+	same "NASA iPSC on 16tx8t: genalg" --mesh 16tx8t --allocator genalg \
+		nasa.swf
+else
+	echo "NASA trace not found at $nasa: only the generated one compared"
+fi
+finish
