@@ -71,7 +71,8 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-const char *const meshsim_runtime_names[] = { "trace", "contention", "pfs" };
+const char *const meshsim_runtime_names[] = { "trace", "contention", "pfs",
+					      "contention+pfs" };
 
 static const char *priority_name(enum mesh_priority p)
 {
@@ -182,7 +183,7 @@ static void write_summary_models(FILE *f, const struct options *o,
 		s->mean_service_time, s->total_io_time);
 	fprintf(f,
 		"  \"pfs_bandwidth\": %.17g,\n  \"node_bandwidth\": %.17g,\n",
-		o->sim.pfs_bandwidth, o->sim.node_bandwidth);
+		o->sim.net.fs_bw, o->sim.net.node_bw);
 }
 
 /* Every job of the trace, by fate; the keys repeat them flat too. */
@@ -214,11 +215,12 @@ int meshsim_write_summary(FILE *f, const char *path, const struct options *o,
 	write_summary_fates(f, s);
 	fprintf(f,
 		"  \"makespan\": %.17g,\n  \"utilization\": %.17g,\n"
+		"  \"occupied_utilization\": %.17g,\n"
 		"  \"mean_wait\": %.17g,\n  \"mean_bounded_slowdown\": %.17g,\n"
 		"  \"mean_sum_pairwise\": %.17g,\n"
 		"  \"mean_avg_pairwise_multi\": %.17g\n}\n",
-		s->makespan, s->utilization, s->mean_wait,
-		s->mean_bounded_slowdown, s->mean_sum_pairwise,
+		s->makespan, s->utilization, s->occupied_utilization,
+		s->mean_wait, s->mean_bounded_slowdown, s->mean_sum_pairwise,
 		s->mean_avg_pairwise_multi);
 	if (fflush(f) || ferror(f)) {
 		fprintf(stderr, "meshsim: --summary: write error on %s\n",
@@ -256,6 +258,9 @@ void meshsim_print_table(FILE *f, const struct options *o,
 		fprintf(f, "jobs never placeable     %zu\n", s->refused);
 	fprintf(f, "makespan (s)             %.0f\n", s->makespan);
 	fprintf(f, "utilization              %.4f\n", s->utilization);
+	if (o->sim.runtime_model != MESH_RUNTIME_TRACE)
+		fprintf(f, "occupied utilization     %.4f\n",
+			s->occupied_utilization);
 	fprintf(f, "mean wait (s)            %.2f\n", s->mean_wait);
 	fprintf(f, "mean bounded slowdown    %.4f\n", s->mean_bounded_slowdown);
 	fprintf(f, "mean sum pairwise dist   %.2f\n", s->mean_sum_pairwise);
