@@ -208,8 +208,8 @@ static int parse_runtime_option(int c, struct options *o)
 		return -1;
 	case OPT_PFSBW:
 	case OPT_NODEBW: {
-		double *bw = c == OPT_PFSBW ? &o->sim.net.fs_bw
-					    : &o->sim.net.node_bw;
+		double *bw =
+		    c == OPT_PFSBW ? &o->sim.net.fs_bw : &o->sim.net.node_bw;
 
 		if (parse_double(optarg, bw) || !(*bw > 0))
 			return fail_usage(c == OPT_PFSBW ? "--pfs-bandwidth"
