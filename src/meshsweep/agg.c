@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "agg.h"
+#include "tidy.h"
 
 #define MAX_COLS 64
 #define MAX_GROUPS 4096
@@ -48,8 +49,8 @@ static int metric_index(const char *name)
 {
 	int m;
 
-	for (m = 0; sweep_metrics[m]; m++)
-		if (!strcmp(name, sweep_metrics[m]))
+	for (m = 0; tidy_metrics[m]; m++)
+		if (!strcmp(name, tidy_metrics[m]))
 			return m;
 	return -1;
 }

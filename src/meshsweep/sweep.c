@@ -21,26 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-const char *const sweep_metrics[] = { "jobs",
-				      "skipped",
-				      "skipped_runtime",
-				      "skipped_size",
-				      "skipped_too_large",
-				      "skipped_submit",
-				      "refused",
-				      "makespan",
-				      "utilization",
-				      "mean_wait",
-				      "mean_bounded_slowdown",
-				      "mean_sum_pairwise",
-				      "mean_avg_pairwise_multi",
-				      "loss_of_capacity",
-				      "mean_stretch",
-				      "mean_service_time",
-				      "total_io_time",
-				      "avg_balance_factor",
-				      "avg_max_contention",
-				      NULL };
+#include "agg.h"
+#include "tidy.h"
 
 #define MAX_ARGS 64
 #define KEY_LEN 40
@@ -65,53 +47,6 @@ struct runner {
 	time_t t0;
 	int tty;
 };
-
-void csv_field(FILE *f, const char *s, int last)
-{
-	const char *p;
-
-	if (s && strpbrk(s, ",\"\n")) {
-		fputc('"', f);
-		for (p = s; *p; p++) {
-			if (*p == '"')
-				fputc('"', f);
-			fputc(*p, f);
-		}
-		fputc('"', f);
-	} else if (s) {
-		fputs(s, f);
-	}
-	fputc(last ? '\n' : ',', f);
-}
-
-int csv_split(char *line, char **field, int max)
-{
-	char *p = line, *w;
-	int n = 0;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	while (n < max) {
-		field[n++] = w = p;
-		if (*p == '"') { /* quoted: "" is a quote */
-			for (p++; *p && !(*p == '"' && p[1] != '"'); p++) {
-				*w++ = *p;
-				if (*p == '"')
-					p++;
-			}
-			if (*p == '"')
-				p++;
-			*w = '\0';
-		} else {
-			p += strcspn(p, ",");
-		}
-		if (*p != ',') {
-			*p = '\0';
-			return n;
-		}
-		*p++ = '\0';
-	}
-	return -1;
-}
 
 /* Path of a sibling program: $ENV, next to us, in the build tree, or
  * the bare name (PATH). */
@@ -164,8 +99,8 @@ static void write_header(FILE *f, const struct grid *g)
 	for (d = 0; d < g->ndims; d++)
 		csv_field(f, g->dim[d].key, 0);
 	fputs("flags,status,version,", f);
-	for (m = 0; sweep_metrics[m]; m++)
-		csv_field(f, sweep_metrics[m], !sweep_metrics[m + 1]);
+	for (m = 0; tidy_metrics[m]; m++)
+		csv_field(f, tidy_metrics[m], !tidy_metrics[m + 1]);
 }
 
 static void write_by_size_header(FILE *f, const struct grid *g)
@@ -562,11 +497,11 @@ static void write_row(struct runner *r, size_t p, int status, const char *json)
 		json_value(json, "version", v, sizeof(v));
 	csv_field(r->out, v[0] == '"' ? (v[strlen(v) - 1] = '\0', v + 1) : v,
 		  0);
-	for (m = 0; sweep_metrics[m]; m++) {
+	for (m = 0; tidy_metrics[m]; m++) {
 		v[0] = '\0';
 		if (json)
-			json_value(json, sweep_metrics[m], v, sizeof(v));
-		csv_field(r->out, v, !sweep_metrics[m + 1]);
+			json_value(json, tidy_metrics[m], v, sizeof(v));
+		csv_field(r->out, v, !tidy_metrics[m + 1]);
 	}
 	fflush(r->out);
 }
