@@ -122,7 +122,7 @@ check "--io-nodes: no job gets an I/O position" '! cut -d, -f11 "$tmp/io.csv" | 
 check "--io-nodes-compute: all 16 positions run jobs" 'grep -q "jobs simulated  *2" "$tmp/out"'
 # Outputs are opened before the simulation; '-' is stdout.
 "$meshsim" --summary "$tmp/no/such/dir/s.json" "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
-check "unwritable --summary fails at once (exit 2, nothing simulated)" '[ $? -eq 2 ] && grep -q -- "--summary: cannot open" "$tmp/err" && [ ! -s "$tmp/out" ]'
+check "unwritable --summary fails at once (exit 2, nothing simulated)" '[ $? -eq 2 ] && grep -q -- "--summary: cannot create .*no/such/dir/s.json: No such file or directory" "$tmp/err" && [ ! -s "$tmp/out" ]'
 "$meshsim" --jobs-csv - "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
 check "--jobs-csv - writes the CSV to stdout and the table to stderr" 'head -1 "$tmp/out" | grep -q "^job_id," && grep -q "^mesh " "$tmp/err"'
 "$meshsim" --jobs-csv - --summary - "$tmp/t.swf" >/dev/null 2>"$tmp/err"
@@ -204,6 +204,45 @@ check "meshsim-gen: same seed, same trace; another seed, another" 'cmp -s "$tmp/
 check "meshsim-gen: bad --io-fraction exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--io-fraction: invalid value \"2\"" "$tmp/err"'
 "$gen" --jobs 10 >/dev/null 2>"$tmp/err"
 check "meshsim-gen: --workload is required" '[ $? -eq 2 ] && grep -q "workload is required" "$tmp/err"'
+
+# Outputs are complete or untouched: written to a temporary file beside
+# the real one and renamed when complete.  SIGINT or SIGTERM mid-run
+# removes the temporary files, leaves files that existed as they were,
+# and exits 128 + the signal (a saturated conservative run of 50,000 jobs
+# on 32x32 takes minutes; it is signalled as soon as its temporary files
+# exist).
+"$gen" --workload mache --jobs 50000 --interarrival 20 --seed 1 --swf "$tmp/slow.swf"
+for sig in INT TERM; do
+	mkdir -p "$tmp/sig$sig"
+	printf '{"old": "%s"}\n' $sig >"$tmp/sig$sig/prev.json"
+	printf 'old,csv\n' >"$tmp/sig$sig/prev.csv"
+	cp "$tmp/sig$sig/prev.json" "$tmp/sig$sig/prev.json.keep"
+	cp "$tmp/sig$sig/prev.csv" "$tmp/sig$sig/prev.csv.keep"
+	timeout -s KILL 300 "$meshsim" --mesh 32x32 --allocator mc --scheduler conservative \
+		--summary "$tmp/sig$sig/prev.json" --jobs-csv "$tmp/sig$sig/prev.csv" \
+		"$tmp/slow.swf" >/dev/null 2>&1 &
+	pid=$!
+	for i in $(seq 1 100); do
+		[ "$(ls -A "$tmp/sig$sig" | grep -c '^\.prev\.')" -eq 2 ] && break
+		sleep 0.1
+	done
+	ntemp=$(ls -A "$tmp/sig$sig" | grep -c '^\.prev\.')
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	want=$((128 + $(kill -l $sig)))
+	check "SIG$sig mid-run: exit $want, temporary files removed, old summary and jobs CSV unchanged" \
+		'[ "$ntemp" -eq 2 ] && [ $rc -eq $want ] && [ -z "$(ls -A "$tmp/sig$sig" | grep "^\.")" ] && cmp -s "$tmp/sig$sig/prev.json" "$tmp/sig$sig/prev.json.keep" && cmp -s "$tmp/sig$sig/prev.csv" "$tmp/sig$sig/prev.csv.keep"'
+done
+cp "$tmp/sigINT/prev.json.keep" "$tmp/prev.json"
+printf '1 0 -1 10 x -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/badjob.swf"
+"$meshsim" --summary "$tmp/prev.json" "$tmp/badjob.swf" >/dev/null 2>&1
+check "a failed run leaves an existing summary as it was" '[ $? -ne 0 ] && cmp -s "$tmp/prev.json" "$tmp/sigINT/prev.json.keep"'
+"$meshsim" --summary "$tmp/prev.json" "$tmp/t.swf" >/dev/null 2>&1
+check "a run that succeeds replaces it, with the file mode of a new file" '[ $? -eq 0 ] && grep -q "\"mean_wait\"" "$tmp/prev.json" && touch "$tmp/new" && [ "$(stat -c %a "$tmp/prev.json")" = "$(stat -c %a "$tmp/new")" ]'
+cp "$tmp/a1.swf" "$tmp/gen-old.swf"
+"$gen" --workload mache --jobs 20 --swf "$tmp/gen-old.swf" --attrs "$tmp/no/such/dir/a.csv" >/dev/null 2>"$tmp/err"
+check "meshsim-gen: an output that cannot be made leaves the other one's old file as it was" '[ $? -ne 0 ] && grep -q -- "--attrs: cannot create .*no/such/dir/a.csv" "$tmp/err" && cmp -s "$tmp/gen-old.swf" "$tmp/a1.swf" && [ -z "$(ls -A "$tmp" | grep "^\.")" ]'
 
 # Bad flags: exit 2 and name the flag.
 "$meshsim" --mesh 4y4 "$tmp/t.swf" >/dev/null 2>"$tmp/err"

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include "meshsim.h"
+#include "outfile.h"
 
 /* Loads --mesh-conf; the options then point into *conf. */
 static int load_mesh_conf(struct options *o, struct mesh_conf **conf)
@@ -108,7 +109,10 @@ struct run {
 	struct mesh_bitmap *usable;
 	struct mesh_job_attrs *attrs;
 	struct mesh_sim_result *res;
-	FILE *csv, *summary;
+	/* Opened before the simulation so that a typo fails at once, as
+	 * temporary files renamed into place when complete; "-" is
+	 * stdout. */
+	struct cli_outfile csv, summary;
 };
 
 static void run_free(struct run *r)
@@ -121,31 +125,6 @@ static void run_free(struct run *r)
 		mesh_topo_destroy(r->t);
 	mesh_conf_destroy(r->conf);
 	mesh_swf_free(r->tr);
-}
-
-/* Opened before the simulation so that a typo fails at once; "-" is
- * stdout. */
-static int open_output(const char *opt, const char *path, FILE **f)
-{
-	if (!path)
-		return 0;
-	*f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (*f)
-		return 0;
-	fprintf(stderr, "meshsim: %s: cannot open %s: %s\n", opt, path,
-		strerror(errno));
-	return EXIT_USAGE;
-}
-
-static int close_output(const char *opt, const char *path, FILE *f)
-{
-	if (!f || f == stdout)
-		return f && fflush(f) ? -1 : 0;
-	if (fclose(f)) {
-		fprintf(stderr, "meshsim: %s: write error on %s\n", opt, path);
-		return -1;
-	}
-	return 0;
 }
 
 /* Positions jobs may get: the named nodes of a mesh.conf; without one,
@@ -257,19 +236,34 @@ static void warn_lost(const struct options *o, const struct mesh_sim_summary *s)
 		s->skipped_submit, s->refused);
 }
 
+/* Both outputs, or (on any error) neither: a file that existed is then
+ * left as it was. */
 static int write_outputs(const struct options *o, struct run *r)
 {
 	int rc = 0;
 
-	if (r->csv)
-		rc |= meshsim_write_jobs_csv(r->csv, o->jobs_csv, r->t, r->res);
-	if (r->summary)
-		rc |= meshsim_write_summary(r->summary, o->summary_json, o,
+	if (o->jobs_csv)
+		rc |=
+		    meshsim_write_jobs_csv(r->csv.f, o->jobs_csv, r->t, r->res);
+	if (o->summary_json)
+		rc |= meshsim_write_summary(r->summary.f, o->summary_json, o,
 					    r->t, &r->res->summary);
-	rc |= close_output("--jobs-csv", o->jobs_csv, r->csv);
-	rc |= close_output("--summary", o->summary_json, r->summary);
-	r->csv = r->summary = NULL;
+	if (!rc && o->jobs_csv)
+		rc |= cli_out_commit(&r->csv, "meshsim", "--jobs-csv");
+	if (!rc && o->summary_json)
+		rc |= cli_out_commit(&r->summary, "meshsim", "--summary");
 	return rc ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static int open_outputs(const struct options *o, struct run *r)
+{
+	if (o->jobs_csv &&
+	    cli_out_open(&r->csv, "meshsim", "--jobs-csv", o->jobs_csv))
+		return EXIT_USAGE;
+	if (o->summary_json &&
+	    cli_out_open(&r->summary, "meshsim", "--summary", o->summary_json))
+		return EXIT_USAGE;
+	return 0;
 }
 
 static int run(struct options *o)
@@ -280,9 +274,8 @@ static int run(struct options *o)
 	int status;
 
 	memset(&r, 0, sizeof(r));
-	status = open_output("--jobs-csv", o->jobs_csv, &r.csv);
-	if (!status)
-		status = open_output("--summary", o->summary_json, &r.summary);
+	r.csv.slot = r.summary.slot = -1;
+	status = open_outputs(o, &r);
 	if (!status)
 		status = prepare(o, &r);
 	if (status)
@@ -299,18 +292,16 @@ static int run(struct options *o)
 		goto out;
 	}
 	/* The table moves to stderr when stdout carries a file's data. */
-	meshsim_print_table(r.csv == stdout || r.summary == stdout ? stderr
-								   : stdout,
+	meshsim_print_table(r.csv.f == stdout || r.summary.f == stdout ? stderr
+								       : stdout,
 			    o, r.t, &r.res->summary);
 	warn_lost(o, &r.res->summary);
 	status = write_outputs(o, &r);
 out:
-	/* An output opened for a run that failed is removed, not left
-	 * empty. */
-	if (r.csv && r.csv != stdout && !fclose(r.csv))
-		remove(o->jobs_csv);
-	if (r.summary && r.summary != stdout && !fclose(r.summary))
-		remove(o->summary_json);
+	/* A run that failed removes its temporary files (none is left if
+	 * they were renamed). */
+	cli_out_abort(&r.csv);
+	cli_out_abort(&r.summary);
 	run_free(&r);
 	return status;
 }
@@ -318,7 +309,10 @@ out:
 int main(int argc, char **argv)
 {
 	struct options o;
-	int rc = meshsim_parse_args(argc, argv, &o);
+	int rc;
+
+	cli_signals(0);
+	rc = meshsim_parse_args(argc, argv, &o);
 
 	if (rc >= 0)
 		return rc;

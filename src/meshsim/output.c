@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include "cli.h"
 #include "meshsim.h"
 
 const char *const meshsim_spatial_names[] = { "user", "adjusted", "actual" };
@@ -133,7 +134,7 @@ static void write_summary_run(FILE *f, const struct options *o,
 	size_t i;
 	int c[MESH_MAX_DIMS], d;
 
-	fprintf(f, "{\n  \"version\": \"%s\",\n  \"trace\": ", PACKAGE_VERSION);
+	fprintf(f, "{\n  \"version\": \"%s\",\n  \"trace\": ", cli_revision);
 	json_string(f, o->trace);
 	fprintf(f, ",\n  \"mesh\": \"%s\",\n  \"mesh_conf\": ",
 		mesh_topo_format(t, mesh, sizeof(mesh)));
