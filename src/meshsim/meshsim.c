@@ -10,12 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
 
 #include "meshsim.h"
 #include "outfile.h"
+#include "sha256.h"
 
 /* Loads --mesh-conf; the options then point into *conf. */
 static int load_mesh_conf(struct options *o, struct mesh_conf **conf)
@@ -221,6 +223,55 @@ static int prepare(struct options *o, struct run *r)
 	return 0;
 }
 
+/* The SHA-256 of path into hex, if it is a regular file ("" if not: a
+ * pipe can be read only once); 0, or EXIT_FAILURE if it cannot be
+ * read. */
+static int hash_input(const char *opt, const char *path, char hex[65])
+{
+	struct stat st;
+
+	hex[0] = '\0';
+	if (!path || stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	if (!cli_sha256_file(path, hex))
+		return 0;
+	fprintf(stderr, "meshsim: %s: cannot read %s: %s\n", opt, path,
+		strerror(errno));
+	return EXIT_FAILURE;
+}
+
+static int hash_inputs(struct options *o)
+{
+	return hash_input("trace", o->trace, o->trace_sha256) ||
+		       hash_input("--job-attrs", o->job_attrs,
+				  o->job_attrs_sha256) ||
+		       hash_input("--mesh-conf", o->mesh_conf,
+				  o->mesh_conf_sha256)
+		   ? EXIT_FAILURE
+		   : 0;
+}
+
+/* Offered load: the work of the simulated jobs (trace runtime times
+ * size) over the usable nodes times the span of their (load-scaled)
+ * submit times; -1 if the span is 0.  Above 1 the queue grows without
+ * bound, and the means measure the queue, not the placement. */
+static double offered_load(const struct mesh_sim_result *r, uint32_t usable)
+{
+	double work = 0, first = 0, last = 0;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct mesh_sim_job *j = &r->jobs[i];
+
+		work += j->trace_run * j->size;
+		first = i && first < j->submit ? first : j->submit;
+		last = i && last > j->submit ? last : j->submit;
+	}
+	return last > first && usable
+		   ? work / ((double) usable * (last - first))
+		   : -1;
+}
+
 /* One line on stderr whenever jobs did not run, so none goes unseen. */
 static void warn_lost(const struct options *o, const struct mesh_sim_summary *s)
 {
@@ -277,6 +328,8 @@ static int run(struct options *o)
 	r.csv.slot = r.summary.slot = -1;
 	status = open_outputs(o, &r);
 	if (!status)
+		status = hash_inputs(o);
+	if (!status)
 		status = prepare(o, &r);
 	if (status)
 		goto out;
@@ -284,6 +337,8 @@ static int run(struct options *o)
 		o->sim.progress = progress;
 	mesh_diag_clear(&d);
 	status = mesh_sim_run(r.t, r.a, r.tr, &o->sim, &r.res, &d);
+	if (!status)
+		o->offered_load = offered_load(r.res, o->usable_nodes);
 	if (status) {
 		fprintf(stderr, "meshsim: %s: %s\n", o->trace,
 			d.message[0] ? mesh_diag_format(&d, buf, sizeof(buf))
@@ -296,6 +351,14 @@ static int run(struct options *o)
 								       : stdout,
 			    o, r.t, &r.res->summary);
 	warn_lost(o, &r.res->summary);
+	if (o->offered_load > 1)
+		fprintf(
+		    stderr,
+		    "meshsim: warning: %s: saturated: offered load %.3f > 1 "
+		    "(the jobs' work over %u usable nodes times their "
+		    "submit span): the queue grows without bound, so the "
+		    "means measure the queue, not the placement\n",
+		    o->trace, o->offered_load, o->usable_nodes);
 	status = write_outputs(o, &r);
 out:
 	/* A run that failed removes its temporary files (none is left if

@@ -73,7 +73,9 @@ static void usage(FILE *f)
 	    "                        (default none)\n"
 	    "  --comm-share F        contention: runtime share of communication (0..1)\n"
 	    "  --io-share F          contention: runtime share of I/O (0..1; needs I/O\n"
-	    "                        nodes)\n"
+	    "                        nodes)\n");
+	fprintf(
+	    f,
 	    "  --jobs-csv FILE       one row per job, with node coordinates ('-': stdout)\n"
 	    "  --summary FILE        JSON summary ('-': stdout)\n"
 	    "  --progress / --no-progress  progress on stderr (default: if a terminal)\n"
