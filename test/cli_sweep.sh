@@ -340,6 +340,31 @@ PY'
 check "timeseries without --nodes: the most nodes ever busy (4)" '[ $? -eq 0 ] && grep -q "utilization (fraction of 4 nodes)" "$tmp/q1n.svg"'
 "$plot" timeseries "$tmp/j3.csv" --nodes 32 --out "$tmp/ts3.svg" 2>"$tmp/err"
 check "timeseries: no balance-factor panel without I/O nodes" '[ $? -eq 0 ] && grep -q "queue length (jobs)" "$tmp/ts3.svg" && ! grep -q "system balance factor" "$tmp/ts3.svg"'
+# meshplot draws into a temporary file beside --out: a signal while gnuplot
+# draws (a stand-in that writes half a picture, then waits) removes it,
+# stops gnuplot, leaves the old picture and exits 128 + the signal.
+cat >"$tmp/slowgnuplot" <<'SH'
+#!/bin/sh
+out=$(sed -n "s/^set output '\(.*\)'$/\1/p" "$1")
+printf 'half a picture' >"$out"
+exec sleep 60
+SH
+chmod +x "$tmp/slowgnuplot"
+mkdir -p "$tmp/pic"
+cp "$tmp/curve.png" "$tmp/pic/old.png"
+GNUPLOT=$tmp/slowgnuplot "$plot" curve "$tmp/t-agg.csv" --y avg_balance_factor --out "$tmp/pic/old.png" 2>"$tmp/err" &
+pid=$!
+for i in $(seq 1 100); do
+	[ -n "$(ls -A "$tmp/pic" | grep '^\.old\.png\.')" ] && [ -s "$tmp/pic/$(ls -A "$tmp/pic" | grep '^\.old\.png\.' | head -1)" ] && break
+	sleep 0.1
+done
+t0=$SECONDS
+kill -TERM $pid
+wait $pid
+rc=$?
+sleep 0.2
+check "meshplot: SIGTERM while gnuplot draws: exit 143 at once, gnuplot stopped, the old picture kept, no temporary file" '[ $rc -eq 143 ] && [ $((SECONDS - t0)) -lt 5 ] && cmp -s "$tmp/pic/old.png" "$tmp/curve.png" && [ -z "$(ls -A "$tmp/pic" | grep "^\.")" ] && ! pgrep -f "$tmp/slowgnuplot" >/dev/null'
+pkill -f "$tmp/slowgnuplot" 2>/dev/null
 "$plot" curve "$tmp/t-agg.csv" --out "$tmp/x.jpg" >/dev/null 2>"$tmp/err"
 check "meshplot refuses an unknown output format" '[ $? -eq 2 ] && grep -q "must end in .png or .svg" "$tmp/err"'
 
