@@ -40,7 +40,7 @@ SWF
 check "refused job: exit 0, counted, only job 1 in the CSV" '[ $? -eq 0 ] && grep -q "^jobs never placeable  *1$" "$tmp/out" && [ "$(cut -d, -f1 "$tmp/r.csv" | tr "\n" " ")" = "job_id 1 " ]'
 check "refused job is announced on stderr in one line" '[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^meshsim: warning: .*r.swf: 1 of 2 jobs not simulated (skipped: runtime 0, size 0, more than 16 usable nodes 0, submit time 0; never placeable: 1)$" "$tmp/err"'
 "$meshsim" --allocator mc1x1 "$tmp/r.swf" >/dev/null 2>"$tmp/err"
-check "no warning when every job is placed (mc1x1 places 5 nodes)" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ]'
+check "no warning of jobs not simulated when every job is placed (mc1x1 places 5 nodes)" '[ $? -eq 0 ] && ! grep -q "not simulated" "$tmp/err"'
 check "--keep-zero-runtime (the default) counts the zero-length job" '"$meshsim" --keep-zero-runtime "$tmp/t.swf" 2>/dev/null | grep -q "jobs simulated  *4"'
 check "--skip-zero-runtime skips it" '"$meshsim" --skip-zero-runtime "$tmp/t.swf" 2>/dev/null | grep -q "jobs skipped  *2 (runtime 2"'
 check "summary records zero-runtime handling, seed and version" '"$meshsim" --skip-zero-runtime --seed 7 --summary - "$tmp/t.swf" 2>/dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if d[\"zero_runtime\"] == \"skip\" and d[\"seed\"] == 7 and d[\"version\"] and d[\"fates\"][\"total\"] == 5 else 1)"'
@@ -123,7 +123,7 @@ check "--io-nodes: no job gets an I/O position" '! cut -d, -f11 "$tmp/io.csv" | 
 check "--io-nodes-compute: all 16 positions run jobs" 'grep -q "jobs simulated  *2" "$tmp/out"'
 # Outputs are opened before the simulation; '-' is stdout.
 "$meshsim" --summary "$tmp/no/such/dir/s.json" "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
-check "unwritable --summary fails at once (exit 2, nothing simulated)" '[ $? -eq 2 ] && grep -q -- "--summary: cannot open" "$tmp/err" && [ ! -s "$tmp/out" ]'
+check "unwritable --summary fails at once (exit 2, nothing simulated)" '[ $? -eq 2 ] && grep -q -- "--summary: cannot create .*no/such/dir/s.json: No such file or directory" "$tmp/err" && [ ! -s "$tmp/out" ]'
 "$meshsim" --jobs-csv - "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
 check "--jobs-csv - writes the CSV to stdout and the table to stderr" 'head -1 "$tmp/out" | grep -q "^job_id," && grep -q "^mesh " "$tmp/err"'
 "$meshsim" --jobs-csv - --summary - "$tmp/t.swf" >/dev/null 2>"$tmp/err"
@@ -197,7 +197,7 @@ for w in mache ozden bluegene; do
 	"$gen" --workload $w --jobs 200 --seed 3 --swf "$tmp/g.swf" --attrs "$tmp/g.csv" 2>"$tmp/err"
 	check "meshsim-gen $w writes a trace and a sidecar" '[ $? -eq 0 ] && [ "$(grep -vc "^;" "$tmp/g.swf")" -eq 200 ] && [ "$(grep -vc "^#" "$tmp/g.csv")" -eq 201 ]'
 	"$meshsim" --job-attrs "$tmp/g.csv" --runtime-model pfs "$tmp/g.swf" >"$tmp/out" 2>"$tmp/err"
-	check "meshsim replays every $w job" '[ $? -eq 0 ] && grep -q "jobs simulated  *200" "$tmp/out" && [ ! -s "$tmp/err" ]'
+	check "meshsim replays every $w job (no warning but saturation)" '[ $? -eq 0 ] && grep -q "jobs simulated  *200" "$tmp/out" && ! grep -v "saturated: offered load" "$tmp/err" | grep -q .'
 done
 "$gen" --workload mache --jobs 50 --seed 3 >"$tmp/a1.swf" && "$gen" --workload mache --jobs 50 --seed 3 >"$tmp/a2.swf" && "$gen" --workload mache --jobs 50 --seed 4 >"$tmp/a3.swf"
 check "meshsim-gen: same seed, same trace; another seed, another" 'cmp -s "$tmp/a1.swf" "$tmp/a2.swf" && ! cmp -s "$tmp/a1.swf" "$tmp/a3.swf"'
@@ -205,6 +205,85 @@ check "meshsim-gen: same seed, same trace; another seed, another" 'cmp -s "$tmp/
 check "meshsim-gen: bad --io-fraction exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--io-fraction: invalid value \"2\"" "$tmp/err"'
 "$gen" --jobs 10 >/dev/null 2>"$tmp/err"
 check "meshsim-gen: --workload is required" '[ $? -eq 2 ] && grep -q "workload is required" "$tmp/err"'
+
+# Provenance: the summary names the exact revision, every option
+# (defaults included) and the SHA-256 of every input file.
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$meshsim" --job-attrs "$tmp/a.csv" --summary "$tmp/prov.json" "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
+check "summary: SHA-256 of the trace and of the job attributes, as sha256sum gives them" 'python3 - "$tmp/prov.json" "$(sha256sum <"$tmp/t.swf" | cut -d" " -f1)" "$(sha256sum <"$tmp/a.csv" | cut -d" " -f1)" <<PY
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["trace_sha256"] == sys.argv[2] and d["job_attrs_sha256"] == sys.argv[3], d
+assert d["mesh_conf_sha256"] is None
+PY'
+printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\n' >"$tmp/prov.conf"
+"$meshsim" --mesh-conf "$tmp/prov.conf" --summary "$tmp/prov2.json" "$tmp/t.swf" >/dev/null 2>&1
+check "summary: SHA-256 of the mesh.conf" 'grep -q "\"mesh_conf_sha256\": \"$(sha256sum <"$tmp/prov.conf" | cut -d" " -f1)\"" "$tmp/prov2.json"'
+check "summary: every option that shapes a run, defaults included" 'python3 - "$tmp/prov.json" <<PY
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = {"mesh": "4x4", "allocator": "colsnake-bf", "allocator_params": None, "seed": 0,
+        "scheduler": "easy", "priority": "fcfs", "alpha": 0, "paired_filling": False,
+        "pf_max_size": 0, "spatial_estimate": "user", "load": 1, "limit_quantum": 0,
+        "estimate": "clamp", "size_field": "alloc", "zero_runtime": "keep",
+        "runtime_model": "trace", "comm": "none", "comm_share": 0, "io_share": 0,
+        "pfs_bandwidth": 48, "node_bandwidth": 12.5, "io_nodes": [], "io_nodes_compute": False}
+bad = {k: (d.get(k, "missing"), v) for k, v in want.items() if d.get(k, "missing") != v}
+assert not bad, bad
+PY'
+if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
+	rev=$(sh "$top/src/cli/revision.sh" "$top" "$(sed -n 's/^AC_INIT(\[slurm-mesh\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")")
+	check "--version and the summary carry this checkout's revision ($rev), not a fixed number" '"$meshsim" --version | grep -qx "meshsim (slurm-mesh) $rev" && grep -q "\"version\": \"$rev\"" "$tmp/prov.json" && echo "$rev" | grep -q -- "-g[0-9a-f]\{12\}"'
+fi
+check "-V is --version" '[ "$("$meshsim" -V)" = "$("$meshsim" --version)" ]'
+# Offered load: t.swf's simulated jobs do 100*4 + 50*8 + 0*2 + 30*1 =
+# 830 node-seconds of work, submitted over 40 s on 16 nodes: 1.296875.
+check "offered load: 830 / (16 * 40) in the summary and the table, flagged saturated" 'grep -q "\"offered_load\": 1.296875," "$tmp/prov.json" && grep -q "^offered load  *1.2969 (saturated)$" "$tmp/out"'
+check "a saturated run warns in one line" '[ "$(grep -c "saturated: offered load 1.297 > 1" "$tmp/err")" -eq 1 ]'
+printf '; MaxProcs: 16\n1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n2 1000 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/light.swf"
+"$meshsim" --summary "$tmp/light.json" "$tmp/light.swf" >/dev/null 2>"$tmp/err"
+check "an unsaturated run (offered load 800 / 16000 = 0.05) is silent" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q "\"offered_load\": 0.050000000000000003," "$tmp/light.json"'
+"$meshsim" --runtime-model contention "$tmp/t.swf" 2>/dev/null >"$tmp/out"
+check "the table keeps a blank between a long label and its value" 'grep -q "^mean stretch (contention) 1.0000$" "$tmp/out"'
+
+# Outputs are complete or untouched: written to a temporary file beside
+# the real one and renamed when complete.  SIGINT or SIGTERM mid-run
+# removes the temporary files, leaves files that existed as they were,
+# and exits 128 + the signal (a saturated conservative run of 50,000 jobs
+# on 32x32 takes minutes; it is signalled as soon as its temporary files
+# exist).
+"$gen" --workload mache --jobs 50000 --interarrival 20 --seed 1 --swf "$tmp/slow.swf"
+for sig in INT TERM; do
+	mkdir -p "$tmp/sig$sig"
+	printf '{"old": "%s"}\n' $sig >"$tmp/sig$sig/prev.json"
+	printf 'old,csv\n' >"$tmp/sig$sig/prev.csv"
+	cp "$tmp/sig$sig/prev.json" "$tmp/sig$sig/prev.json.keep"
+	cp "$tmp/sig$sig/prev.csv" "$tmp/sig$sig/prev.csv.keep"
+	timeout -s KILL 300 "$meshsim" --mesh 32x32 --allocator mc --scheduler conservative \
+		--summary "$tmp/sig$sig/prev.json" --jobs-csv "$tmp/sig$sig/prev.csv" \
+		"$tmp/slow.swf" >/dev/null 2>&1 &
+	pid=$!
+	for i in $(seq 1 100); do
+		[ "$(ls -A "$tmp/sig$sig" | grep -c '^\.prev\.')" -eq 2 ] && break
+		sleep 0.1
+	done
+	ntemp=$(ls -A "$tmp/sig$sig" | grep -c '^\.prev\.')
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	want=$((128 + $(kill -l $sig)))
+	check "SIG$sig mid-run: exit $want, temporary files removed, old summary and jobs CSV unchanged" \
+		'[ "$ntemp" -eq 2 ] && [ $rc -eq $want ] && [ -z "$(ls -A "$tmp/sig$sig" | grep "^\.")" ] && cmp -s "$tmp/sig$sig/prev.json" "$tmp/sig$sig/prev.json.keep" && cmp -s "$tmp/sig$sig/prev.csv" "$tmp/sig$sig/prev.csv.keep"'
+done
+cp "$tmp/sigINT/prev.json.keep" "$tmp/prev.json"
+printf '1 0 -1 10 x -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/badjob.swf"
+"$meshsim" --summary "$tmp/prev.json" "$tmp/badjob.swf" >/dev/null 2>&1
+check "a failed run leaves an existing summary as it was" '[ $? -ne 0 ] && cmp -s "$tmp/prev.json" "$tmp/sigINT/prev.json.keep"'
+"$meshsim" --summary "$tmp/prev.json" "$tmp/t.swf" >/dev/null 2>&1
+check "a run that succeeds replaces it, with the file mode of a new file" '[ $? -eq 0 ] && grep -q "\"mean_wait\"" "$tmp/prev.json" && touch "$tmp/new" && [ "$(stat -c %a "$tmp/prev.json")" = "$(stat -c %a "$tmp/new")" ]'
+cp "$tmp/a1.swf" "$tmp/gen-old.swf"
+"$gen" --workload mache --jobs 20 --swf "$tmp/gen-old.swf" --attrs "$tmp/no/such/dir/a.csv" >/dev/null 2>"$tmp/err"
+check "meshsim-gen: an output that cannot be made leaves the other one's old file as it was" '[ $? -ne 0 ] && grep -q -- "--attrs: cannot create .*no/such/dir/a.csv" "$tmp/err" && cmp -s "$tmp/gen-old.swf" "$tmp/a1.swf" && [ -z "$(ls -A "$tmp" | grep "^\.")" ]'
 
 # Bad flags: exit 2 and name the flag.
 "$meshsim" --mesh 4y4 "$tmp/t.swf" >/dev/null 2>"$tmp/err"

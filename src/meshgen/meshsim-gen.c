@@ -10,9 +10,12 @@
 
 #include "config.h"
 
+#include "cli.h"
 #include "mesh.h"
+#include "outfile.h"
 
 #define EXIT_USAGE 2
+#define NUM 256 /* getopt codes of the numeric options: NUM + index */
 
 static void usage(FILE *f)
 {
@@ -38,7 +41,8 @@ static void usage(FILE *f)
 	    "  --runtime-scale F     multiply every runtime (default 1)\n"
 	    "  --swf FILE            trace output (default: stdout)\n"
 	    "  --attrs FILE          sidecar output (default: none)\n"
-	    "  --help, --version\n");
+	    "  -h, --help            this help, then exit\n"
+	    "  -V, --version         the source revision, then exit\n");
 }
 
 static int bad(const char *opt, const char *val, const char *why)
@@ -79,7 +83,7 @@ static int parse_opt(int c, struct cli *o)
 	static const double lo[] = { 1, 0, 1, 1e-6, 0, 1e-6, 0, 1e-6 };
 	static const double hi[] = { 1e7, 9e15, MESH_MAX_NODES, 1e9, 1, 1e6,
 				     1,   1e6 };
-	int i = c - 'a';
+	int i = c - NUM;
 
 	if (c == 'w') {
 		o->kind_set = mesh_workload_parse(optarg) >= 0;
@@ -104,14 +108,14 @@ static int parse(int argc, char **argv, struct cli *o)
 {
 	static const struct option opts[] = {
 		{ "workload", required_argument, NULL, 'w' },
-		{ "jobs", required_argument, NULL, 'a' },
-		{ "seed", required_argument, NULL, 'b' },
-		{ "nodes", required_argument, NULL, 'c' },
-		{ "interarrival", required_argument, NULL, 'd' },
-		{ "io-fraction", required_argument, NULL, 'e' },
-		{ "runtime-scale", required_argument, NULL, 'f' },
-		{ "io-ratio", required_argument, NULL, 'g' },
-		{ "io-scale", required_argument, NULL, 'h' },
+		{ "jobs", required_argument, NULL, NUM + 0 },
+		{ "seed", required_argument, NULL, NUM + 1 },
+		{ "nodes", required_argument, NULL, NUM + 2 },
+		{ "interarrival", required_argument, NULL, NUM + 3 },
+		{ "io-fraction", required_argument, NULL, NUM + 4 },
+		{ "runtime-scale", required_argument, NULL, NUM + 5 },
+		{ "io-ratio", required_argument, NULL, NUM + 6 },
+		{ "io-scale", required_argument, NULL, NUM + 7 },
 		{ "swf", required_argument, NULL, 's' },
 		{ "attrs", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'H' },
@@ -120,24 +124,24 @@ static int parse(int argc, char **argv, struct cli *o)
 	};
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'H' || c == 'V') {
-			if (c == 'H')
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
+		if (c == 'h' || c == 'H' || c == 'V') {
+			if (c != 'V')
 				usage(stdout);
 			else
-				printf("meshsim-gen (slurm-mesh) %s\n",
-				       PACKAGE_VERSION);
+				cli_print_version("meshsim-gen");
 			return 0;
 		}
 		if (c == 's' || c == 't') {
 			*(c == 's' ? &o->swf : &o->attrs) = optarg;
 			continue;
 		}
-		if (c == '?' || (rc = parse_opt(c, o)) >= 0) {
-			if (c == '?')
-				fprintf(stderr, "Try 'meshsim-gen --help'.\n");
-			return c == '?' ? EXIT_USAGE : rc;
-		}
+		if (c == '?' || c == ':')
+			return cli_bad_option("meshsim-gen", argv, c);
+		rc = parse_opt(c, o);
+		if (rc >= 0)
+			return rc;
 	}
 	if (optind != argc || !o->kind_set) {
 		fprintf(stderr, "meshsim-gen: %s\nTry 'meshsim-gen --help'.\n",
@@ -165,34 +169,14 @@ static void apply(struct cli *o)
 	o->w = w;
 }
 
-static FILE *open_out(const char *opt, const char *path)
-{
-	FILE *f = !path || !strcmp(path, "-") ? stdout : fopen(path, "w");
-
-	if (!f)
-		fprintf(stderr, "meshsim-gen: %s: cannot open %s: %s\n", opt,
-			path, strerror(errno));
-	return f;
-}
-
-static int close_out(const char *path, FILE *f)
-{
-	if (!f || f == stdout)
-		return f && fflush(f) ? -1 : 0;
-	if (fclose(f)) {
-		fprintf(stderr, "meshsim-gen: write error on %s\n", path);
-		return -1;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
+	struct cli_outfile swf = { NULL, NULL, -1 }, attrs = { NULL, NULL, -1 };
 	struct mesh_gen_job *jobs;
 	struct cli o;
-	FILE *swf, *attrs = NULL;
 	int rc;
 
+	cli_signals(0);
 	memset(&o, 0, sizeof(o));
 	o.io_fraction = o.runtime_scale = o.io_ratio = o.io_scale = -1;
 	rc = parse(argc, argv, &o);
@@ -209,17 +193,17 @@ int main(int argc, char **argv)
 				"workload has checkpoint volumes\n");
 		return EXIT_USAGE;
 	}
-	swf = open_out("--swf", o.swf);
-	if (o.attrs)
-		attrs = open_out("--attrs", o.attrs);
+	/* Both files are complete, or neither is touched. */
 	jobs = calloc(o.w.jobs, sizeof(*jobs));
-	if (!swf || (o.attrs && !attrs) || !jobs) {
-		rc = EXIT_FAILURE;
-	} else {
-		rc = mesh_workload_generate(&o.w, jobs) ||
-		     mesh_workload_write(&o.w, jobs, swf, attrs);
-	}
-	rc |= close_out(o.swf, swf) | close_out(o.attrs, attrs);
+	rc = !jobs || cli_out_open(&swf, "meshsim-gen", "--swf", o.swf) ||
+	     (o.attrs &&
+	      cli_out_open(&attrs, "meshsim-gen", "--attrs", o.attrs)) ||
+	     mesh_workload_generate(&o.w, jobs) ||
+	     mesh_workload_write(&o.w, jobs, swf.f, o.attrs ? attrs.f : NULL) ||
+	     cli_out_commit(&swf, "meshsim-gen", "--swf") ||
+	     (o.attrs && cli_out_commit(&attrs, "meshsim-gen", "--attrs"));
+	cli_out_abort(&swf);
+	cli_out_abort(&attrs);
 	free(jobs);
 	return rc ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include "cli.h"
 #include "meshsim.h"
 
 static void usage(FILE *f)
@@ -72,12 +73,15 @@ static void usage(FILE *f)
 	    "                        (default none)\n"
 	    "  --comm-share F        contention: runtime share of communication (0..1)\n"
 	    "  --io-share F          contention: runtime share of I/O (0..1; needs I/O\n"
-	    "                        nodes)\n"
+	    "                        nodes)\n");
+	fprintf(
+	    f,
 	    "  --jobs-csv FILE       one row per job, with node coordinates ('-': stdout)\n"
 	    "  --summary FILE        JSON summary ('-': stdout)\n"
 	    "  --progress / --no-progress  progress on stderr (default: if a terminal)\n"
 	    "  --list-allocators     list allocators and exit\n"
-	    "  --help, --version\n");
+	    "  -h, --help            this help, then exit\n"
+	    "  -V, --version         the source revision, then exit\n");
 }
 
 static int fail_usage(const char *opt, const char *val, const char *why)
@@ -383,14 +387,15 @@ static int parse_option(int c, struct options *o)
 		list_allocators();
 		return 0;
 	case OPT_HELP:
+	case 'h':
 		usage(stdout);
 		return 0;
 	case OPT_VERSION:
-		printf("meshsim (slurm-mesh) " PACKAGE_VERSION "\n");
+	case 'V':
+		cli_print_version("meshsim");
 		return 0;
 	default:
-		usage(stderr);
-		return EXIT_USAGE;
+		return -2; /* getopt's '?' or ':' */
 	}
 	return -1;
 }
@@ -403,8 +408,11 @@ int meshsim_parse_args(int argc, char **argv, struct options *o)
 	mesh_sim_opts_init(&o->sim);
 	o->allocator = "colsnake-bf";
 	o->progress = -1;
-	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", long_opts, NULL)) != -1) {
 		rc = parse_option(c, o);
+		if (rc == -2)
+			return cli_bad_option("meshsim", argv, c);
 		if (rc >= 0)
 			return rc;
 	}

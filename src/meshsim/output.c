@@ -7,6 +7,7 @@
 
 #include "config.h"
 
+#include "cli.h"
 #include "meshsim.h"
 
 const char *const meshsim_spatial_names[] = { "user", "adjusted", "actual" };
@@ -134,11 +135,16 @@ static void write_summary_run(FILE *f, const struct options *o,
 	size_t i;
 	int c[MESH_MAX_DIMS], d;
 
-	fprintf(f, "{\n  \"version\": \"%s\",\n  \"trace\": ", PACKAGE_VERSION);
+	fprintf(f, "{\n  \"version\": \"%s\",\n  \"trace\": ", cli_revision);
 	json_string(f, o->trace);
+	fprintf(f, ",\n  \"trace_sha256\": ");
+	json_string_or_null(f, o->trace_sha256[0] ? o->trace_sha256 : NULL);
 	fprintf(f, ",\n  \"mesh\": \"%s\",\n  \"mesh_conf\": ",
 		mesh_topo_format(t, mesh, sizeof(mesh)));
 	json_string_or_null(f, o->mesh_conf);
+	fprintf(f, ",\n  \"mesh_conf_sha256\": ");
+	json_string_or_null(f, o->mesh_conf_sha256[0] ? o->mesh_conf_sha256
+						      : NULL);
 	fprintf(f, ",\n  \"io_nodes\": [");
 	for (i = 0; i < t->n_io; i++) {
 		mesh_topo_coords(t, t->io_nodes[i], c);
@@ -156,6 +162,9 @@ static void write_summary_run(FILE *f, const struct options *o,
 	json_string_or_null(f, o->alloc_params);
 	fprintf(f, ",\n  \"job_attrs\": ");
 	json_string_or_null(f, o->job_attrs);
+	fprintf(f, ",\n  \"job_attrs_sha256\": ");
+	json_string_or_null(f, o->job_attrs_sha256[0] ? o->job_attrs_sha256
+						      : NULL);
 	fprintf(f, ",\n  \"seed\": %llu,\n", (unsigned long long) o->sim.seed);
 	fprintf(f, "  \"scheduler\": \"%s\",\n  \"load\": %.17g,\n",
 		meshsim_sched_names[o->sim.sched], o->sim.load);
@@ -187,8 +196,13 @@ static void write_summary_models(FILE *f, const struct options *o,
 }
 
 /* Every job of the trace, by fate; the keys repeat them flat too. */
-static void write_summary_fates(FILE *f, const struct mesh_sim_summary *s)
+static void write_summary_fates(FILE *f, const struct options *o,
+				const struct mesh_sim_summary *s)
 {
+	if (o->offered_load >= 0)
+		fprintf(f, "  \"offered_load\": %.17g,\n", o->offered_load);
+	else
+		fprintf(f, "  \"offered_load\": null,\n");
 	fprintf(f,
 		"  \"fates\": {\"simulated\": %zu, \"skipped_runtime\": %zu, "
 		"\"skipped_size\": %zu, \"skipped_too_large\": %zu, "
@@ -212,7 +226,7 @@ int meshsim_write_summary(FILE *f, const char *path, const struct options *o,
 	write_summary_run(f, o, t);
 	write_summary_models(f, o, s);
 	write_summary_policy(f, o, t, s);
-	write_summary_fates(f, s);
+	write_summary_fates(f, o, s);
 	fprintf(f,
 		"  \"makespan\": %.17g,\n  \"utilization\": %.17g,\n"
 		"  \"occupied_utilization\": %.17g,\n"
@@ -249,6 +263,9 @@ void meshsim_print_table(FILE *f, const struct options *o,
 	fprintf(f, "scheduler                %s\n",
 		meshsim_sched_names[o->sim.sched]);
 	fprintf(f, "jobs simulated           %zu\n", s->jobs);
+	if (o->offered_load >= 0)
+		fprintf(f, "offered load             %.4f%s\n", o->offered_load,
+			o->offered_load > 1 ? " (saturated)" : "");
 	fprintf(
 	    f,
 	    "jobs skipped             %zu (runtime %zu, size %zu, larger than mesh %zu, submit time %zu)\n",
@@ -268,11 +285,11 @@ void meshsim_print_table(FILE *f, const struct options *o,
 		s->mean_avg_pairwise_multi);
 	fprintf(f, "loss of capacity         %.4f\n", s->loss_of_capacity);
 	fprintf(f, "mean service time (s)    %.2f\n", s->mean_service_time);
-	if (o->sim.runtime_model != MESH_RUNTIME_TRACE)
-		fprintf(
-		    f, "mean stretch (%s)%*s%.4f\n",
-		    meshsim_runtime_names[o->sim.runtime_model],
-		    (int) (10 -
-			   strlen(meshsim_runtime_names[o->sim.runtime_model])),
-		    "", s->mean_stretch);
+	if (o->sim.runtime_model != MESH_RUNTIME_TRACE) {
+		char label[64];
+
+		snprintf(label, sizeof(label), "mean stretch (%s)",
+			 meshsim_runtime_names[o->sim.runtime_model]);
+		fprintf(f, "%-24s %.4f\n", label, s->mean_stretch);
+	}
 }
