@@ -64,6 +64,23 @@ check "contention: summary names the model" 'grep -q "\"runtime_model\": \"conte
 check "contention: mc1x1 2x2 block keeps 100 s" '[ $? -eq 0 ] && grep -q "^1,0,0,100,0,100,4," "$tmp/c.csv"'
 "$meshsim" --runtime-model fluid "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "bad --runtime-model exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--runtime-model: invalid value \"fluid\"" "$tmp/err"'
+# The runtime models' capacities and the combined model; pairs and
+# phases from the sidecar.
+"$meshsim" --runtime-model contention+pfs --io-nodes "0,0" --io-share 0.5 \
+	--ion-bandwidth inf --link-bandwidth 25 --summary "$tmp/cp.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "contention+pfs runs; capacities recorded, unlimited as \"inf\"" '[ $? -eq 0 ] && grep -q "\"runtime_model\": \"contention+pfs\"" "$tmp/cp.json" && grep -q "\"ion_bandwidth\": \"inf\"" "$tmp/cp.json" && grep -q "\"link_bandwidth\": 25," "$tmp/cp.json" && grep -q "\"pfs_bandwidth\": 48," "$tmp/cp.json" && python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/cp.json"'
+"$meshsim" --runtime-model contention --link-bandwidth 0 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--link-bandwidth 0 exits 2" '[ $? -eq 2 ] && grep -q -- "--link-bandwidth: invalid value \"0\": expected GB/s > 0, or inf for unlimited" "$tmp/err"'
+printf 'job_id,comm,comm_share\n1,pairs:0>3 3>0,1\n' >"$tmp/pairs.csv"
+"$meshsim" --allocator snake-ff --job-attrs "$tmp/pairs.csv" --runtime-model contention --link-bandwidth 1 --node-bandwidth 4 --jobs-csv "$tmp/pairs.out" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--job-attrs pairs: 0>3 over a row of 4 is 3 hops, alone at full speed" '[ $? -eq 0 ] && grep -q "^1,0,0,100,0,100,4," "$tmp/pairs.out"'
+printf 'job_id,comm\n1,pairs:0>9\n' >"$tmp/pairs9.csv"
+"$meshsim" --job-attrs "$tmp/pairs9.csv" --runtime-model contention "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--job-attrs pairs naming rank 9 of a 4-node job: exit 1, named" '[ $? -eq 1 ] && grep -q "job 1: its communication pattern does not fit its 4 nodes" "$tmp/err"'
+printf 'job_id,comm\n1,pairs:0-1\n' >"$tmp/pairsbad.csv"
+"$meshsim" --job-attrs "$tmp/pairsbad.csv" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--job-attrs bad pairs: file:line:comm named" '[ $? -eq 1 ] && grep -q "pairsbad.csv:2:comm: expected sender>receiver rank pairs, got \"0-1\"" "$tmp/err"'
+
 # PFS model: 4 jobs writing all the time at 12.5 GB/s per node into a
 # 10 GB/s file system are all slowed.
 "$meshsim" --runtime-model pfs --io-share 1 --pfs-bandwidth 10 --summary "$tmp/f.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
@@ -71,7 +88,7 @@ check "pfs: jobs slowed by a small file system" '[ $? -eq 0 ] && grep -q "\"runt
 "$meshsim" --runtime-model pfs --pfs-bandwidth 0 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--pfs-bandwidth 0 exits 2" '[ $? -eq 2 ] && grep -q -- "--pfs-bandwidth: invalid value \"0\": expected GB/s > 0" "$tmp/err"'
 "$meshsim" --comm ring "$tmp/t.swf" >/dev/null 2>"$tmp/err"
-check "bad --comm exits 2 listing the patterns" '[ $? -eq 2 ] && grep -q "expected all-to-all, one-to-all, nearest or none" "$tmp/err"'
+check "bad --comm exits 2 listing the patterns" '[ $? -eq 2 ] && grep -q "expected all-to-all, one-to-all, nearest, chain or none" "$tmp/err"'
 "$meshsim" --comm-share 0.7 --io-share 0.5 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "shares summing over 1 exit 2" '[ $? -eq 2 ] && grep -q "exceeds 1" "$tmp/err"'
 "$meshsim" --io-share 1.5 "$tmp/t.swf" >/dev/null 2>"$tmp/err"

@@ -2,6 +2,7 @@
  * and the JSON summary (which records every option that changes
  * results, so a run can be repeated from it). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -177,6 +178,16 @@ static void write_summary_run(FILE *f, const struct options *o,
 		o->sim.keep_zero_runtime ? "keep" : "skip");
 }
 
+/* A capacity in GB/s; "inf" (a string: JSON has no infinity) when
+ * unlimited. */
+static void json_bandwidth(FILE *f, const char *key, double v)
+{
+	if (isinf(v))
+		fprintf(f, "  \"%s\": \"inf\",\n", key);
+	else
+		fprintf(f, "  \"%s\": %.17g,\n", key, v);
+}
+
 static void write_summary_models(FILE *f, const struct options *o,
 				 const struct mesh_sim_summary *s)
 {
@@ -190,9 +201,10 @@ static void write_summary_models(FILE *f, const struct options *o,
 								: o->sim.comm),
 		o->sim.comm_share, o->sim.io_share, s->mean_stretch,
 		s->mean_service_time, s->total_io_time);
-	fprintf(f,
-		"  \"pfs_bandwidth\": %.17g,\n  \"node_bandwidth\": %.17g,\n",
-		o->sim.net.fs_bw, o->sim.net.node_bw);
+	json_bandwidth(f, "link_bandwidth", o->sim.net.link_bw);
+	json_bandwidth(f, "node_bandwidth", o->sim.net.node_bw);
+	json_bandwidth(f, "ion_bandwidth", o->sim.net.ion_bw);
+	json_bandwidth(f, "pfs_bandwidth", o->sim.net.fs_bw);
 }
 
 /* Every job of the trace, by fate; the keys repeat them flat too. */

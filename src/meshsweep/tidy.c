@@ -105,6 +105,8 @@ const char *const tidy_run_keys[] = { "trace",
 				      "io_share",
 				      "pfs_bandwidth",
 				      "node_bandwidth",
+				      "link_bandwidth",
+				      "ion_bandwidth",
 				      NULL };
 
 /* A JSON string's contents from p (just past its opening quote) into
