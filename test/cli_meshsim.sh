@@ -220,6 +220,14 @@ done
 check "meshsim-gen: same seed, same trace; another seed, another" 'cmp -s "$tmp/a1.swf" "$tmp/a2.swf" && ! cmp -s "$tmp/a1.swf" "$tmp/a3.swf"'
 "$gen" --workload mache --io-fraction 2 >/dev/null 2>"$tmp/err"
 check "meshsim-gen: bad --io-fraction exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--io-fraction: invalid value \"2\"" "$tmp/err"'
+"$gen" attrs --trace "$tmp/g.swf" --seed 4 --comm mix --phases --attrs "$tmp/ga.csv" 2>"$tmp/err"
+check "meshsim-gen attrs: a sidecar for an existing trace, its command in the first line" '[ $? -eq 0 ] && [ "$(grep -vc "^#" "$tmp/ga.csv")" -eq 201 ] && head -1 "$tmp/ga.csv" | grep -q "^# meshsim-gen attrs --trace .*g.swf --seed 4 .*--comm mix .*--phases$"'
+"$meshsim" --job-attrs "$tmp/ga.csv" --runtime-model contention+pfs --summary "$tmp/ga.json" "$tmp/g.swf" >/dev/null 2>"$tmp/err"
+check "meshsim replays the trace with those attributes" '[ $? -eq 0 ] && grep -q "\"jobs\": 200," "$tmp/ga.json"'
+"$gen" attrs --trace "$tmp/g.swf" --seed 4 --comm mix --phases >"$tmp/ga2.csv" 2>"$tmp/err"
+check "meshsim-gen attrs: the same seed gives the same file (stdout by default)" 'cmp -s "$tmp/ga.csv" "$tmp/ga2.csv"'
+"$gen" attrs --seed 4 >/dev/null 2>"$tmp/err"
+check "meshsim-gen attrs without --trace exits 2" '[ $? -eq 2 ] && grep -q "attrs: --trace is required" "$tmp/err"'
 "$gen" --jobs 10 >/dev/null 2>"$tmp/err"
 check "meshsim-gen: --workload is required" '[ $? -eq 2 ] && grep -q "workload is required" "$tmp/err"'
 
