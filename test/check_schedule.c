@@ -229,8 +229,8 @@ START_TEST(test_regress_35_overrun)
 			o.comm = MESH_COMM_ALL_TO_ALL;
 			o.comm_share = model == MESH_RUNTIME_PFS ? 0 : 1;
 			o.io_share = model == MESH_RUNTIME_PFS ? 1 : 0;
-			o.pfs_bandwidth = 1;
-			o.node_bandwidth = 10;
+			o.net.fs_bw = 1;
+			o.net.node_bw = 10;
 			r = run_sim("4x1", NULL, "rowmajor-ff", js, n, &o, &rc,
 				    &d);
 			ck_assert_msg(rc == 0, "%s", d.message);
@@ -304,7 +304,7 @@ START_TEST(test_schedule_every_combination)
 	uint64_t s = 35000 + (uint64_t) _i;
 	struct tu_job js[80];
 	struct mesh_sim_opts o;
-	struct mesh_diag d;
+	struct mesh_diag d = { "", 0, "", "" };
 	struct mesh_topo *t;
 	struct mesh_allocator *a;
 	struct mesh_sim_result *r;
@@ -335,9 +335,9 @@ START_TEST(test_schedule_every_combination)
 					    js, n, &o, &rc, &d);
 				ck_assert_msg(rc == 0,
 					      "%s on %s, scheduler %d, model "
-					      "%d: %s",
+					      "%d: %s (%s)",
 					      name, meshes[mi][0], sched, model,
-					      d.message);
+					      mesh_strerror(rc), d.message);
 				mesh_sim_result_free(r);
 				runs++;
 			}

@@ -5,13 +5,15 @@
 #
 # usage: contrib/bench/build-rev.sh REV OUT CONFIG_DIR [CFLAGS...]
 #
-# Compiles REV's src/mesh/*.c and src/meshsim/*.c (git archive, so the
-# checkout's files are not touched) into the executable OUT with $CC
-# (default cc), -std=c11 -D_POSIX_C_SOURCE=200809L, the config.h of
-# CONFIG_DIR (the top build directory) and CFLAGS (default -O2 -g, what
-# configure gives the library).  Run it from inside the checkout, or set
-# SRCDIR.  Exit status 77 (automake's "skipped") when SRCDIR is not a git
-# checkout or does not have REV (a tarball, a shallow clone).
+# Compiles REV's src/mesh/*.c, src/meshsim/*.c and, where REV has them,
+# src/cli/*.c (git archive, so the checkout's files are not touched) into
+# the executable OUT with $CC (default cc), -std=c11
+# -D_POSIX_C_SOURCE=200809L, the config.h of CONFIG_DIR (the top build
+# directory) and CFLAGS (default -O2 -g, what configure gives the
+# library).  The revision it reports (--version, the summary's "version")
+# is "REV-build-rev".  Run it from inside the checkout, or set SRCDIR.
+# Exit status 77 (automake's "skipped") when SRCDIR is not a git checkout
+# or does not have REV (a tarball, a shallow clone).
 set -eu
 
 if [ $# -lt 3 ]; then
@@ -33,6 +35,13 @@ fi
 }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-git -C "$src" archive "$id" src/mesh src/meshsim | tar -x -C "$dir"
+git -C "$src" archive "$id" src | tar -x -C "$dir"
+cli=
+if [ -d "$dir/src/cli" ]; then
+	printf '#define CLI_REVISION "%s-build-rev"\n' "$rev" >"$dir/src/cli/revision.h"
+	cli=$dir/src/cli
+fi
+# shellcheck disable=SC2086
 "${CC:-cc}" -std=c11 -D_POSIX_C_SOURCE=200809L "$@" -I"$dir/src/mesh" \
-	-I"$config" -o "$out" "$dir"/src/mesh/*.c "$dir"/src/meshsim/*.c -lm
+	${cli:+-I"$cli"} -I"$config" -o "$out" "$dir"/src/mesh/*.c \
+	"$dir"/src/meshsim/*.c ${cli:+"$cli"/*.c} -lm

@@ -2,14 +2,15 @@
 # meshsim-scale.sh - meshsim's own overhead at machine scale (issue 37):
 # whole replays, EASY, of T3D-like traces (contrib/bench/t3d-like.py,
 # generated into a scratch directory, never kept) on 32x32x32 and 32x32,
-# each timed beside the meshsim of OLD_REV (default 2058730, the
-# revision before issue 37), which build-rev.sh compiles with this
+# each timed beside the meshsim of OLD_REV (default 2a77f7c, main just
+# before issue 37), which build-rev.sh compiles with this
 # build's CFLAGS.  Old and new runs alternate (the machine's speed drifts
 # here); each row is the median of SCALE_RUNS (default 3) runs of wall
 # and CPU (user + system) seconds, and the largest peak RSS (getrusage's
 # ru_maxrss, what /usr/bin/time -v reports as "Maximum resident set
-# size").  The two builds' tables and --summary files must be identical
-# (column "same"; test/cli_identical.sh also compares --jobs-csv).
+# size").  The two builds' tables and --summary files (but for its
+# "version", the build's revision) must be identical (column "same";
+# test/cli_identical.sh also compares --jobs-csv).
 #
 # Usage: contrib/bench/meshsim-scale.sh [BUILD_DIR]   (from the checkout)
 #
@@ -23,7 +24,7 @@ set -euo pipefail
 build=$(cd "${1:-.}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 meshsim=$build/src/meshsim/meshsim
-old_rev=${OLD_REV:-2058730}
+old_rev=${OLD_REV:-2a77f7c}
 runs=${SCALE_RUNS:-3}
 [ -x "$meshsim" ] || { echo "build first (make)" >&2; exit 1; }
 tmp=$(mktemp -d)
@@ -46,6 +47,12 @@ import os, subprocess, sys, time
 
 runs, name, old, new, args = int(sys.argv[1]), sys.argv[2], sys.argv[3], \
     sys.argv[4], sys.argv[5:]
+
+def output(path):
+    """The file's lines, but for the summary's "version" (the build)."""
+    with open(path) as f:
+        return [l for l in f if not l.startswith('  "version": ')]
+
 res = {"old": [], "new": []}
 for i in range(runs):
     for b, exe in (("old", old), ("new", new)):
@@ -59,8 +66,8 @@ for i in range(runs):
             sys.exit("%s failed: %s" % (b, " ".join(args)))
         res[b].append((wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss))
     if i == 0:
-        same = all(open("old." + f, "rb").read() == open("new." + f,
-                   "rb").read() for f in ("out", "json"))
+        same = all(output("old." + f) == output("new." + f)
+                   for f in ("out", "json"))
 def med(b, k):
     return sorted(r[k] for r in res[b])[runs // 2]
 o = [med("old", 0), med("new", 0), med("old", 1), med("new", 1)]

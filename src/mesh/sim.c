@@ -37,8 +37,7 @@ void mesh_sim_opts_init(struct mesh_sim_opts *o)
 	o->load = 1.0;
 	o->keep_zero_runtime = 1;
 	o->keep_nodes = 1;
-	o->pfs_bandwidth = 48;    /* Özden et al.'s shared PFS */
-	o->node_bandwidth = 12.5; /* their 100 Gbit/s node links */
+	mesh_net_params_init(&o->net);
 }
 
 static void heap_push(struct sim *s, double end, size_t job)
@@ -232,7 +231,7 @@ int mesh__sim_start_on(struct sim *s, size_t idx, double now)
 	}
 	s->start_events++;
 	if (s->run) {
-		rc = mesh__sim_traffic_start(s, idx, out);
+		rc = mesh__sim_rt_start(s, idx, out);
 		if (rc)
 			return rc;
 	}
@@ -258,11 +257,43 @@ static void finish(struct sim *s, size_t idx)
 	s->free_count += j->size;
 }
 
+/* The events at now in the heap: jobs that end leave (1 is returned if
+ * any did); jobs at a phase boundary enter their next phase and go back
+ * into the heap (restretched by the caller).  Returns < 0 on error. */
+static int heap_events(struct sim *s, double now)
+{
+	size_t n_phase = 0, i;
+	int ended = 0, rc;
+
+	while (s->hlen && s->heap[0].end <= now) {
+		size_t idx = heap_pop(s).job;
+
+		if (s->run && !mesh__sim_rt_event(s, idx)) {
+			s->byest[n_phase++].job = idx;
+			continue;
+		}
+		finish(s, idx);
+		if (s->run)
+			mesh__sim_rt_finish(s, idx, now);
+		rc = mesh__sim_check_end(s, idx, &s->res->jobs[s->rec[idx]],
+					 now);
+		if (rc)
+			return rc;
+		mesh__sim_hist_record(s, &s->jobs[idx],
+				      now - s->jobs[idx].start);
+		ended = 1;
+	}
+	for (i = 0; i < n_phase; i++)
+		heap_push(s, INFINITY, s->byest[i].job);
+	return ended;
+}
+
 static int run_loop(struct sim *s)
 {
 	size_t total = s->n, next_report = 0;
+	int dynamic = s->opts->runtime_model != MESH_RUNTIME_TRACE;
+	int rc, ended, arrived;
 	double now;
-	int rc;
 
 	while (s->next_arrival < s->n || s->hlen || s->qlen) {
 		now = INFINITY;
@@ -275,30 +306,23 @@ static int run_loop(struct sim *s)
 		 * so some event is always pending while jobs wait. */
 		if (now == INFINITY)
 			return MESH_EINTERNAL;
-		if (s->opts->runtime_model != MESH_RUNTIME_TRACE)
-			mesh__sim_traffic_advance(s, now);
-		while (s->hlen && s->heap[0].end <= now) {
-			size_t idx = heap_pop(s).job;
-
-			finish(s, idx);
-			if (s->run)
-				mesh__sim_traffic_finish(s, idx, now);
-			rc = mesh__sim_check_end(
-			    s, idx, &s->res->jobs[s->rec[idx]], now);
-			if (rc)
-				return rc;
-			mesh__sim_hist_record(s, &s->jobs[idx],
-					      now - s->jobs[idx].start);
-		}
-		while (s->next_arrival < s->n &&
-		       s->jobs[s->next_arrival].submit <= now)
+		if (dynamic)
+			mesh__sim_rt_advance(s, now);
+		ended = heap_events(s, now);
+		if (ended < 0)
+			return ended;
+		for (arrived = 0; s->next_arrival < s->n &&
+				  s->jobs[s->next_arrival].submit <= now;
+		     arrived = 1)
 			mesh__sim_enqueue(s, s->next_arrival++);
-		rc = mesh__sim_schedule(s, now);
-		if (rc < 0)
+		/* a phase boundary alone changes no queue or node: the
+		 * scheduler is not called and loss of capacity not cut */
+		if ((ended || arrived) && (rc = mesh__sim_schedule(s, now)) < 0)
 			return rc;
-		if (s->opts->runtime_model != MESH_RUNTIME_TRACE)
-			mesh__sim_traffic_restretch(s, now);
-		mesh__sim_loc_event(s, now);
+		if (dynamic)
+			mesh__sim_rt_restretch(s, now);
+		if (ended || arrived)
+			mesh__sim_loc_event(s, now);
 		/* the last report, total of total, is mesh_sim_run's */
 		if (s->opts->progress && s->started >= next_report &&
 		    s->started < total) {
@@ -310,52 +334,14 @@ static int run_loop(struct sim *s)
 	return mesh__sim_check_done(s);
 }
 
-static int sim_alloc(struct sim *s)
+/* Every accepted job's attributes: the defaults, then job_info's. */
+static int load_attrs(struct sim *s)
 {
-	uint64_t total_nodes = 0;
 	size_t i;
 
-	for (i = 0; i < s->n; i++)
-		total_nodes += s->jobs[i].size;
-	s->node_cap = total_nodes ? total_nodes : 1;
-	if (!s->opts->keep_nodes && s->n &&
-	    s->node_cap > 2 * (uint64_t) s->usable) {
-		s->node_cap = 2 * (size_t) s->usable;
-		s->node_spare = malloc(s->node_cap * sizeof(uint32_t));
-		if (!s->node_spare)
-			return MESH_ENOMEM;
-	}
-	s->res->jobs = calloc(s->n ? s->n : 1, sizeof(*s->res->jobs));
-	s->res->nodes = malloc(s->node_cap * sizeof(uint32_t));
-	s->queue = malloc((s->n ? s->n : 1) * sizeof(*s->queue));
-	s->heap = malloc((s->n ? s->n : 1) * sizeof(*s->heap));
-	s->byest = malloc((s->n ? s->n : 1) * sizeof(*s->byest));
-	s->rec = malloc((s->n ? s->n : 1) * sizeof(*s->rec));
-	if (!s->rec || mesh__sim_check_create(s))
-		return MESH_ENOMEM;
-	s->node_end = calloc(s->topo->nodes, sizeof(*s->node_end));
-	if (!s->res->jobs || !s->res->nodes || !s->queue || !s->heap ||
-	    !s->byest || !s->node_end ||
-	    mesh_bitmap_create(s->topo->nodes, &s->free_map))
-		return MESH_ENOMEM;
-	if (s->opts->usable)
-		mesh_bitmap_copy(s->free_map, s->opts->usable);
-	else
-		mesh_bitmap_fill(s->free_map, true);
-	s->free_count = mesh_bitmap_count(s->free_map);
-	if (s->opts->spatial_estimate == MESH_SPATIAL_ADJUSTED) {
-		s->hist_cap = 2 * s->n + 1;
-		s->hist = calloc(s->hist_cap, sizeof(*s->hist));
-		if (!s->hist)
-			return MESH_ENOMEM;
-	}
 	s->attr = calloc(s->n ? s->n : 1, sizeof(*s->attr));
-	s->keys = malloc((s->n ? s->n : 1) * sizeof(*s->keys));
-	s->ozden_pos = malloc((s->n ? s->n : 1) * 3 * sizeof(double));
-	if (!s->attr || !s->keys || !s->ozden_pos)
+	if (!s->attr)
 		return MESH_ENOMEM;
-	s->ozden_io = s->ozden_pos + (s->n ? s->n : 1);
-	s->ozden_wp = s->ozden_io + (s->n ? s->n : 1);
 	for (i = 0; i < s->n; i++) {
 		struct mesh_sim_job_info *a = &s->attr[i];
 
@@ -363,6 +349,7 @@ static int sim_alloc(struct sim *s)
 		a->comm_share = s->opts->comm_share;
 		a->io_share = s->opts->io_share;
 		a->io_intensity = -1;
+		a->compute_phase = a->checkpoint_phase = a->io_volume = -1;
 		if (s->opts->job_info)
 			s->opts->job_info(s->opts->job_info_arg, s->jobs[i].id,
 					  a);
@@ -375,42 +362,85 @@ static int sim_alloc(struct sim *s)
 			    "must be in [0, 1] with a sum <= 1",
 			    s->jobs[i].id, a->comm_share, a->io_share);
 	}
-	if (s->topo->n_io) {
-		s->side = malloc(s->topo->nodes);
-		if (!s->side || mesh_io_balance_sides(s->topo, s->side))
+	return 0;
+}
+
+/* Per-job and per-node arrays, the free map and the planner. */
+static int alloc_state(struct sim *s, uint64_t total_nodes)
+{
+	size_t n = s->n ? s->n : 1;
+
+	s->node_cap = total_nodes ? total_nodes : 1;
+	if (!s->opts->keep_nodes && s->n &&
+	    s->node_cap > 2 * (uint64_t) s->usable) {
+		s->node_cap = 2 * (size_t) s->usable;
+		s->node_spare = malloc(s->node_cap * sizeof(uint32_t));
+		if (!s->node_spare)
 			return MESH_ENOMEM;
 	}
+	s->res->jobs = calloc(n, sizeof(*s->res->jobs));
+	s->res->nodes = malloc(s->node_cap * sizeof(uint32_t));
+	s->queue = malloc(n * sizeof(*s->queue));
+	s->heap = malloc(n * sizeof(*s->heap));
+	s->byest = malloc(n * sizeof(*s->byest));
+	s->rec = malloc(n * sizeof(*s->rec));
+	s->node_end = calloc(s->topo->nodes, sizeof(*s->node_end));
+	s->keys = malloc(n * sizeof(*s->keys));
+	s->ozden_pos = malloc(n * 3 * sizeof(double));
+	if (!s->res->jobs || !s->res->nodes || !s->queue || !s->heap ||
+	    !s->byest || !s->rec || !s->node_end || !s->keys || !s->ozden_pos ||
+	    mesh__sim_check_create(s) ||
+	    mesh_bitmap_create(s->topo->nodes, &s->free_map))
+		return MESH_ENOMEM;
+	s->ozden_io = s->ozden_pos + n;
+	s->ozden_wp = s->ozden_io + n;
+	if (s->opts->usable)
+		mesh_bitmap_copy(s->free_map, s->opts->usable);
+	else
+		mesh_bitmap_fill(s->free_map, true);
+	s->free_count = mesh_bitmap_count(s->free_map);
 	if (s->opts->sched == MESH_SCHED_CONSERVATIVE) {
-		s->holds = malloc((s->n ? s->n : 1) * sizeof(*s->holds));
-		s->resv = malloc((s->n ? s->n : 1) * sizeof(*s->resv));
+		s->holds = malloc(n * sizeof(*s->holds));
+		s->resv = malloc(n * sizeof(*s->resv));
 		s->resv_nodes =
 		    malloc((total_nodes ? total_nodes : 1) * sizeof(uint32_t));
 		if (!s->holds || !s->resv || !s->resv_nodes ||
 		    mesh_planner_create(s->topo, &s->planner))
 			return MESH_ENOMEM;
 	}
-	if (s->opts->runtime_model != MESH_RUNTIME_TRACE || s->topo->n_io) {
-		s->run = calloc(s->n ? s->n : 1, sizeof(*s->run));
-		if (!s->run)
-			return MESH_ENOMEM;
-	}
-	if (s->opts->runtime_model == MESH_RUNTIME_CONTENTION ||
-	    s->topo->n_io) {
-		s->ranks = malloc(s->topo->nodes * sizeof(*s->ranks));
-		if (!s->ranks || mesh_net_create(s->topo, &s->net))
-			return MESH_ENOMEM;
-	}
 	return 0;
+}
+
+static int sim_alloc(struct sim *s)
+{
+	uint64_t total_nodes = 0;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < s->n; i++)
+		total_nodes += s->jobs[i].size;
+	rc = alloc_state(s, total_nodes);
+	if (!rc)
+		rc = load_attrs(s);
+	if (rc)
+		return rc;
+	if (s->opts->spatial_estimate == MESH_SPATIAL_ADJUSTED) {
+		s->hist_cap = 2 * s->n + 1;
+		s->hist = calloc(s->hist_cap, sizeof(*s->hist));
+		if (!s->hist)
+			return MESH_ENOMEM;
+	}
+	if (s->topo->n_io) {
+		s->side = malloc(s->topo->nodes);
+		if (!s->side || mesh_io_balance_sides(s->topo, s->side))
+			return MESH_ENOMEM;
+	}
+	return mesh__sim_rt_create(s);
 }
 
 static void sim_free(struct sim *s)
 {
-	size_t i;
-
-	for (i = 0; s->run && i < s->n; i++)
-		mesh_job_traffic_free(&s->run[i].traffic);
-	free(s->run);
-	free(s->ranks);
+	mesh__sim_rt_destroy(s);
 	free(s->attr);
 	free(s->keys);
 	free(s->ozden_pos);
@@ -420,7 +450,6 @@ static void sim_free(struct sim *s)
 	free(s->resv_nodes);
 	mesh_planner_destroy(s->planner);
 	free(s->side);
-	mesh_net_destroy(s->net);
 	free(s->jobs);
 	free(s->queue);
 	free(s->heap);
@@ -442,8 +471,9 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 	if (!t || !a || !tr || !o || !out || !(o->load > 0) ||
 	    !isfinite(o->load) || !(o->comm_share >= 0) ||
 	    !(o->io_share >= 0) || o->comm_share + o->io_share > 1 ||
-	    !(o->alpha >= 0 && o->alpha <= 1) || !(o->pfs_bandwidth > 0) ||
-	    !(o->node_bandwidth > 0) ||
+	    !(o->alpha >= 0 && o->alpha <= 1) || !(o->net.link_bw > 0) ||
+	    !(o->net.node_bw > 0) || !(o->net.ion_bw > 0) ||
+	    !(o->net.fs_bw > 0) ||
 	    (o->usable && o->usable->nbits != t->nodes) ||
 	    !(o->limit_quantum >= 0))
 		return MESH_EINVAL;
@@ -461,9 +491,8 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 		rc = sim_alloc(&s);
 	if (!rc)
 		rc = run_loop(&s);
-	if (!rc) {
+	if (!rc)
 		mesh__sim_summarise(&s);
-	}
 	if (!o->keep_nodes) { /* only the last running jobs' nodes */
 		free(s.res->nodes);
 		s.res->nodes = NULL;

@@ -40,12 +40,15 @@ struct prio_key {
 	size_t job;
 };
 
-/* A running job under the contention model. */
+/* A running job under a dynamic runtime model (sim_runtime.c). */
 struct sim_run {
-	struct mesh_job_traffic traffic;
+	struct mesh_job_load load;
 	double left;    /* trace seconds of work left */
-	double stretch; /* wall seconds per trace second */
-	double io_rate; /* I/O phase wall seconds per wall second */
+	double stretch; /* wall seconds per trace second now */
+	double io_rate; /* wall seconds of I/O per wall second now */
+	/* phased jobs: compute and checkpoint phases, in trace seconds */
+	int phased, in_io;
+	double compute, checkpoint, phase_left;
 };
 
 struct sim {
@@ -65,9 +68,8 @@ struct sim {
 	size_t node_fill, node_cap; /* entries of res->nodes used, held */
 	uint32_t *node_spare;       /* without keep_nodes: node_cap entries */
 	struct mesh_diag *diag;
-	struct mesh_net *net; /* contention model, else NULL */
+	struct mesh_net *net; /* dynamic models or I/O nodes, else NULL */
 	struct sim_run *run;  /* per accepted job, with net */
-	uint32_t *ranks;      /* scratch: one job's nodes in rank order */
 	struct mesh_sim_job_info *attr;          /* per accepted job */
 	struct prio_key *keys;                   /* scratch: queue ordering */
 	double *ozden_pos, *ozden_io, *ozden_wp; /* scratch, per job */
@@ -111,11 +113,17 @@ int mesh__sim_check_end(struct sim *s, size_t idx, const struct mesh_sim_job *r,
 			double now);
 int mesh__sim_check_done(struct sim *s);
 
-/* sim_runtime.c */
-int mesh__sim_traffic_start(struct sim *s, size_t idx, const uint32_t *nodes);
-void mesh__sim_traffic_advance(struct sim *s, double now);
-void mesh__sim_traffic_restretch(struct sim *s, double now);
-void mesh__sim_traffic_finish(struct sim *s, size_t idx, double now);
+/* sim_runtime.c: the dynamic runtime models and the I/O metrics */
+int mesh__sim_rt_create(struct sim *s);
+void mesh__sim_rt_destroy(struct sim *s);
+int mesh__sim_rt_start(struct sim *s, size_t idx, const uint32_t *nodes);
+void mesh__sim_rt_advance(struct sim *s, double now);
+/* At the job's event: 1 if it has ended, else it enters its next phase
+ * and 0 is returned. */
+int mesh__sim_rt_event(struct sim *s, size_t idx);
+void mesh__sim_rt_restretch(struct sim *s, double now);
+void mesh__sim_rt_finish(struct sim *s, size_t idx, double now);
+double mesh__sim_io_intensity(const struct sim *s, size_t idx);
 
 /* sim_summary.c */
 void mesh__sim_loc_event(struct sim *s, double now);

@@ -178,10 +178,10 @@ static void ozden_keys(struct sim *s)
 	size_t i;
 
 	for (i = 0; i < s->hlen; i++)
-		sum_r += s->attr[s->heap[i].job].io_share;
+		sum_r += mesh__sim_io_intensity(s, s->heap[i].job);
 	for (i = 0; i < s->qlen; i++) {
 		s->ozden_pos[i] = (double) s->queue[i];
-		s->ozden_io[i] = s->attr[s->queue[i]].io_share;
+		s->ozden_io[i] = mesh__sim_io_intensity(s, s->queue[i]);
 	}
 	mesh_ozden_priority(s->opts->alpha, s->ozden_pos, s->ozden_io, s->qlen,
 			    sum_r, s->hlen, s->ozden_wp);

@@ -39,6 +39,13 @@ static size_t size_class(uint32_t size)
 	return c;
 }
 
+/* Bounded slowdown (tau = 10 s) against the trace runtime. */
+static double bounded_slowdown(const struct mesh_sim_job *j)
+{
+	return fmax(1.0,
+		    (j->start - j->submit + j->run) / fmax(j->trace_run, 10.0));
+}
+
 static void summarise_classes(struct mesh_sim_result *r)
 {
 	struct mesh_size_class cl[MESH_SIM_SIZE_CLASSES];
@@ -53,8 +60,7 @@ static void summarise_classes(struct mesh_sim_result *r)
 		c = size_class(j->size);
 		cl[c].jobs++;
 		cl[c].mean_wait += w;
-		cl[c].mean_bounded_slowdown +=
-		    fmax(1.0, (w + j->run) / fmax(j->run, 10.0));
+		cl[c].mean_bounded_slowdown += bounded_slowdown(j);
 	}
 	sum->n_size_classes = 0;
 	for (c = 0; c < MESH_SIM_SIZE_CLASSES; c++) {
@@ -89,7 +95,8 @@ double mesh_sim_job_stretch(const struct mesh_sim_job *j)
 static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 {
 	struct mesh_sim_summary *sum = &r->summary;
-	double first = INFINITY, last = 0, work = 0, wait = 0, bsld = 0;
+	double first = INFINITY, last = 0, work = 0, busy = 0, wait = 0;
+	double bsld = 0;
 	double pair = 0, avg_multi = 0, stretch = 0, io = 0, service = 0;
 	size_t i, multi = 0;
 
@@ -100,9 +107,10 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 
 		first = j->submit < first ? j->submit : first;
 		last = j->end > last ? j->end : last;
-		work += j->run * j->size;
+		work += j->trace_run * j->size;
+		busy += j->run * j->size;
 		wait += w;
-		bsld += fmax(1.0, (w + j->run) / fmax(j->run, 10.0));
+		bsld += bounded_slowdown(j);
 		pair += (double) j->sum_pairwise;
 		stretch += mesh_sim_job_stretch(j);
 		io += j->io_time;
@@ -117,6 +125,8 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 	sum->makespan = last - first;
 	sum->utilization =
 	    sum->makespan > 0 ? work / (nodes * sum->makespan) : 0;
+	sum->occupied_utilization =
+	    sum->makespan > 0 ? busy / (nodes * sum->makespan) : 0;
 	sum->mean_wait = wait / (double) r->n;
 	sum->mean_bounded_slowdown = bsld / (double) r->n;
 	sum->mean_sum_pairwise = pair / (double) r->n;

@@ -23,12 +23,15 @@ static const char *const known_keys[] = { "trace",
 					  "estimate",
 					  "size",
 					  "seed",
+					  "workload-seed",
 					  "runtime-model",
 					  "comm",
 					  "comm-share",
 					  "io-share",
 					  "pfs-bandwidth",
 					  "node-bandwidth",
+					  "link-bandwidth",
+					  "ion-bandwidth",
 					  "spatial-estimate",
 					  "pf-max-size",
 					  NULL };
@@ -154,6 +157,7 @@ int grid_load(const char *path, struct grid *g)
 	int rc = 0;
 
 	memset(g, 0, sizeof(*g));
+	g->path = path;
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		fprintf(stderr,
 			"meshsweep: %s: is a directory, not a grid file\n",
@@ -217,6 +221,20 @@ size_t grid_index(const struct grid *g, size_t p, size_t d)
 	for (e = g->ndims; e-- > d + 1;)
 		p /= g->dim[e].n;
 	return p % g->dim[d].n;
+}
+
+const char *grid_value(const struct grid *g, size_t p, size_t d, char *buf,
+		       size_t len)
+{
+	const char *v = g->dim[d].values[grid_index(g, p, d)];
+	const char *slash = strrchr(g->path, '/');
+
+	if ((strcmp(g->dim[d].key, "trace") &&
+	     strcmp(g->dim[d].key, "mesh-conf")) ||
+	    v[0] == '/' || !slash)
+		return v;
+	snprintf(buf, len, "%.*s/%s", (int) (slash - g->path), g->path, v);
+	return buf;
 }
 
 int grid_find(const struct grid *g, const char *key)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sweep_array.sh - contrib/slurm-array/meshsweep-array.sh on the local
+# sweep_array.sh - contrib/slurm-array/meshsweep-array on the local
 # cluster: a 2 allocators x 2 loads x 2 seeds grid on a meshsim-gen
 # workload, run as an 8-task job array plus a dependent merge job, gives
 # the same tidy rows (every metric) and aggregated CSV as meshsweep run
@@ -11,14 +11,14 @@ mesh_setup sweep_array
 export MESHSWEEP=$top_build/src/meshsweep/meshsweep
 export MESHSIM=$top_build/src/meshsim/meshsim
 export MESHGEN=$top_build/src/meshgen/meshsim-gen
-ARRAY=$top_src/contrib/slurm-array/meshsweep-array.sh
+ARRAY=$top_src/contrib/slurm-array/meshsweep-array
 
 if cluster_start "$work/c"; then
     pass "cluster with select/mesh"
 else
     fail "cluster start"; exit 1
 fi
-run_array() {   # meshsweep-array.sh args...
+run_array() {   # meshsweep-array args...
     (cd "$work/jobs" && SLURM_CONF=$conf timeout 60 "$ARRAY" --wait "$@")
 }
 rows() { tail -n +2 "$1" | sort; }

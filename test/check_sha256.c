@@ -1,0 +1,119 @@
+/* check_sha256.c - the front ends' SHA-256 (src/cli/sha256.c) against
+ * the examples of FIPS 180-4's companion (NIST CSRC "SHA256.pdf"), and
+ * against coreutils' sha256sum on every length from 0 to 300 bytes (all
+ * padding cases: 55, 56, 63, 64 bytes and multi-block messages) and on a
+ * file fed in odd-sized pieces. */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "sha256.h"
+#include "testutil.h"
+
+static void hex_of(const void *p, size_t n, char hex[65])
+{
+	struct cli_sha256 s;
+
+	cli_sha256_init(&s);
+	cli_sha256_update(&s, p, n);
+	cli_sha256_hex(&s, hex);
+}
+
+START_TEST(test_sha256_nist_examples)
+{
+	char hex[65];
+
+	hex_of("abc", 3, hex);
+	ck_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223"
+			      "b00361a396177a9cb410ff61f20015ad");
+	hex_of("", 0, hex);
+	ck_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb924"
+			      "27ae41e4649b934ca495991b7852b855");
+	hex_of("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56,
+	       hex);
+	ck_assert_str_eq(hex, "248d6a61d20638b8e5c026930c3e6039"
+			      "a33ce45964ff2167f6ecedd419db06c1");
+}
+END_TEST
+
+/* One million 'a', fed 1000 at a time. */
+START_TEST(test_sha256_million_a)
+{
+	struct cli_sha256 s;
+	char a[1000], hex[65];
+	int i;
+
+	memset(a, 'a', sizeof(a));
+	cli_sha256_init(&s);
+	for (i = 0; i < 1000; i++)
+		cli_sha256_update(&s, a, sizeof(a));
+	cli_sha256_hex(&s, hex);
+	ck_assert_str_eq(hex, "cdc76e5c9914fb9281a1c7e284d73e67"
+			      "f1809a48a497200e046d39ccc7112cd0");
+}
+END_TEST
+
+/* sha256sum's digest of path. */
+static void sha256sum(const char *path, char hex[65])
+{
+	char cmd[512];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "sha256sum '%s'", path);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(fscanf(p, "%64s", hex), 1);
+	ck_assert_int_eq(pclose(p), 0);
+}
+
+START_TEST(test_sha256_file_equals_sha256sum)
+{
+	char dir[] = "/tmp/check_sha256.XXXXXX", path[64], mine[65], ref[65];
+	uint64_t seed = 7;
+	unsigned char buf[300];
+	size_t n, i;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char) tu_rand(&seed);
+	for (n = 0; n <= sizeof(buf); n++) {
+		f = fopen(path, "wb");
+		ck_assert_ptr_nonnull(f);
+		ck_assert_uint_eq(fwrite(buf, 1, n, f), n);
+		ck_assert_int_eq(fclose(f), 0);
+		ck_assert_int_eq(cli_sha256_file(path, mine), 0);
+		sha256sum(path, ref);
+		ck_assert_msg(!strcmp(mine, ref), "%zu bytes: %s, sha256sum %s",
+			      n, mine, ref);
+		/* The same bytes in pieces of 1, 2, 3, ... */
+		{
+			struct cli_sha256 s;
+			size_t at = 0, k = 1;
+
+			cli_sha256_init(&s);
+			for (; at < n; at += k, k++)
+				cli_sha256_update(&s, buf + at,
+						  at + k > n ? n - at : k);
+			cli_sha256_hex(&s, mine);
+			ck_assert_str_eq(mine, ref);
+		}
+	}
+	unlink(path);
+	rmdir(dir);
+	ck_assert_int_eq(cli_sha256_file(path, mine), -1);
+	ck_assert_str_eq(mine, "");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("sha256");
+	TCase *tc = tcase_create("sha256");
+
+	tcase_add_test(tc, test_sha256_nist_examples);
+	tcase_add_test(tc, test_sha256_million_a);
+	tcase_add_test(tc, test_sha256_file_equals_sha256sum);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
+}
