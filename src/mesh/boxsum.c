@@ -293,3 +293,77 @@ int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
 	mesh__row_runs(t, tmp, e[0], 0, tmp);
 	return mesh__box_starts_from_runs(t, tmp, e, 0, tmp + n, out);
 }
+
+int mesh__split_axis(const struct mesh_topo *t, int d, int lo, int hi,
+		     int ilo[2], int ihi[2])
+{
+	int len = t->dim[d];
+
+	if (!t->wrap[d]) {
+		ilo[0] = lo < 0 ? 0 : lo;
+		ihi[0] = hi >= len ? len - 1 : hi;
+		return ilo[0] <= ihi[0];
+	}
+	if (hi - lo + 1 >= len) {
+		ilo[0] = 0;
+		ihi[0] = len - 1;
+		return 1;
+	}
+	hi -= lo; /* the length less one */
+	/* (one ring away without a division) */
+	if (lo < 0)
+		lo = lo >= -len ? lo + len : ((lo % len) + len) % len;
+	else if (lo >= len)
+		lo = lo < 2 * len ? lo - len : lo % len;
+	hi += lo;
+	if (hi < len) {
+		ilo[0] = lo;
+		ihi[0] = hi;
+		return 1;
+	}
+	ilo[0] = lo;
+	ihi[0] = len - 1;
+	ilo[1] = 0;
+	ihi[1] = hi - len;
+	return 2;
+}
+
+uint32_t mesh__box_count(const struct mesh__boxsum *b, const int lo[3],
+			 const int hi[3])
+{
+	int ilo[3][2], ihi[3][2], n[3], i, j, k, d, blo[3], bhi[3];
+	uint32_t total = 0;
+
+	for (d = 0; d < 3; d++) {
+		n[d] =
+		    mesh__split_axis(b->topo, d, lo[d], hi[d], ilo[d], ihi[d]);
+		if (!n[d])
+			return 0;
+	}
+	for (i = 0; i < n[0]; i++)
+		for (j = 0; j < n[1]; j++)
+			for (k = 0; k < n[2]; k++) {
+				blo[0] = ilo[0][i], bhi[0] = ihi[0][i];
+				blo[1] = ilo[1][j], bhi[1] = ihi[1][j];
+				blo[2] = ilo[2][k], bhi[2] = ihi[2][k];
+				total += mesh__boxsum_box(b, blo, bhi);
+			}
+	return total;
+}
+
+int mesh__interval_distance(const struct mesh_topo *t, int d, int q, int lo,
+			    int hi)
+{
+	int len = t->dim[d], a, b;
+
+	if (!t->wrap[d])
+		return q < lo ? lo - q : q > hi ? q - hi : 0;
+	if (hi - lo + 1 >= len)
+		return 0;
+	a = ((q - lo) % len + len) % len; /* forward from lo */
+	if (a <= hi - lo)
+		return 0;
+	b = len - a;  /* back to lo */
+	a -= hi - lo; /* forward past hi */
+	return a < b ? a : b;
+}
