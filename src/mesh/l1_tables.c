@@ -16,7 +16,7 @@
  * l1_walk.c then walks part of the last shell.
  * Neighbouring centres share most of their reads: the centres of an
  * x-row read the same axis-0 diamonds, only at other radii, so the row
- * cache keeps them for the row (find_radius()); the centres on a line
+ * cache keeps them for the row (find_radius_row()); the centres on a line
  * along axis 1 or 2 read the same diamonds of that axis, which the line
  * caches keep for the whole decision (mesh__l1_line_hist()).  The row
  * cache's tables are interleaved, so that one entry of every slice is
@@ -30,9 +30,10 @@
 #include "boxsum.h"
 #include "error.h"
 
-/* Table layout of axis d (see tables_build()).  Rotated 2D prefix sums
- * cost (P+Q)^2 entries per slice of P*Q nodes, so long thin slices, 1D
- * ones and meshes whose tables would be huge use per-line sums. */
+/* Table layout of axis d (see mesh__l1_tables_build()).  Rotated 2D
+ * prefix sums cost (P+Q)^2 entries per slice of P*Q nodes, so long thin
+ * slices, 1D ones and meshes whose tables would be huge use per-line
+ * sums. */
 static size_t slice_layout(struct mesh__l1near *x, int d, int allow_rot)
 {
 	const struct mesh_topo *t = x->topo;
