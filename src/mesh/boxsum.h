@@ -26,11 +26,6 @@ void mesh__boxsum_build(struct mesh__boxsum *b,
 uint32_t mesh__boxsum_box(const struct mesh__boxsum *b, const int lo[3],
 			  const int hi[3]);
 
-/* Free nodes within L-inf radius r(d) = rad[d] of centre c; wrapped
- * dimensions wrap, others are clipped. */
-uint32_t mesh__boxsum_ball(const struct mesh__boxsum *b, const int c[3],
-			   const int rad[3]);
-
 /* Split [lo, hi] on axis d into at most two in-range intervals
  * [ilo[i], ihi[i]]: clipped on a mesh (0 if nothing is left); on a torus
  * wrapped, or the whole ring when it is longer. */

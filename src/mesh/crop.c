@@ -1,13 +1,18 @@
-/* crop.c - run an allocator on the bounding box of the free nodes.
+/* crop.c - the bounding box of the free nodes as a sub-mesh, for the
+ * registry's crop wrapper (alloc.c).
  *
  * On a sparse mesh (a mesh.conf naming 32 nodes in Dimensions=2048x2048)
  * every per-decision pass over all positions (prefix sums, centre loops,
  * per-axis distance tables) costs millions of steps for a few dozen
  * candidate nodes.  When every free node lies in a small box, the
- * registry (alloc.c) runs the allocator on that box instead: a sub-mesh
- * of the box's extents (here), the free map and end times copied into
- * it (here), an allocator of the same name on it (alloc.c), the answer
- * mapped back to whole-mesh indices (here).
+ * registry runs the allocator on that box instead.
+ *
+ * HOW IT WORKS: mesh__crop_box() finds the box an x-row at a time, 64
+ * positions per step, and gives up as soon as it exceeds the limit;
+ * mesh__crop_create() makes a mesh of the box's extents (with the I/O
+ * nodes inside it); mesh__crop_view() copies the free map and end times
+ * into it; mesh__crop_unmap() maps the answer back to whole-mesh
+ * indices.  The allocator that runs on the crop is the registry's.
  *
  * Why the answer is the same (doc/design.md, "Sparse meshes"):
  *  - every position outside the box is busy, and the allocators allowed
