@@ -95,16 +95,12 @@ static int auto_place(struct mesh_allocator *a, const struct mesh_view *v,
 		if (!strcmp(auto_names[i], name))
 			b = p->by[i];
 	/* mc1x1 and the curve fit look at free nodes only, so they may crop
-	 * (crop.c); plas and mc-elongated take their sparse path themselves */
+	 * (alloc.c); plas and mc-elongated take their sparse path themselves */
 	b->sparse = a->sparse;
 	b->bounded = a->bounded;
 	memcpy(b->blo, a->blo, sizeof(b->blo));
 	memcpy(b->bhi, a->bhi, sizeof(b->bhi));
-	if (mesh__crop_place(b, v, req, out, &rc)) {
-		a->sparse_used++;
-		return rc;
-	}
-	rc = b->entry->ops->place(b, v, req, out);
+	rc = mesh__alloc_run(b, v, req, out);
 	a->sparse_used += b->sparse_used;
 	b->sparse_used = 0;
 	return rc;
