@@ -49,14 +49,21 @@ static void compress(uint32_t h[8], const unsigned char *p)
 		       (rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^
 			(w[i - 15] >> 3)) +
 		       w[i - 16];
+	/* a..h of Sec. 6.2.2 in v[0..7], renamed in registers each round
+	 * (moving them in memory cost as much as the round itself) */
 	memcpy(v, h, sizeof(v));
 	for (i = 0; i < 64; i++) {
 		t1 = v[7] + (rotr(v[4], 6) ^ rotr(v[4], 11) ^ rotr(v[4], 25)) +
 		     ((v[4] & v[5]) ^ (~v[4] & v[6])) + K[i] + w[i];
 		t2 = (rotr(v[0], 2) ^ rotr(v[0], 13) ^ rotr(v[0], 22)) +
 		     ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
+		v[7] = v[6];
+		v[6] = v[5];
+		v[5] = v[4];
+		v[4] = v[3] + t1;
+		v[3] = v[2];
+		v[2] = v[1];
+		v[1] = v[0];
 		v[0] = t1 + t2;
 	}
 	for (i = 0; i < 8; i++)
