@@ -4,8 +4,14 @@
  * HOW IT WORKS: see struct mesh__greedy in mc.h.  The distance from a
  * candidate to the chosen nodes splits over the axes, so three tables
  * over the candidates' coordinate range hold it; a pick adds its own
- * distances to the tables and every candidate left is scored with
- * three reads.
+ * distances to the tables.  A candidate's score (three reads) only grows
+ * as nodes are chosen, so the candidates wait in a min-heap by (score,
+ * position) whose scores may be stale, i.e. too low ("lazy greedy",
+ * Minoux 1978): the top is scored again and sifted down until its score
+ * is current, and then no other candidate can come before it, since
+ * each one's (score, position) is at least its stale pair in the heap.
+ * That is the earliest candidate of least score, as a scan of all of
+ * them in order would choose.
  */
 #include "mc.h"
 
@@ -20,6 +26,7 @@ void mesh__greedy_free(struct mesh__greedy *g)
 	free(g->xyz);
 	free(g->hist);
 	free(g->wsum);
+	free(g->heap);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -32,7 +39,8 @@ int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t)
 	g->xyz = malloc(4 * n * sizeof(*g->xyz));
 	g->hist = calloc(w, sizeof(*g->hist));
 	g->wsum = malloc(w * sizeof(*g->wsum));
-	if (!g->cand || !g->xyz || !g->hist || !g->wsum) {
+	g->heap = malloc(n * sizeof(*g->heap));
+	if (!g->cand || !g->xyz || !g->hist || !g->wsum || !g->heap) {
 		mesh__greedy_free(g);
 		return MESH_ENOMEM;
 	}
@@ -47,31 +55,42 @@ static inline uint64_t axis_gap(int a, int b, int len, int wrap)
 	return (uint64_t) (wrap && y < x ? y : x);
 }
 
-/* Each pick costs one pass over the candidates' coordinate range per
- * axis (add its distance to wsum) and one over the candidates left (3
- * table reads each).  Candidate c is kept as its three wsum indices
- * (coordinate plus the axis's offset) and c; a pick is moved out of the
- * list, which keeps the candidates' order for ties. */
-void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
-		       uint32_t n, uint32_t *out, uint32_t inner, uint32_t m)
+static inline int item_less(const struct mesh__greedy_item *a,
+			    const struct mesh__greedy_item *b)
 {
-	uint32_t i, j, c, best = 0;
-	uint64_t least, sum, *w = g->wsum;
-	int q[3], *x, d, v, u, off[3], lo[3], hi[3], ilo[3], ihi[3], b[3];
+	return a->score < b->score || (a->score == b->score && a->c < b->c);
+}
 
-	off[0] = 0, off[1] = t->dim[0] + 1, off[2] = off[1] + t->dim[1] + 1;
-	for (d = 0; d < 3; d++)
-		lo[d] = ilo[d] = t->dim[d], hi[d] = ihi[d] = -1;
-	for (c = 0; c < n; c++) {
-		x = g->xyz + 4 * (size_t) c;
-		mesh_topo_coords(t, g->cand[c], x);
-		for (d = 0; d < 3; d++) {
-			lo[d] = x[d] < lo[d] ? x[d] : lo[d];
-			hi[d] = x[d] > hi[d] ? x[d] : hi[d];
-			x[d] += off[d];
-		}
-		x[3] = (int) c;
+/* Move h[i] down to its place among h[0..n). */
+static void sift_down(struct mesh__greedy_item *h, uint32_t n, uint32_t i)
+{
+	struct mesh__greedy_item it = h[i];
+	uint32_t k;
+
+	while ((k = 2 * i + 1) < n) {
+		if (k + 1 < n && item_less(&h[k + 1], &h[k]))
+			k++;
+		if (!item_less(&h[k], &it))
+			break;
+		h[i] = h[k];
+		i = k;
 	}
+	h[i] = it;
+}
+
+/* wsum[off_d + v]: total distance on axis d from v to the first inner
+ * nodes of out, for v in the candidates' range lo..hi; hist is left
+ * zero. */
+static void init_sums(struct mesh__greedy *g, const struct mesh_topo *t,
+		      const uint32_t *out, uint32_t inner, const int off[3],
+		      const int lo[3], const int hi[3])
+{
+	int q[3], d, v, u, ilo[3], ihi[3];
+	uint64_t *w = g->wsum;
+	uint32_t i;
+
+	for (d = 0; d < 3; d++)
+		ilo[d] = t->dim[d], ihi[d] = -1;
 	for (i = 0; i < inner; i++) {
 		mesh_topo_coords(t, out[i], q);
 		for (d = 0; d < 3; d++) {
@@ -80,8 +99,6 @@ void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 			ihi[d] = q[d] > ihi[d] ? q[d] : ihi[d];
 		}
 	}
-	/* wsum[off_d + v]: total distance on axis d from v to the chosen,
-	 * for v in the candidates' range. */
 	for (d = 0; d < 3; d++)
 		for (v = lo[d]; v <= hi[d]; v++) {
 			w[off[d] + v] = 0;
@@ -95,21 +112,59 @@ void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 		for (d = 0; d < 3; d++)
 			g->hist[off[d] + q[d]] = 0;
 	}
-	for (j = 0; j < m; j++, n--) {
-		for (c = 0, x = g->xyz, least = UINT64_MAX; c < n;
-		     c++, x += 4) {
-			sum = w[x[0]] + w[x[1]] + w[x[2]];
-			if (sum < least)
-				least = sum, best = c;
+}
+
+static inline uint64_t score(const struct mesh__greedy *g, uint32_t c)
+{
+	const int *x = g->xyz + 4 * (size_t) c;
+
+	return g->wsum[x[0]] + g->wsum[x[1]] + g->wsum[x[2]];
+}
+
+/* Each pick costs one pass over the candidates' coordinate range per
+ * axis (add its distance to wsum) and a few heap steps. */
+void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
+		       uint32_t n, uint32_t *out, uint32_t inner, uint32_t m)
+{
+	struct mesh__greedy_item *h = g->heap;
+	uint32_t j, c;
+	uint64_t now;
+	int *x, d, v, off[3], lo[3], hi[3], b[3];
+
+	off[0] = 0, off[1] = t->dim[0] + 1, off[2] = off[1] + t->dim[1] + 1;
+	for (d = 0; d < 3; d++)
+		lo[d] = t->dim[d], hi[d] = -1;
+	for (c = 0; c < n; c++) {
+		x = g->xyz + 4 * (size_t) c;
+		mesh_topo_coords(t, g->cand[c], x);
+		for (d = 0; d < 3; d++) {
+			lo[d] = x[d] < lo[d] ? x[d] : lo[d];
+			hi[d] = x[d] > hi[d] ? x[d] : hi[d];
+			x[d] += off[d];
 		}
-		x = g->xyz + 4 * (size_t) best;
-		out[inner + j] = g->cand[x[3]];
+	}
+	init_sums(g, t, out, inner, off, lo, hi);
+	for (c = 0; c < n; c++) {
+		h[c].score = score(g, c);
+		h[c].c = c;
+	}
+	for (c = n / 2; c-- > 0;)
+		sift_down(h, n, c);
+	for (j = 0; j < m; j++) {
+		while ((now = score(g, h[0].c)) != h[0].score) {
+			h[0].score = now;
+			sift_down(h, n, 0);
+		}
+		c = h[0].c;
+		out[inner + j] = g->cand[c];
+		h[0] = h[--n];
+		sift_down(h, n, 0);
+		x = g->xyz + 4 * (size_t) c;
 		for (d = 0; d < 3; d++)
 			b[d] = x[d] - off[d];
-		memmove(x, x + 4, 4 * (size_t) (n - best - 1) * sizeof(*x));
 		for (d = 0; j + 1 < m && d < 3; d++)
 			for (v = lo[d]; v <= hi[d]; v++)
-				w[off[d] + v] +=
+				g->wsum[off[d] + v] +=
 				    axis_gap(v, b[d], t->dim[d], t->wrap[d]);
 	}
 }

@@ -97,13 +97,21 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
  * d, a table wsum over the candidates' coordinate range holds the
  * distance on axis d to the chosen, built from the first inner nodes'
  * coordinate histograms; each pick adds its distances to the tables
- * (O(range)) and scores every candidate left with three reads; a pick
- * leaves the list, which keeps its order.  The caller fills cand. */
+ * (O(range)); the candidates wait in a heap by (score, position) whose
+ * scores are lower bounds (a candidate's score only grows), and only
+ * the heap's top is scored again until its score is current.  The
+ * caller fills cand. */
+struct mesh__greedy_item {
+	uint64_t score; /* at most the candidate's score now */
+	uint32_t c;     /* its position in cand */
+};
+
 struct mesh__greedy {
 	uint32_t *cand; /* candidates, filled by the caller */
-	int *xyz; /* per candidate left: its wsum indices and cand index */
+	int *xyz;       /* per candidate: its three wsum indices, unused */
 	uint32_t *hist; /* X + Y + Z + 3 counts, zero between calls */
 	uint64_t *wsum; /* X + Y + Z + 3: per-axis distance sums */
+	struct mesh__greedy_item *heap; /* the candidates not picked */
 };
 
 int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t);
