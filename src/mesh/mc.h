@@ -108,7 +108,7 @@ struct mesh__greedy_item {
 
 struct mesh__greedy {
 	uint32_t *cand; /* candidates, filled by the caller */
-	int *xyz;       /* per candidate: its three wsum indices, unused */
+	int *xyz;       /* per candidate: its three wsum indices, and a pad */
 	uint32_t *hist; /* X + Y + Z + 3 counts, zero between calls */
 	uint64_t *wsum; /* X + Y + Z + 3: per-axis distance sums */
 	struct mesh__greedy_item *heap; /* the candidates not picked */
