@@ -264,7 +264,7 @@ check "the table keeps a blank between a long label and its value" 'grep -q "^me
 check "--mesh 99999999x99999999 names the size limit" '[ $? -eq 2 ] && grep -q "dimension 1 is too large (a mesh has at most 4194304 nodes)" "$tmp/err"'
 { printf '\377'; head -c 4000 /dev/urandom | tr -d '\000\n' | head -c 300; } >"$tmp/random.swf"
 "$meshsim" --mesh 4x4 "$tmp/random.swf" >/dev/null 2>"$tmp/err"
-check "a random-bytes trace: file:line:field, its bytes escaped (stderr is valid UTF-8, no control byte)" '[ $? -eq 1 ] && grep -q "random.swf:1:job_number: expected a number, got \"\\\\xFF" "$tmp/err" && python3 -c "import sys; t = open(sys.argv[1], \"rb\").read().decode(\"utf-8\"); sys.exit(0 if t.endswith(\"\n\") and t[:-1].isprintable() else 1)" "$tmp/err"'
+check "a random-bytes trace: file:line:field, its bytes escaped (only printable ASCII on stderr)" '[ $? -eq 1 ] && grep -q "random.swf:1:job_number: expected a number, got \"\\\\xFF" "$tmp/err" && ! LC_ALL=C tr -d "\n -~" <"$tmp/err" | grep -q .'
 printf '; MaxProcs: 16\n; nothing else\n\n' >"$tmp/empty.swf"
 "$meshsim" "$tmp/empty.swf" >/dev/null 2>"$tmp/err"
 check "an empty trace warns (exit 0)" '[ $? -eq 0 ] && grep -q "warning: .*empty.swf: no job lines (only comments or blank lines): nothing to simulate" "$tmp/err"'

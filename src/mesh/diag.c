@@ -114,25 +114,16 @@ const char *mesh_diag_char(const char *p, char *buf, size_t len)
 const char *mesh_diag_quote(const char *p, size_t n, char *buf, size_t len)
 {
 	const unsigned char *s = (const unsigned char *) p;
-	size_t i = 0, o = 0, k;
-	unsigned long cp;
+	size_t i, o = 0;
 
 	if (!len)
 		return buf;
-	while (i < n && s[i] && o + 5 < len) {
-		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\') {
-			buf[o++] = (char) s[i++];
-		} else if (s[i] >= 0x80 && (k = utf8_decode(s + i, &cp)) > 0 &&
-			   i + k <= n && cp >= 0xa0) {
-			if (o + k + 1 > len)
-				break;
-			memcpy(buf + o, s + i, k);
-			o += k;
-			i += k;
-		} else {
+	for (i = 0; i < n && s[i] && o + 5 < len; i++) {
+		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\')
+			buf[o++] = (char) s[i];
+		else
 			o += (size_t) snprintf(buf + o, len - o, "\\x%02X",
-					       s[i++]);
-		}
+					       s[i]);
 	}
 	buf[o] = '\0';
 	return buf;
