@@ -60,11 +60,12 @@ for a in $("$meshsim" --list-allocators | awk '$1 !~ /^sl:/ { print $1 }'); do
 done
 check "--list-allocators names exactly the bases sl: takes${bad:+ (not:$bad)}" '[ -z "$bad" ] && [ "$bases" != "  " ]'
 
-# Contention runtime model: a 4-node row under all-to-all runs twice as
-# long as the 2x2 block mc1x1 gives (doc/runtime-models.md).
+# Contention runtime model: a 4-node row under all-to-all runs 4/3 as
+# long as the 2x2 block mc1x1 gives: 4 flows on its middle link against
+# 3 injected by each node (doc/runtime-models.md).
 "$meshsim" --allocator snake-ff --runtime-model contention --comm all-to-all \
 	--comm-share 1 --jobs-csv "$tmp/c.csv" --summary "$tmp/c.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
-check "contention: snake-ff row of 4 runs 200 s for 100 traced" '[ $? -eq 0 ] && grep -q "^1,0,0,200,0,200,4,.*,100,0,2,$" "$tmp/c.csv"'
+check "contention: snake-ff row of 4 runs 133.3 s for 100 traced" '[ $? -eq 0 ] && grep -q "^1,0,0,133\.33333333333[0-9]*,0,133\.33333333333[0-9]*,4,.*,100,0,1\.3333333333333[0-9]*,$" "$tmp/c.csv"'
 check "contention: per-job stretch is run/trace_run and averages to mean_stretch" 'python3 -c "
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -77,6 +78,23 @@ check "contention: summary names the model" 'grep -q "\"runtime_model\": \"conte
 check "contention: mc1x1 2x2 block keeps 100 s" '[ $? -eq 0 ] && grep -q "^1,0,0,100,0,100,4," "$tmp/c.csv"'
 "$meshsim" --runtime-model fluid "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "bad --runtime-model exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--runtime-model: invalid value \"fluid\"" "$tmp/err"'
+# The runtime models' capacities and the combined model; pairs and
+# phases from the sidecar.
+"$meshsim" --runtime-model contention+pfs --io-nodes "0,0" --io-share 0.5 \
+	--ion-bandwidth inf --link-bandwidth 25 --summary "$tmp/cp.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "contention+pfs runs; capacities recorded, unlimited as \"inf\"" '[ $? -eq 0 ] && grep -q "\"runtime_model\": \"contention+pfs\"" "$tmp/cp.json" && grep -q "\"ion_bandwidth\": \"inf\"" "$tmp/cp.json" && grep -q "\"link_bandwidth\": 25," "$tmp/cp.json" && grep -q "\"pfs_bandwidth\": 48," "$tmp/cp.json" && python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/cp.json"'
+"$meshsim" --runtime-model contention --link-bandwidth 0 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--link-bandwidth 0 exits 2" '[ $? -eq 2 ] && grep -q -- "--link-bandwidth: invalid value \"0\": expected GB/s > 0, or inf for unlimited" "$tmp/err"'
+printf 'job_id,comm,comm_share\n1,pairs:0>3 3>0,1\n' >"$tmp/pairs.csv"
+"$meshsim" --allocator snake-ff --job-attrs "$tmp/pairs.csv" --runtime-model contention --link-bandwidth 1 --node-bandwidth 4 --jobs-csv "$tmp/pairs.out" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--job-attrs pairs: 0>3 over a row of 4 is 3 hops, alone at full speed" '[ $? -eq 0 ] && grep -q "^1,0,0,100,0,100,4," "$tmp/pairs.out"'
+printf 'job_id,comm\n1,pairs:0>9\n' >"$tmp/pairs9.csv"
+"$meshsim" --job-attrs "$tmp/pairs9.csv" --runtime-model contention "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--job-attrs pairs naming rank 9 of a 4-node job: exit 1, named" '[ $? -eq 1 ] && grep -q "job 1: its communication pattern does not fit its 4 nodes" "$tmp/err"'
+printf 'job_id,comm\n1,pairs:0-1\n' >"$tmp/pairsbad.csv"
+"$meshsim" --job-attrs "$tmp/pairsbad.csv" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--job-attrs bad pairs: file:line:comm named" '[ $? -eq 1 ] && grep -q "pairsbad.csv:2:comm: expected sender>receiver rank pairs, got \"0-1\"" "$tmp/err"'
+
 # PFS model: 4 jobs writing all the time at 12.5 GB/s per node into a
 # 10 GB/s file system are all slowed.
 "$meshsim" --runtime-model pfs --io-share 1 --pfs-bandwidth 10 --summary "$tmp/f.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
@@ -84,7 +102,7 @@ check "pfs: jobs slowed by a small file system" '[ $? -eq 0 ] && grep -q "\"runt
 "$meshsim" --runtime-model pfs --pfs-bandwidth 0 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--pfs-bandwidth 0 exits 2" '[ $? -eq 2 ] && grep -q -- "--pfs-bandwidth: invalid value \"0\": expected GB/s > 0" "$tmp/err"'
 "$meshsim" --comm ring "$tmp/t.swf" >/dev/null 2>"$tmp/err"
-check "bad --comm exits 2 listing the patterns" '[ $? -eq 2 ] && grep -q "expected all-to-all, one-to-all, nearest or none" "$tmp/err"'
+check "bad --comm exits 2 listing the patterns" '[ $? -eq 2 ] && grep -q "expected all-to-all, one-to-all, nearest, chain or none" "$tmp/err"'
 "$meshsim" --comm-share 0.7 --io-share 0.5 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "shares summing over 1 exit 2" '[ $? -eq 2 ] && grep -q "exceeds 1" "$tmp/err"'
 "$meshsim" --io-share 1.5 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
@@ -161,7 +179,7 @@ check "--job-attrs: shape 4x1 gives job 1 a row (sum of distances 10)" 'grep -q 
 check "--job-attrs: job 1's 4x1 all-to-all row is stretched" 'awk -F, "\$1 == 1 && \$6 > \$12 {ok = 1} END {exit !ok}" "$tmp/a.out"'
 printf 'job_id,comm,io_intensity,comm_share\n1,all-to-all,0,1\n' >"$tmp/cs.csv"
 "$meshsim" --allocator snake-ff --job-attrs "$tmp/cs.csv" --runtime-model contention --jobs-csv "$tmp/cs.out" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
-check "--job-attrs: comm_share 1 stretches the snake-ff row to 200 s" '[ $? -eq 0 ] && grep -q "^1,0,0,200,0,200,4," "$tmp/cs.out"'
+check "--job-attrs: comm_share 1 stretches the snake-ff row to 133.3 s" '[ $? -eq 0 ] && grep -q "^1,0,0,133\.33333333333[0-9]*,0,133\.33333333333[0-9]*,4," "$tmp/cs.out"'
 # Allocator auto (Mache Ch. VIII): from the sidecar, the I/O-heavy job
 # is placed as plas places it, the compute job as mc1x1 does, on 8x4
 # compute nodes with the I/O nodes in column x = 0.
@@ -216,6 +234,14 @@ done
 check "meshsim-gen: same seed, same trace; another seed, another" 'cmp -s "$tmp/a1.swf" "$tmp/a2.swf" && ! cmp -s "$tmp/a1.swf" "$tmp/a3.swf"'
 "$gen" --workload mache --io-fraction 2 >/dev/null 2>"$tmp/err"
 check "meshsim-gen: bad --io-fraction exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--io-fraction: invalid value \"2\"" "$tmp/err"'
+"$gen" attrs --trace "$tmp/g.swf" --seed 4 --comm mix --phases --attrs "$tmp/ga.csv" 2>"$tmp/err"
+check "meshsim-gen attrs: a sidecar for an existing trace, its command in the first line" '[ $? -eq 0 ] && [ "$(grep -vc "^#" "$tmp/ga.csv")" -eq 201 ] && head -1 "$tmp/ga.csv" | grep -q "^# meshsim-gen attrs --trace .*g.swf --seed 4 .*--comm mix .*--phases$"'
+"$meshsim" --job-attrs "$tmp/ga.csv" --runtime-model contention+pfs --summary "$tmp/ga.json" "$tmp/g.swf" >/dev/null 2>"$tmp/err"
+check "meshsim replays the trace with those attributes" '[ $? -eq 0 ] && grep -q "\"jobs\": 200," "$tmp/ga.json"'
+"$gen" attrs --trace "$tmp/g.swf" --seed 4 --comm mix --phases >"$tmp/ga2.csv" 2>"$tmp/err"
+check "meshsim-gen attrs: the same seed gives the same file (stdout by default)" 'cmp -s "$tmp/ga.csv" "$tmp/ga2.csv"'
+"$gen" attrs --seed 4 >/dev/null 2>"$tmp/err"
+check "meshsim-gen attrs without --trace exits 2" '[ $? -eq 2 ] && grep -q "attrs: --trace is required" "$tmp/err"'
 "$gen" --jobs 10 >/dev/null 2>"$tmp/err"
 check "meshsim-gen: --workload is required" '[ $? -eq 2 ] && grep -q "workload is required" "$tmp/err"'
 

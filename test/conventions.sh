@@ -31,6 +31,7 @@ source_of() {   # name -> the files that define its options
 	meshsweep) echo "$src/src/meshsweep/meshsweep.c" ;;
 	smesh) echo "$src/src/smesh/smesh.c" ;;
 	meshplot | meshtable) echo "$src/contrib/plots/$1" ;;
+	meshcheck) echo "$src/contrib/check/meshcheck" ;;
 	meshreplay) echo "$src/contrib/replay/meshreplay" ;;
 	meshsweep-array) echo "$src/contrib/slurm-array/meshsweep-array" ;;
 	*.sh) echo "$src/contrib/slurm-local/$1" ;;

@@ -30,14 +30,14 @@ ok() { echo "PASS: $1"; pass=$((pass + 1)); }
 ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
 check() { if eval "$2"; then ok "$1"; else ko "$1"; fi; }
 
-cmds="meshsim meshsim-gen meshsweep meshplot meshtable meshreplay meshsweep-array"
+cmds="meshsim meshsim-gen meshsweep meshplot meshtable meshcheck meshreplay meshsweep-array"
 [ ! -e "$bindir/smesh" ] || cmds="$cmds smesh"
 missing=""
 for c in $cmds; do [ -x "$bindir/$c" ] || missing="$missing $c"; done
 for f in cluster.sh accounting.sh; do [ -x "$libexecdir/$f" ] || missing="$missing $f"; done
 for f in ports.sh meshcli.sh meshcli.py; do [ -r "$libexecdir/$f" ] || missing="$missing $f"; done
 check "installed: $cmds, and the harness in $libexecdir${missing:+ (missing:$missing)}" '[ -z "$missing" ]'
-check "no placeholder left in the installed scripts" '! grep -l "@MESH_[A-Z]*@" "$bindir"/meshplot "$bindir"/meshtable "$bindir"/meshreplay "$bindir"/meshsweep-array "$libexecdir"/*'
+check "no placeholder left in the installed scripts" '! grep -l "@MESH_[A-Z]*@" "$bindir"/meshplot "$bindir"/meshtable "$bindir"/meshcheck "$bindir"/meshreplay "$bindir"/meshsweep-array "$libexecdir"/*'
 
 rev=$(meshsim --version | awk '{ print $NF }')
 args=()
@@ -47,8 +47,10 @@ bash "$src/test/conventions.sh" "$src" "$rev" "${args[@]}" >"$tmp/conv" 2>&1
 check "every installed command follows the command-line convention (revision $rev)" '[ $? -eq 0 ]' || grep -v "^PASS" "$tmp/conv"
 
 meshsim-gen --workload mache --jobs 40 --nodes 16 --seed 2 --swf "$tmp/w.swf" --attrs "$tmp/w.csv"
-meshsim --mesh 4x4 --job-attrs "$tmp/w.csv" --summary "$tmp/s.json" "$tmp/w.swf" >/dev/null 2>"$tmp/err"
+meshsim --mesh 4x4 --job-attrs "$tmp/w.csv" --summary "$tmp/s.json" --jobs-csv "$tmp/j.csv" "$tmp/w.swf" >/dev/null 2>"$tmp/err"
 check "meshsim-gen and meshsim run" '[ $? -eq 0 ] && grep -q "\"jobs\": 40," "$tmp/s.json" && grep -q "\"version\": \"$rev\"" "$tmp/s.json"'
+meshcheck --summary "$tmp/s.json" --trace "$tmp/w.swf" "$tmp/j.csv" >"$tmp/out" 2>"$tmp/err"
+check "meshcheck finds meshsim's schedule feasible" '[ $? -eq 0 ] && grep -q ": ok: 40 jobs, 0 overlapping pairs" "$tmp/out"'
 
 mkdir -p "$work/exp/grids" "$work/exp/traces" "$work/elsewhere"
 cp "$tmp/w.swf" "$work/exp/traces/"

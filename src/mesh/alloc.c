@@ -263,13 +263,15 @@ static const char *const comm_names[] = {
 	[MESH_COMM_ALL_TO_ALL] = "all-to-all",
 	[MESH_COMM_ONE_TO_ALL] = "one-to-all",
 	[MESH_COMM_NEAREST] = "nearest",
+	[MESH_COMM_CHAIN] = "chain",
+	[MESH_COMM_PAIRS] = "pairs",
 };
 
 enum mesh_comm mesh_comm_parse(const char *s)
 {
 	int c;
 
-	for (c = MESH_COMM_NONE; s && c <= MESH_COMM_NEAREST; c++)
+	for (c = MESH_COMM_NONE; s && c <= MESH_COMM_CHAIN; c++)
 		if (!strcmp(s, comm_names[c]))
 			return (enum mesh_comm) c;
 	return MESH_COMM_UNKNOWN;
@@ -277,7 +279,7 @@ enum mesh_comm mesh_comm_parse(const char *s)
 
 const char *mesh_comm_name(enum mesh_comm c)
 {
-	if ((int) c < 0 || c > MESH_COMM_NEAREST)
+	if ((int) c < 0 || c > MESH_COMM_LAST)
 		return comm_names[MESH_COMM_UNKNOWN];
 	return comm_names[c];
 }

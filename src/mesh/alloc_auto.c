@@ -74,9 +74,8 @@ static int auto_create(struct mesh_allocator *a, const char *params,
 const char *mesh_auto_choice(const struct mesh_request *req, double threshold)
 {
 	int io = req->io_intensity >= 0 && req->io_intensity >= threshold;
-	int talks = req->comm == MESH_COMM_ALL_TO_ALL ||
-		    req->comm == MESH_COMM_ONE_TO_ALL ||
-		    req->comm == MESH_COMM_NEAREST;
+	int talks =
+	    req->comm != MESH_COMM_UNKNOWN && req->comm != MESH_COMM_NONE;
 
 	if (io)
 		return auto_names[talks ? AUTO_IO_COMM : AUTO_IO];

@@ -3,7 +3,9 @@
  * HOW IT WORKS: the candidate start times are now and every end of a
  * running job or reservation, in order.  The free set at time t is the
  * nodes free now, plus those of running jobs ended by t, minus those of
- * reservations that overlap [t, t + duration).
+ * reservations that overlap [t, t + duration).  A running job past its
+ * estimated end is planned as ending just after now
+ * (mesh_plan_running_end()), so at t = now the set is free_now alone.
  *
  * Without reservations the free set only grows with t, so feasibility is
  * monotone for every allocator whose answer depends on a superset
@@ -181,11 +183,15 @@ static void sort_by_key(struct by_end *v, struct by_end *tmp, size_t n)
 		memcpy(v, from, n * sizeof(*v));
 }
 
-/* The end of running job r as the planner takes it: an end before now
- * counts as now (fmax() without the libm call; ends are not NaN). */
+double mesh_plan_running_end(double end, double now)
+{
+	return end > now ? end : now + MESH_PLAN_OVERRUN;
+}
+
+/* The end of running job r as the planner takes it. */
 static double run_end(const struct mesh_plan_query *q, size_t r)
 {
-	return q->running[r].end > q->now ? q->running[r].end : q->now;
+	return mesh_plan_running_end(q->running[r].end, q->now);
 }
 
 /* p->order: the running jobs by end, ties in index order (the sort is
@@ -250,7 +256,7 @@ static size_t candidates_by_definition(struct mesh_planner *p,
 
 	p->times[n++] = q->now;
 	for (i = 0; i < q->n_running; i++)
-		p->times[n++] = fmax(q->running[i].end, q->now);
+		p->times[n++] = run_end(q, i);
 	for (i = 0; i < q->n_reserved; i++)
 		if (q->reserved[i].end > q->now)
 			p->times[n++] = q->reserved[i].end;

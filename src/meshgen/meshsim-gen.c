@@ -22,8 +22,10 @@ static void usage(FILE *f)
 	fprintf(
 	    f,
 	    "Usage: meshsim-gen --workload mache|ozden|bluegene [OPTIONS]\n"
+	    "       meshsim-gen attrs --trace T.swf [ATTRS OPTIONS]\n"
 	    "Write a seeded synthetic workload: an SWF trace and a job-attribute\n"
-	    "sidecar for meshsim --job-attrs (see meshsim-gen(1), doc/workloads.md).\n\n"
+	    "sidecar for meshsim --job-attrs (see meshsim-gen(1), doc/workloads.md);\n"
+	    "or, with attrs, a sidecar for the jobs of an existing trace.\n\n"
 	    "  --workload NAME       mache: Mache's I/O-intensive Workload I;\n"
 	    "                        ozden: compute + checkpoint phases (Ozden et al.);\n"
 	    "                        bluegene: midplane-sized jobs for Tang et al.\n"
@@ -40,7 +42,17 @@ static void usage(FILE *f)
 	    "  --io-scale F          ozden: multiply checkpoint volumes (default 1)\n"
 	    "  --runtime-scale F     multiply every runtime (default 1)\n"
 	    "  --swf FILE            trace output (default: stdout)\n"
-	    "  --attrs FILE          sidecar output (default: none)\n"
+	    "  --attrs FILE          sidecar output (default: none; attrs: stdout)\n"
+	    "attrs options (each job's draws depend on the seed and its id):\n"
+	    "  --trace FILE          the SWF trace whose jobs get attributes\n"
+	    "  --io-fraction F       share of jobs doing I/O (default 0.5)\n"
+	    "  --io-intensity LO:HI  their I/O share, uniform (default 0.05:0.5)\n"
+	    "  --comm PATTERN|mix    all-to-all (default), one-to-all, nearest,\n"
+	    "                        chain, none, or mix: one of them at random\n"
+	    "  --comm-share LO:HI    communication share, uniform (default\n"
+	    "                        0.1:0.5), at most 1 - the I/O share\n"
+	    "  --phases              I/O jobs alternate compute phases (100-600 s)\n"
+	    "                        with checkpoints, keeping their I/O share\n"
 	    "  -h, --help            this help, then exit\n"
 	    "  -V, --version         the source revision, then exit\n");
 }
@@ -169,6 +181,159 @@ static void apply(struct cli *o)
 	o->w = w;
 }
 
+/* "LO:HI" with 0 <= LO <= HI <= 1. */
+static int range(const char *opt, const char *v, double *lo, double *hi)
+{
+	char buf[64], *colon;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	colon = strchr(buf, ':');
+	if (colon)
+		*colon = '\0';
+	if (!colon || number(buf, 0, 1, lo) || number(colon + 1, 0, 1, hi) ||
+	    *lo > *hi)
+		return bad(opt, v, "expected LO:HI with 0 <= LO <= HI <= 1");
+	return -1;
+}
+
+struct attrs_cli {
+	struct mesh_attrgen_opts a;
+	const char *trace, *out;
+	char note[512];
+};
+
+static int attrs_opt(int c, struct attrs_cli *o)
+{
+	double v;
+
+	switch (c) {
+	case 'T':
+		o->trace = optarg;
+		return -1;
+	case 't':
+		o->out = optarg;
+		return -1;
+	case 'p':
+		o->a.phases = 1;
+		return -1;
+	case NUM + 1:
+		if (number(optarg, 0, 9e15, &v) || v != floor(v))
+			return bad("--seed", optarg,
+				   "expected a whole number in range");
+		o->a.seed = (uint64_t) v;
+		return -1;
+	case NUM + 4:
+		if (number(optarg, 0, 1, &o->a.io_fraction))
+			return bad("--io-fraction", optarg,
+				   "expected a number from 0 to 1");
+		return -1;
+	case 'i':
+		return range("--io-intensity", optarg, &o->a.io_lo,
+			     &o->a.io_hi);
+	case 's':
+		return range("--comm-share", optarg, &o->a.comm_lo,
+			     &o->a.comm_hi);
+	case 'c':
+		o->a.comm = strcmp(optarg, "mix") ? mesh_comm_parse(optarg)
+						  : MESH_COMM_UNKNOWN;
+		if (o->a.comm == MESH_COMM_UNKNOWN && strcmp(optarg, "mix"))
+			return bad("--comm", optarg,
+				   "expected all-to-all, one-to-all, nearest, "
+				   "chain, none or mix");
+		return -1;
+	}
+	return EXIT_USAGE;
+}
+
+static int attrs_parse(int argc, char **argv, struct attrs_cli *o)
+{
+	static const struct option opts[] = {
+		{ "trace", required_argument, NULL, 'T' },
+		{ "seed", required_argument, NULL, NUM + 1 },
+		{ "io-fraction", required_argument, NULL, NUM + 4 },
+		{ "io-intensity", required_argument, NULL, 'i' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "comm-share", required_argument, NULL, 's' },
+		{ "phases", no_argument, NULL, 'p' },
+		{ "attrs", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'H' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, rc;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
+		if (c == 'h' || c == 'H' || c == 'V') {
+			if (c != 'V')
+				usage(stdout);
+			else
+				cli_print_version("meshsim-gen");
+			return 0;
+		}
+		if (c == '?' || c == ':')
+			return cli_bad_option("meshsim-gen", argv, c);
+		rc = attrs_opt(c, o);
+		if (rc >= 0)
+			return rc;
+	}
+	if (optind != argc || !o->trace) {
+		fprintf(stderr,
+			"meshsim-gen: attrs: %s\nTry 'meshsim-gen --help'.\n",
+			optind != argc ? "unexpected argument"
+				       : "--trace is required");
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* meshsim-gen attrs: a sidecar for the jobs of an existing trace. */
+static int attrs_main(int argc, char **argv)
+{
+	struct cli_outfile out = { NULL, NULL, -1 };
+	struct mesh_swf_trace *tr = NULL;
+	struct mesh_gen_job *jobs = NULL;
+	struct attrs_cli o;
+	struct mesh_diag d;
+	char buf[600];
+	long *ids = NULL;
+	size_t i;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	mesh_attrgen_defaults(&o.a);
+	rc = attrs_parse(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	mesh_diag_clear(&d);
+	if (mesh_swf_load(o.trace, &tr, &d)) {
+		fprintf(stderr, "meshsim-gen: %s\n",
+			mesh_diag_format(&d, buf, sizeof(buf)));
+		return EXIT_FAILURE;
+	}
+	snprintf(o.note, sizeof(o.note),
+		 "meshsim-gen attrs --trace %s --seed %llu --io-fraction %g "
+		 "--io-intensity %g:%g --comm %s --comm-share %g:%g%s",
+		 o.trace, (unsigned long long) o.a.seed, o.a.io_fraction,
+		 o.a.io_lo, o.a.io_hi,
+		 o.a.comm == MESH_COMM_UNKNOWN ? "mix"
+					       : mesh_comm_name(o.a.comm),
+		 o.a.comm_lo, o.a.comm_hi, o.a.phases ? " --phases" : "");
+	ids = malloc((tr->n ? tr->n : 1) * sizeof(*ids));
+	jobs = calloc(tr->n ? tr->n : 1, sizeof(*jobs));
+	for (i = 0; ids && i < tr->n; i++)
+		ids[i] = tr->jobs[i].id;
+	rc = !ids || !jobs || mesh_attrgen(&o.a, ids, tr->n, jobs) ||
+	     cli_out_open(&out, "meshsim-gen", "--attrs", o.out) ||
+	     mesh_attrs_write(out.f, o.note, jobs, tr->n) ||
+	     cli_out_commit(&out, "meshsim-gen", "--attrs");
+	cli_out_abort(&out);
+	free(ids);
+	free(jobs);
+	mesh_swf_free(tr);
+	return rc ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_outfile swf = { NULL, NULL, -1 }, attrs = { NULL, NULL, -1 };
@@ -177,6 +342,8 @@ int main(int argc, char **argv)
 	int rc;
 
 	cli_signals(0);
+	if (argc > 1 && !strcmp(argv[1], "attrs"))
+		return attrs_main(argc - 1, argv + 1);
 	memset(&o, 0, sizeof(o));
 	o.io_fraction = o.runtime_scale = o.io_ratio = o.io_scale = -1;
 	rc = parse(argc, argv, &o);

@@ -165,6 +165,11 @@ static void job_info_from_attrs(void *arg, long id,
 	if (a->comm_share >= 0)
 		info->comm_share = a->comm_share;
 	memcpy(info->shape, a->hints.shape, sizeof(info->shape));
+	info->pairs = a->pairs;
+	info->n_pairs = a->n_pairs;
+	info->compute_phase = a->compute_phase;
+	info->checkpoint_phase = a->checkpoint_phase;
+	info->io_volume = a->io_volume;
 }
 
 static int load_job_attrs(struct options *o, struct run *r)

@@ -62,18 +62,21 @@ static void usage(FILE *f)
 	    "                        placed and freed at once, as Walker et al. do;\n"
 	    "                        --keep-zero-runtime is accepted for that default)\n"
 	    "  --seed N              seed for randomised allocators (default 0)\n"
-	    "  --runtime-model trace|contention|pfs\n"
+	    "  --runtime-model trace|contention|pfs|contention+pfs\n"
 	    "                        trace: trace runtimes (default); contention: the\n"
-	    "                        communication and I/O phases are stretched by the\n"
-	    "                        link load among running jobs; pfs: the I/O phases\n"
-	    "                        share one parallel file system (doc/runtime-models.md)\n"
-	    "  --pfs-bandwidth GB/S  pfs: file system bandwidth (default 48)\n"
-	    "  --node-bandwidth GB/S pfs: one node's I/O bandwidth (default 12.5)\n"
-	    "  --comm PATTERN        contention: all-to-all, one-to-all, nearest or none\n"
-	    "                        (default none)\n"
-	    "  --comm-share F        contention: runtime share of communication (0..1)\n"
-	    "  --io-share F          contention: runtime share of I/O (0..1; needs I/O\n"
-	    "                        nodes)\n");
+	    "                        communication and I/O phases share the links,\n"
+	    "                        nodes and I/O nodes with the running jobs; pfs: the\n"
+	    "                        I/O phases share one parallel file system;\n"
+	    "                        contention+pfs: both (doc/runtime-models.md)\n"
+	    "  --link-bandwidth GB/S one direction of a link (default 12.5)\n"
+	    "  --node-bandwidth GB/S a node's injection and ejection (default 12.5)\n"
+	    "  --ion-bandwidth GB/S  an I/O node's service rate (default 12.5/6;\n"
+	    "                        'inf': unlimited)\n"
+	    "  --pfs-bandwidth GB/S  the parallel file system (default 48)\n"
+	    "  --comm PATTERN        all-to-all, one-to-all, nearest (a stencil on the\n"
+	    "                        job's logical grid), chain or none (default none)\n"
+	    "  --comm-share F        runtime share of communication (0..1)\n"
+	    "  --io-share F          runtime share of I/O (0..1)\n");
 	fprintf(
 	    f,
 	    "  --jobs-csv FILE       one row per job, with node coordinates ('-': stdout)\n"
@@ -142,6 +145,8 @@ enum {
 	OPT_SPATIAL,
 	OPT_PFSBW,
 	OPT_NODEBW,
+	OPT_LINKBW,
+	OPT_IONBW,
 	OPT_SKIP0,
 	OPT_QUANTUM,
 	OPT_IOCOMPUTE,
@@ -172,6 +177,8 @@ static const struct option long_opts[] = {
 	{ "spatial-estimate", required_argument, NULL, OPT_SPATIAL },
 	{ "pfs-bandwidth", required_argument, NULL, OPT_PFSBW },
 	{ "node-bandwidth", required_argument, NULL, OPT_NODEBW },
+	{ "link-bandwidth", required_argument, NULL, OPT_LINKBW },
+	{ "ion-bandwidth", required_argument, NULL, OPT_IONBW },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "comm-share", required_argument, NULL, OPT_COMMSHARE },
 	{ "io-share", required_argument, NULL, OPT_IOSHARE },
@@ -185,42 +192,58 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* A capacity in GB/s: a number > 0, or inf (unlimited); -1 to continue,
+ * else a status. */
+static int parse_bandwidth(int c, struct options *o)
+{
+	static const char *const names[] = { "--pfs-bandwidth",
+					     "--node-bandwidth",
+					     "--link-bandwidth",
+					     "--ion-bandwidth" };
+	double *bw[] = { &o->sim.net.fs_bw, &o->sim.net.node_bw,
+			 &o->sim.net.link_bw, &o->sim.net.ion_bw };
+	int i = c - OPT_PFSBW;
+
+	if (!strcmp(optarg, "inf") || !strcmp(optarg, "unlimited")) {
+		*bw[i] = INFINITY;
+		return -1;
+	}
+	if (parse_double(optarg, bw[i]) || !(*bw[i] > 0) || isinf(*bw[i]))
+		return fail_usage(names[i], optarg,
+				  "expected GB/s > 0, or inf for unlimited");
+	return -1;
+}
+
 /* --runtime-model and its parameters; -1 to continue, else a status. */
 static int parse_runtime_option(int c, struct options *o)
 {
 	double *share =
 	    c == OPT_COMMSHARE ? &o->sim.comm_share : &o->sim.io_share;
+	int m;
 
 	switch (c) {
 	case OPT_RUNTIME:
-		if (!strcmp(optarg, "trace"))
-			o->sim.runtime_model = MESH_RUNTIME_TRACE;
-		else if (!strcmp(optarg, "contention"))
-			o->sim.runtime_model = MESH_RUNTIME_CONTENTION;
-		else if (!strcmp(optarg, "pfs"))
-			o->sim.runtime_model = MESH_RUNTIME_PFS;
-		else
+		for (m = 0; m <= MESH_RUNTIME_CONTENTION_PFS; m++)
+			if (!strcmp(optarg, meshsim_runtime_names[m]))
+				break;
+		if (m > MESH_RUNTIME_CONTENTION_PFS)
 			return fail_usage("--runtime-model", optarg,
-					  "expected trace, contention or pfs");
+					  "expected trace, contention, pfs or "
+					  "contention+pfs");
+		o->sim.runtime_model = (enum mesh_runtime_model) m;
 		return -1;
 	case OPT_COMM:
 		o->sim.comm = mesh_comm_parse(optarg);
 		if (o->sim.comm == MESH_COMM_UNKNOWN)
 			return fail_usage("--comm", optarg,
 					  "expected all-to-all, one-to-all, "
-					  "nearest or none");
+					  "nearest, chain or none");
 		return -1;
 	case OPT_PFSBW:
-	case OPT_NODEBW: {
-		double *bw = c == OPT_PFSBW ? &o->sim.pfs_bandwidth
-					    : &o->sim.node_bandwidth;
-
-		if (parse_double(optarg, bw) || !(*bw > 0))
-			return fail_usage(c == OPT_PFSBW ? "--pfs-bandwidth"
-							 : "--node-bandwidth",
-					  optarg, "expected GB/s > 0");
-		return -1;
-	}
+	case OPT_NODEBW:
+	case OPT_LINKBW:
+	case OPT_IONBW:
+		return parse_bandwidth(c, o);
 	default:
 		if (parse_double(optarg, share) || !(*share >= 0) || *share > 1)
 			return fail_usage(
@@ -361,6 +384,8 @@ static int parse_option(int c, struct options *o)
 	case OPT_IOSHARE:
 	case OPT_PFSBW:
 	case OPT_NODEBW:
+	case OPT_LINKBW:
+	case OPT_IONBW:
 		return parse_runtime_option(c, o);
 	case OPT_PF:
 	case OPT_PFMAX:

@@ -2,6 +2,7 @@
  * and the JSON summary (which records every option that changes
  * results, so a run can be repeated from it). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,7 +73,8 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-const char *const meshsim_runtime_names[] = { "trace", "contention", "pfs" };
+const char *const meshsim_runtime_names[] = { "trace", "contention", "pfs",
+					      "contention+pfs" };
 
 static const char *priority_name(enum mesh_priority p)
 {
@@ -176,6 +178,16 @@ static void write_summary_run(FILE *f, const struct options *o,
 		o->sim.keep_zero_runtime ? "keep" : "skip");
 }
 
+/* A capacity in GB/s; "inf" (a string: JSON has no infinity) when
+ * unlimited. */
+static void json_bandwidth(FILE *f, const char *key, double v)
+{
+	if (isinf(v))
+		fprintf(f, "  \"%s\": \"inf\",\n", key);
+	else
+		fprintf(f, "  \"%s\": %.17g,\n", key, v);
+}
+
 static void write_summary_models(FILE *f, const struct options *o,
 				 const struct mesh_sim_summary *s)
 {
@@ -189,9 +201,10 @@ static void write_summary_models(FILE *f, const struct options *o,
 								: o->sim.comm),
 		o->sim.comm_share, o->sim.io_share, s->mean_stretch,
 		s->mean_service_time, s->total_io_time);
-	fprintf(f,
-		"  \"pfs_bandwidth\": %.17g,\n  \"node_bandwidth\": %.17g,\n",
-		o->sim.pfs_bandwidth, o->sim.node_bandwidth);
+	json_bandwidth(f, "link_bandwidth", o->sim.net.link_bw);
+	json_bandwidth(f, "node_bandwidth", o->sim.net.node_bw);
+	json_bandwidth(f, "ion_bandwidth", o->sim.net.ion_bw);
+	json_bandwidth(f, "pfs_bandwidth", o->sim.net.fs_bw);
 }
 
 /* Every job of the trace, by fate; the keys repeat them flat too. */
@@ -228,11 +241,12 @@ int meshsim_write_summary(FILE *f, const char *path, const struct options *o,
 	write_summary_fates(f, o, s);
 	fprintf(f,
 		"  \"makespan\": %.17g,\n  \"utilization\": %.17g,\n"
+		"  \"occupied_utilization\": %.17g,\n"
 		"  \"mean_wait\": %.17g,\n  \"mean_bounded_slowdown\": %.17g,\n"
 		"  \"mean_sum_pairwise\": %.17g,\n"
 		"  \"mean_avg_pairwise_multi\": %.17g\n}\n",
-		s->makespan, s->utilization, s->mean_wait,
-		s->mean_bounded_slowdown, s->mean_sum_pairwise,
+		s->makespan, s->utilization, s->occupied_utilization,
+		s->mean_wait, s->mean_bounded_slowdown, s->mean_sum_pairwise,
 		s->mean_avg_pairwise_multi);
 	if (fflush(f) || ferror(f)) {
 		fprintf(stderr, "meshsim: --summary: write error on %s\n",
@@ -273,6 +287,9 @@ void meshsim_print_table(FILE *f, const struct options *o,
 		fprintf(f, "jobs never placeable     %zu\n", s->refused);
 	fprintf(f, "makespan (s)             %.0f\n", s->makespan);
 	fprintf(f, "utilization              %.4f\n", s->utilization);
+	if (o->sim.runtime_model != MESH_RUNTIME_TRACE)
+		fprintf(f, "occupied utilization     %.4f\n",
+			s->occupied_utilization);
 	fprintf(f, "mean wait (s)            %.2f\n", s->mean_wait);
 	fprintf(f, "mean bounded slowdown    %.4f\n", s->mean_bounded_slowdown);
 	fprintf(f, "mean sum pairwise dist   %.2f\n", s->mean_sum_pairwise);

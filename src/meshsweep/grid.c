@@ -30,6 +30,8 @@ static const char *const known_keys[] = { "trace",
 					  "io-share",
 					  "pfs-bandwidth",
 					  "node-bandwidth",
+					  "link-bandwidth",
+					  "ion-bandwidth",
 					  "spatial-estimate",
 					  "pf-max-size",
 					  NULL };

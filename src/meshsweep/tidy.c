@@ -16,6 +16,7 @@ const char *const tidy_metrics[] = { "jobs",
 				     "offered_load",
 				     "makespan",
 				     "utilization",
+				     "occupied_utilization",
 				     "mean_wait",
 				     "mean_bounded_slowdown",
 				     "mean_sum_pairwise",
@@ -105,6 +106,8 @@ const char *const tidy_run_keys[] = { "trace",
 				      "io_share",
 				      "pfs_bandwidth",
 				      "node_bandwidth",
+				      "link_bandwidth",
+				      "ion_bandwidth",
 				      NULL };
 
 /* A JSON string's contents from p (just past its opening quote) into
