@@ -190,6 +190,54 @@ static int load_job_attrs(struct options *o, struct run *r)
 	return 0;
 }
 
+static int by_id_line(const void *a, const void *b)
+{
+	const struct mesh_swf_job *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* An empty trace, and job ids given more than once (each line is still
+ * simulated as a job of its own), are warned about with their lines. */
+static void warn_trace(const struct options *o, const struct mesh_swf_trace *tr)
+{
+	struct mesh_swf_job *j;
+	size_t i, k, dups = 0;
+
+	if (!tr->n) {
+		fprintf(stderr,
+			"meshsim: warning: %s: no job lines (only comments or "
+			"blank lines): nothing to simulate\n",
+			o->trace);
+		return;
+	}
+	j = malloc(tr->n * sizeof(*j));
+	if (!j)
+		return;
+	memcpy(j, tr->jobs, tr->n * sizeof(*j));
+	qsort(j, tr->n, sizeof(*j), by_id_line);
+	for (i = 0; i < tr->n; i = k) {
+		for (k = i + 1; k < tr->n && j[k].id == j[i].id; k++)
+			;
+		if (k - i < 2 || ++dups > 5)
+			continue;
+		fprintf(
+		    stderr,
+		    "meshsim: warning: %s: job id %ld is on %zu lines (%ld, "
+		    "%ld%s); each is simulated as a job\n",
+		    o->trace, j[i].id, k - i, j[i].line, j[i + 1].line,
+		    k - i > 2 ? ", ..." : "");
+	}
+	if (dups > 5)
+		fprintf(stderr,
+			"meshsim: warning: %s: %zu job ids in all are on more "
+			"than one line\n",
+			o->trace, dups);
+	free(j);
+}
+
 /* Trace, mesh, usable positions, sidecar and allocator. */
 static int prepare(struct options *o, struct run *r)
 {
@@ -203,6 +251,7 @@ static int prepare(struct options *o, struct run *r)
 			mesh_diag_format(&d, buf, sizeof(buf)));
 		return EXIT_FAILURE;
 	}
+	warn_trace(o, r->tr);
 	if (o->mesh_conf) {
 		status = load_mesh_conf(o, &r->conf);
 		if (!status)
