@@ -267,7 +267,7 @@ static void point_args(struct runner *r, size_t p, struct slot *sl, char **av,
 		const char *k = g->dim[d].key;
 
 		if (!strcmp(k, "trace") || !strcmp(k, "workload") ||
-		    !strcmp(k, "workload-seed"))
+		    !strcmp(k, "workload-seed") || !strcmp(k, "attrs"))
 			continue;
 		snprintf(names[n], KEY_LEN, "--%s", k);
 		av[n] = names[n];
@@ -287,6 +287,11 @@ static void point_args(struct runner *r, size_t p, struct slot *sl, char **av,
 		av[n++] = paths[np + 1];
 		av[n++] = paths[np];
 	} else {
+		if (grid_find(g, "attrs") >= 0) {
+			attrs_path(r, p, paths[np + 1]);
+			av[n++] = "--job-attrs";
+			av[n++] = paths[np + 1];
+		}
 		av[n++] =
 		    copy_value(g, p, (size_t) grid_find(g, "trace"), paths[np]);
 	}
@@ -354,7 +359,10 @@ static void format_row(const struct runner *r, size_t p, int status,
 	csv_field(f, status ? "failed" : "ok", 0);
 	tidy_json_field(json ? json : "", "version", v, sizeof(v));
 	csv_field(f, v, 0);
-	csv_field(f, grid_find(g, "workload") < 0 ? "" : workload_seed(g, p),
+	csv_field(f,
+		  grid_find(g, "workload") < 0 && grid_find(g, "attrs") < 0
+		      ? ""
+		      : workload_seed(g, p),
 		  0);
 	for (m = 0; tidy_run_keys[m]; m++) {
 		tidy_json_field(json ? json : "", tidy_run_keys[m], v,
