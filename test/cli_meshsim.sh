@@ -95,6 +95,13 @@ printf 'job_id,comm\n1,pairs:0-1\n' >"$tmp/pairsbad.csv"
 "$meshsim" --job-attrs "$tmp/pairsbad.csv" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--job-attrs bad pairs: file:line:comm named" '[ $? -eq 1 ] && grep -q "pairsbad.csv:2:comm: expected sender>receiver rank pairs, got \"0-1\"" "$tmp/err"'
 
+printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=snake-ff\nLinkBandwidth=3\nIONodeBandwidth=inf\n' >"$tmp/bw.conf"
+"$meshsim" --mesh-conf "$tmp/bw.conf" --link-bandwidth 5 --summary "$tmp/bw.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "mesh.conf capacities apply, the command line overrides them" '[ $? -eq 0 ] && grep -q "\"link_bandwidth\": 5," "$tmp/bw.json" && grep -q "\"ion_bandwidth\": \"inf\"" "$tmp/bw.json" && grep -q "\"node_bandwidth\": 12.5," "$tmp/bw.json"'
+printf 'Dimensions=4x4\nNodes=n[0-15]\nFileSystemBandwidth=lots\n' >"$tmp/bwbad.conf"
+"$meshsim" --mesh-conf "$tmp/bwbad.conf" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "a bad capacity in mesh.conf names file:line:key" '[ $? -eq 2 ] && grep -q "bwbad.conf:3:FileSystemBandwidth: bad value \"lots\"" "$tmp/err"'
+
 # PFS model: 4 jobs writing all the time at 12.5 GB/s per node into a
 # 10 GB/s file system are all slowed.
 "$meshsim" --runtime-model pfs --io-share 1 --pfs-bandwidth 10 --summary "$tmp/f.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"

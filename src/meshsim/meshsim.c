@@ -22,6 +22,10 @@
 /* Loads --mesh-conf; the options then point into *conf. */
 static int load_mesh_conf(struct options *o, struct mesh_conf **conf)
 {
+	double *bw[4] = { &o->sim.net.link_bw, &o->sim.net.node_bw,
+			  &o->sim.net.ion_bw, &o->sim.net.fs_bw };
+	const double *conf_bw[4];
+	int i;
 	struct mesh_diag d;
 	char buf[600];
 
@@ -33,6 +37,14 @@ static int load_mesh_conf(struct options *o, struct mesh_conf **conf)
 	}
 	o->allocator = (*conf)->allocator;
 	o->alloc_params = (*conf)->alloc_params;
+	conf_bw[0] = &(*conf)->net.link_bw;
+	conf_bw[1] = &(*conf)->net.node_bw;
+	conf_bw[2] = &(*conf)->net.ion_bw;
+	conf_bw[3] = &(*conf)->net.fs_bw;
+	/* the mesh's capacities, where the command line gives none */
+	for (i = 0; i < 4; i++)
+		if (((*conf)->net_set >> i & 1) && !(o->net_set >> i & 1))
+			*bw[i] = *conf_bw[i];
 	return 0;
 }
 
