@@ -118,8 +118,9 @@ def main(argv):
                 print(f"{path}: {e}")
                 return 1
             new = list(lines)
-            for start, end, slow in reversed(found):
-                where = f"{path}:{start + 1}"
+            updates = []  # (start, end, body), applied last to first
+            for start, end, slow in found:  # in order: blocks build on
+                where = f"{path}:{start + 1}"  # the files of earlier ones
                 body = lines[start + 1:end]
                 steps = transcript(body)
                 text = "\n".join(c for c, _ in steps)
@@ -153,8 +154,10 @@ def main(argv):
                         ok = False
                 checked += 1
                 if args.update and ok:
-                    new[start + 1:end] = got_body
+                    updates.append((start, end, got_body))
                 failed += not ok
+            for start, end, got_body in reversed(updates):
+                new[start + 1:end] = got_body
             if args.update:
                 with open(path, "w") as f:
                     f.write("\n".join(new))

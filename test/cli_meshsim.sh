@@ -45,6 +45,20 @@ check "--keep-zero-runtime (the default) counts the zero-length job" '"$meshsim"
 check "--skip-zero-runtime skips it" '"$meshsim" --skip-zero-runtime "$tmp/t.swf" 2>/dev/null | grep -q "jobs skipped  *2 (runtime 2"'
 check "summary records zero-runtime handling, seed and version" '"$meshsim" --skip-zero-runtime --seed 7 --summary - "$tmp/t.swf" 2>/dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if d[\"zero_runtime\"] == \"skip\" and d[\"seed\"] == 7 and d[\"version\"] and d[\"fates\"][\"total\"] == 5 else 1)"'
 check "list-allocators lists the curve fits and mc1x1" '"$meshsim" --list-allocators | grep -q "^hilbert-freelist" && "$meshsim" --list-allocators | grep -q "^mc1x1"'
+# --list-allocators names exactly the bases sl: takes: every allocator
+# that sl:<it> accepts is named (the curve fits as "curve fits"), and
+# every name there is accepted.
+bases=" $("$meshsim" --list-allocators | sed -n 's/^sl:mc1x1 .*bases: \([^(]*\) (.*/\1/p' | sed 's/curve fits/curvefits/; s/,/ /g') "
+bad=""
+for a in $("$meshsim" --list-allocators | awk '$1 !~ /^sl:/ { print $1 }'); do
+	if "$meshsim" --mesh 4x4 --io-nodes 0,0 --allocator "sl:$a" "$tmp/t.swf" >/dev/null 2>&1; then took=1; else took=0; fi
+	case "$a" in
+	rowmajor-* | snake-* | colsnake-* | hilbert-*) named=$(case "$bases" in *" curvefits "*) echo 1 ;; *) echo 0 ;; esac) ;;
+	*) named=$(case "$bases" in *" $a "*) echo 1 ;; *) echo 0 ;; esac) ;;
+	esac
+	[ "$took" = "$named" ] || bad="$bad $a(sl:$took,listed:$named)"
+done
+check "--list-allocators names exactly the bases sl: takes${bad:+ (not:$bad)}" '[ -z "$bad" ] && [ "$bases" != "  " ]'
 
 # Contention runtime model: a 4-node row under all-to-all runs 4/3 as
 # long as the 2x2 block mc1x1 gives: 4 flows on its middle link against
@@ -80,6 +94,13 @@ check "--job-attrs pairs naming rank 9 of a 4-node job: exit 1, named" '[ $? -eq
 printf 'job_id,comm\n1,pairs:0-1\n' >"$tmp/pairsbad.csv"
 "$meshsim" --job-attrs "$tmp/pairsbad.csv" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--job-attrs bad pairs: file:line:comm named" '[ $? -eq 1 ] && grep -q "pairsbad.csv:2:comm: expected sender>receiver rank pairs, got \"0-1\"" "$tmp/err"'
+
+printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=snake-ff\nLinkBandwidth=3\nIONodeBandwidth=inf\n' >"$tmp/bw.conf"
+"$meshsim" --mesh-conf "$tmp/bw.conf" --link-bandwidth 5 --summary "$tmp/bw.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "mesh.conf capacities apply, the command line overrides them" '[ $? -eq 0 ] && grep -q "\"link_bandwidth\": 5," "$tmp/bw.json" && grep -q "\"ion_bandwidth\": \"inf\"" "$tmp/bw.json" && grep -q "\"node_bandwidth\": 12.5," "$tmp/bw.json"'
+printf 'Dimensions=4x4\nNodes=n[0-15]\nFileSystemBandwidth=lots\n' >"$tmp/bwbad.conf"
+"$meshsim" --mesh-conf "$tmp/bwbad.conf" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "a bad capacity in mesh.conf names file:line:key" '[ $? -eq 2 ] && grep -q "bwbad.conf:3:FileSystemBandwidth: bad value \"lots\"" "$tmp/err"'
 
 # PFS model: 4 jobs writing all the time at 12.5 GB/s per node into a
 # 10 GB/s file system are all slowed.
@@ -270,6 +291,19 @@ printf '; MaxProcs: 16\n1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n2 1000
 check "an unsaturated run (offered load 800 / 16000 = 0.05) is silent" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q "\"offered_load\": 0.050000000000000003," "$tmp/light.json"'
 "$meshsim" --runtime-model contention "$tmp/t.swf" 2>/dev/null >"$tmp/out"
 check "the table keeps a blank between a long label and its value" 'grep -q "^mean stretch (contention) 1.0000$" "$tmp/out"'
+
+# Messages that say what is wrong (issue 40).
+"$meshsim" --mesh 99999999x99999999 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--mesh 99999999x99999999 names the size limit" '[ $? -eq 2 ] && grep -q "dimension 1 is too large (a mesh has at most 4194304 nodes)" "$tmp/err"'
+{ printf '\377'; head -c 4000 /dev/urandom | tr -d '\000\n' | head -c 300; } >"$tmp/random.swf"
+"$meshsim" --mesh 4x4 "$tmp/random.swf" >/dev/null 2>"$tmp/err"
+check "a random-bytes trace: file:line:field, its bytes escaped (only printable ASCII on stderr)" '[ $? -eq 1 ] && grep -q "random.swf:1:job_number: expected a number, got \"\\\\xFF" "$tmp/err" && ! LC_ALL=C tr -d "\n -~" <"$tmp/err" | grep -q .'
+printf '; MaxProcs: 16\n; nothing else\n\n' >"$tmp/empty.swf"
+"$meshsim" "$tmp/empty.swf" >/dev/null 2>"$tmp/err"
+check "an empty trace warns (exit 0)" '[ $? -eq 0 ] && grep -q "warning: .*empty.swf: no job lines (only comments or blank lines): nothing to simulate" "$tmp/err"'
+printf '; MaxProcs: 16\n7 0 -1 10 4 -1 -1 4 10 -1 1 1 1 -1 -1 -1 -1 -1\n8 900 -1 10 4 -1 -1 4 10 -1 1 1 1 -1 -1 -1 -1 -1\n7 1800 -1 10 4 -1 -1 4 10 -1 1 1 1 -1 -1 -1 -1 -1\n7 2700 -1 10 4 -1 -1 4 10 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/dup.swf"
+"$meshsim" "$tmp/dup.swf" >"$tmp/out" 2>"$tmp/err"
+check "a job id on several lines is warned about, with the lines; every line runs" '[ $? -eq 0 ] && [ "$(cat "$tmp/err")" = "meshsim: warning: $tmp/dup.swf: job id 7 is on 3 lines (2, 4, ...); each is simulated as a job" ] && grep -q "jobs simulated  *4" "$tmp/out"'
 
 # Outputs are complete or untouched: written to a temporary file beside
 # the real one and renamed when complete.  SIGINT or SIGTERM mid-run

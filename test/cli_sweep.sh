@@ -130,6 +130,35 @@ ws=$(python3 -c 'import csv, sys; print(next(csv.DictReader(open(sys.argv[1])))[
 "$MESHGEN" --workload mache --jobs 120 --interarrival 900 --nodes 64 --seed "$ws" --swf "$tmp/again1.swf"
 check "and from the grid's workload and a row's workload_seed ($ws)" '[ -n "$ws" ] && cmp -s "$tmp/t-workloads/mache+jobs=120+interarrival=900+nodes=64-seed$ws.swf" "$tmp/again1.swf"'
 
+# Job attributes for a trace, one file per generator seed (attrs).
+"$MESHGEN" --workload bluegene --jobs 40 --seed 3 --swf "$tmp/at.swf"
+cat >"$tmp/at.grid" <<GRID
+trace         = at.swf
+mesh          = 5tx4tx4t
+attrs         = comm=mix:phases, io-fraction=1:io-intensity=0.2-0.3
+runtime-model = contention+pfs
+seed          = 1, 2
+GRID
+"$sweep" --no-progress --out "$tmp/at.csv" "$tmp/at.grid" >/dev/null 2>"$tmp/err"
+check "attrs: each (attrs, seed) gets its own sidecar, recorded with its SHA-256 and seed" '[ $? -eq 0 ] && python3 - "$tmp/at.csv" <<PY
+import csv, hashlib, sys
+r = list(csv.DictReader(open(sys.argv[1])))
+assert len(r) == 4 and all(x["status"] == "ok" for x in r), r
+assert len({x["run_job_attrs"] for x in r}) == 4, r
+for x in r:
+    assert x["workload_seed"] == x["seed"], x
+    assert x["run_job_attrs"].endswith("-seed" + x["seed"] + ".csv"), x
+    assert hashlib.sha256(open(x["run_job_attrs"], "rb").read()).hexdigest() == x["run_job_attrs_sha256"], x
+PY'
+a=$tmp/at-workloads/at.swf+io-fraction=1+io-intensity=0.2-0.3-seed2.csv
+cmd=$(sed -n '1s/^# meshsim-gen //p' "$a" | sed "s|--trace [^ ]*|--trace $tmp/at.swf|")
+# shellcheck disable=SC2086  # the recorded command's words
+"$MESHGEN" $cmd --attrs "$tmp/at-again.csv"
+check "attrs: a kept sidecar is made again byte for byte from its first line" '[ -n "$cmd" ] && cmp -s "$a" "$tmp/at-again.csv"'
+printf 'workload = mache:jobs=10\nattrs = comm=mix\nmesh = 4x4\n' >"$tmp/atbad.grid"
+"$sweep" --no-progress --out "$tmp/atbad.csv" "$tmp/atbad.grid" >/dev/null 2>"$tmp/err"
+check "attrs without a trace: exit 2, named" '[ $? -eq 2 ] && grep -q "atbad.grid:2:attrs: attrs generates a trace" "$tmp/err"'
+
 # The generator's seed (workload-seed) apart from the allocator's (seed).
 cat >"$tmp/ws.grid" <<GRID
 workload      = mache:jobs=60:interarrival=900:nodes=16

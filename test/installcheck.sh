@@ -28,7 +28,7 @@ trap 'cd /; rm -rf "$work"' EXIT
 pass=0 fail=0
 ok() { echo "PASS: $1"; pass=$((pass + 1)); }
 ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
-check() { if eval "$2"; then ok "$1"; else ko "$1"; fi; }
+check() { if eval "$2"; then ok "$1"; else ko "$1"; return 1; fi; }
 
 cmds="meshsim meshsim-gen meshsweep meshplot meshtable meshcheck meshreplay meshsweep-array"
 [ ! -e "$bindir/smesh" ] || cmds="$cmds smesh"

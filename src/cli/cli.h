@@ -15,6 +15,14 @@ void cli_print_version(const char *prog);
 int cli_usage_error(const char *prog, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Where another command of the package is: $ENV if set; else next to
+ * this program (its real path, /proc/self/exe), as installed; else at
+ * build_rel from this program's directory, in the build tree; else name,
+ * found on PATH.  The path goes into out (PATH_MAX bytes); 0 if it is
+ * executable, -1 if not found (out is then name). */
+int cli_find_tool(const char *env, const char *name, const char *build_rel,
+		  char *out);
+
 /* For getopt_long's '?' and ':' (with opterr = 0 and ':' leading the
  * short options): names the unknown option or the one missing its
  * value, then the pointer to --help; returns 2. */

@@ -176,7 +176,7 @@ static const struct mesh_alloc_entry registry[] = {
 	  MESH__CROP_NEVER },
 	/* One entry serves every sl:<base>; it is listed as sl:mc1x1. */
 	{ { "sl:mc1x1",
-	    "sl:<base> = walltime-aware tie-break among <base>'s equally good placements; bases: curve fits, mc1x1, mc, genalg, mm, mm-inc (Tang et al. Sec. IV-A, Alg. 1)",
+	    "sl:<base> = walltime-aware tie-break among <base>'s equally good placements; bases: curve fits, mc1x1, mc1x1-ordered, mc, genalg, mm, mm-inc, contig-ff, contig-bf (Tang et al. Sec. IV-A, Alg. 1)",
 	    MESH_ALLOC_USES_WALLTIME },
 	  &mesh__sl_ops,
 	  0,

@@ -184,7 +184,7 @@ struct mesh_size_class {
 struct mesh_sim_summary {
 	size_t jobs;              /* simulated */
 	size_t skipped;           /* all skipped */
-	size_t skipped_runtime;   /* missing or non-positive runtime */
+	size_t skipped_runtime;   /* missing runtime (-1), or 0 when skipped */
 	size_t skipped_size;      /* missing or non-positive size */
 	size_t skipped_too_large; /* larger than the mesh */
 	size_t skipped_submit;    /* missing submit time */

@@ -47,6 +47,28 @@ static size_t plain_integer(const char *s, double *v)
 	return i;
 }
 
+enum field_fault { NOT_A_NUMBER, NOT_AN_INTEGER, NEGATIVE };
+
+/* The fault of field i, whose text is s[0..len), with the text escaped:
+ * a binary file's bytes reach no terminal as they are.  Quoted only
+ * here, on the way out, not for every field read. */
+static int field_error(struct mesh_diag *d, int i, const char *s, size_t len,
+		       enum field_fault f)
+{
+	char q[4 * 40 + 1];
+
+	mesh_diag_quote(s, len > 40 ? 40 : len, q, sizeof(q));
+	if (f == NOT_A_NUMBER)
+		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, field_names[i],
+				     "expected a number, got \"%s\"", q);
+	if (f == NOT_AN_INTEGER)
+		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, field_names[i],
+				     "expected an integer, got \"%s\"", q);
+	return mesh_diag_set(
+	    d, MESH_EPARSE, NULL, 0, field_names[i],
+	    "negative value %s (only -1, meaning missing, is allowed)", q);
+}
+
 static int parse_field(const char **p, int i, double *v, struct mesh_diag *d)
 {
 	const char *s = *p;
@@ -69,18 +91,11 @@ static int parse_field(const char **p, int i, double *v, struct mesh_diag *d)
 		bad = end != s + len || errno || !isfinite(*v);
 	}
 	if (bad)
-		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, field_names[i],
-				     "expected a number, got \"%.*s\"",
-				     (int) (len > 40 ? 40 : len), s);
+		return field_error(d, i, s, len, NOT_A_NUMBER);
 	if (!field_is_real[i] && (*v != floor(*v) || fabs(*v) > 9.0e15))
-		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, field_names[i],
-				     "expected an integer, got \"%.*s\"",
-				     (int) (len > 40 ? 40 : len), s);
+		return field_error(d, i, s, len, NOT_AN_INTEGER);
 	if (*v < 0 && *v != -1)
-		return mesh_diag_set(
-		    d, MESH_EPARSE, NULL, 0, field_names[i],
-		    "negative value %.*s (only -1, meaning missing, is allowed)",
-		    (int) (len > 40 ? 40 : len), s);
+		return field_error(d, i, s, len, NEGATIVE);
 	*p = s + len;
 	return 0;
 }
@@ -101,10 +116,12 @@ int mesh_swf_parse_line(const char *line, struct mesh_swf_job *job,
 		p++;
 	if (*p) {
 		size_t n = strcspn(p, "\r\n"); /* no raw newline in quotes */
+		char q[4 * 20 + 1];
 
-		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, "line",
-				     "more than 18 fields (extra \"%.*s\")",
-				     (int) (n > 20 ? 20 : n), p);
+		return mesh_diag_set(
+		    d, MESH_EPARSE, NULL, 0, "line",
+		    "more than 18 fields (extra \"%s\")",
+		    mesh_diag_quote(p, n > 20 ? 20 : n, q, sizeof(q)));
 	}
 	job->id = (long) f[0];
 	job->submit = f[1];

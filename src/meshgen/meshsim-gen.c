@@ -181,18 +181,22 @@ static void apply(struct cli *o)
 	o->w = w;
 }
 
-/* "LO:HI" with 0 <= LO <= HI <= 1. */
+/* "LO:HI" (or LO-HI, as a meshsweep grid writes it) with 0 <= LO <= HI
+ * <= 1. */
 static int range(const char *opt, const char *v, double *lo, double *hi)
 {
 	char buf[64], *colon;
 
 	snprintf(buf, sizeof(buf), "%s", v);
 	colon = strchr(buf, ':');
+	if (!colon && buf[0] != '-')
+		colon = strchr(buf, '-');
 	if (colon)
 		*colon = '\0';
 	if (!colon || number(buf, 0, 1, lo) || number(colon + 1, 0, 1, hi) ||
 	    *lo > *hi)
-		return bad(opt, v, "expected LO:HI with 0 <= LO <= HI <= 1");
+		return bad(opt, v,
+			   "expected LO:HI (or LO-HI) with 0 <= LO <= HI <= 1");
 	return -1;
 }
 

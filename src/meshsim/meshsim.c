@@ -22,6 +22,10 @@
 /* Loads --mesh-conf; the options then point into *conf. */
 static int load_mesh_conf(struct options *o, struct mesh_conf **conf)
 {
+	double *bw[4] = { &o->sim.net.link_bw, &o->sim.net.node_bw,
+			  &o->sim.net.ion_bw, &o->sim.net.fs_bw };
+	const double *conf_bw[4];
+	int i;
 	struct mesh_diag d;
 	char buf[600];
 
@@ -33,6 +37,14 @@ static int load_mesh_conf(struct options *o, struct mesh_conf **conf)
 	}
 	o->allocator = (*conf)->allocator;
 	o->alloc_params = (*conf)->alloc_params;
+	conf_bw[0] = &(*conf)->net.link_bw;
+	conf_bw[1] = &(*conf)->net.node_bw;
+	conf_bw[2] = &(*conf)->net.ion_bw;
+	conf_bw[3] = &(*conf)->net.fs_bw;
+	/* the mesh's capacities, where the command line gives none */
+	for (i = 0; i < 4; i++)
+		if (((*conf)->net_set >> i & 1) && !(o->net_set >> i & 1))
+			*bw[i] = *conf_bw[i];
 	return 0;
 }
 
@@ -190,6 +202,54 @@ static int load_job_attrs(struct options *o, struct run *r)
 	return 0;
 }
 
+static int by_id_line(const void *a, const void *b)
+{
+	const struct mesh_swf_job *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* An empty trace, and job ids given more than once (each line is still
+ * simulated as a job of its own), are warned about with their lines. */
+static void warn_trace(const struct options *o, const struct mesh_swf_trace *tr)
+{
+	struct mesh_swf_job *j;
+	size_t i, k, dups = 0;
+
+	if (!tr->n) {
+		fprintf(stderr,
+			"meshsim: warning: %s: no job lines (only comments or "
+			"blank lines): nothing to simulate\n",
+			o->trace);
+		return;
+	}
+	j = malloc(tr->n * sizeof(*j));
+	if (!j)
+		return;
+	memcpy(j, tr->jobs, tr->n * sizeof(*j));
+	qsort(j, tr->n, sizeof(*j), by_id_line);
+	for (i = 0; i < tr->n; i = k) {
+		for (k = i + 1; k < tr->n && j[k].id == j[i].id; k++)
+			;
+		if (k - i < 2 || ++dups > 5)
+			continue;
+		fprintf(
+		    stderr,
+		    "meshsim: warning: %s: job id %ld is on %zu lines (%ld, "
+		    "%ld%s); each is simulated as a job\n",
+		    o->trace, j[i].id, k - i, j[i].line, j[i + 1].line,
+		    k - i > 2 ? ", ..." : "");
+	}
+	if (dups > 5)
+		fprintf(stderr,
+			"meshsim: warning: %s: %zu job ids in all are on more "
+			"than one line\n",
+			o->trace, dups);
+	free(j);
+}
+
 /* Trace, mesh, usable positions, sidecar and allocator. */
 static int prepare(struct options *o, struct run *r)
 {
@@ -203,6 +263,7 @@ static int prepare(struct options *o, struct run *r)
 			mesh_diag_format(&d, buf, sizeof(buf)));
 		return EXIT_FAILURE;
 	}
+	warn_trace(o, r->tr);
 	if (o->mesh_conf) {
 		status = load_mesh_conf(o, &r->conf);
 		if (!status)

@@ -202,8 +202,10 @@ static int parse_bandwidth(int c, struct options *o)
 					     "--ion-bandwidth" };
 	double *bw[] = { &o->sim.net.fs_bw, &o->sim.net.node_bw,
 			 &o->sim.net.link_bw, &o->sim.net.ion_bw };
+	static const int field[] = { 3, 1, 0, 2 }; /* in mesh_net_params */
 	int i = c - OPT_PFSBW;
 
+	o->net_set |= 1u << field[i];
 	if (!strcmp(optarg, "inf") || !strcmp(optarg, "unlimited")) {
 		*bw[i] = INFINITY;
 		return -1;

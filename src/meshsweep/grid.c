@@ -11,6 +11,7 @@
 /* meshsim options that take a value and may be a grid dimension. */
 static const char *const known_keys[] = { "trace",
 					  "workload",
+					  "attrs",
 					  "mesh",
 					  "mesh-conf",
 					  "io-nodes",
@@ -189,6 +190,11 @@ int grid_load(const char *path, struct grid *g)
 	if (!rc && grid_find(g, "trace") >= 0 && grid_find(g, "workload") >= 0)
 		rc = fail(path, g->dim[grid_find(g, "workload")].line,
 			  "workload", "give trace or workload, not both%s", "");
+	if (!rc && grid_find(g, "attrs") >= 0 && grid_find(g, "trace") < 0)
+		rc = fail(path, g->dim[grid_find(g, "attrs")].line, "attrs",
+			  "attrs generates a trace's job attributes: give a "
+			  "trace key%s (a workload has its own)",
+			  "");
 	if (rc)
 		grid_free(g);
 	return rc;

@@ -35,8 +35,14 @@ const char *workload_seed(const struct grid *g, size_t p);
  * but letters, digits, '=', '.' and '-' as %XX. */
 void workload_paths(const struct runner *r, size_t p, char *swf, char *attrs);
 
-/* Generate every (workload, generator seed) that the points still to
- * run need, into r->wl_dir.  0, or -1 (reported). */
+/* The generated sidecar of point p with an "attrs" key (a trace's jobs'
+ * attributes, meshsim-gen attrs), in r->wl_dir: TRACE+SPEC-seedN.csv,
+ * TRACE the trace's file name, encoded as above. */
+void attrs_path(const struct runner *r, size_t p, char *attrs);
+
+/* Generate every (workload, generator seed) and every (trace, attrs,
+ * generator seed) that the points still to run need, into r->wl_dir.
+ * 0, or -1 (reported). */
 int workloads_make(struct runner *r);
 
 #endif

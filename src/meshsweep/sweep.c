@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "agg.h"
+#include "cli.h"
 #include "outfile.h"
 #include "proc.h"
 #include "runner.h"
@@ -42,35 +43,6 @@ struct slot {
 	size_t point;
 	char summary[PATH_MAX + 32], err[PATH_MAX + 32];
 };
-
-/* Path of a sibling program: $ENV, next to this program (its real
- * path), in the build tree, or the bare name (PATH). */
-static void find_tool(const char *env, const char *name, const char *build_rel,
-		      char *out)
-{
-	const char *e = getenv(env);
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
-
-	if (e && *e) {
-		snprintf(out, PATH_MAX, "%s", e);
-		return;
-	}
-	self[n > 0 ? n : 0] = '\0';
-	slash = strrchr(self, '/');
-	if (slash) {
-		snprintf(out, PATH_MAX, "%.*s/%s", (int) (slash - self), self,
-			 name);
-		if (!access(out, X_OK))
-			return;
-		snprintf(out, PATH_MAX, "%.*s/%s", (int) (slash - self), self,
-			 build_rel);
-		if (!access(out, X_OK))
-			return;
-	}
-	snprintf(out, PATH_MAX, "%s", name);
-}
 
 /* "key=value;..." over all dimensions: a point's identity. */
 static void point_key(const struct grid *g, size_t p, char *buf, size_t len)
@@ -295,7 +267,7 @@ static void point_args(struct runner *r, size_t p, struct slot *sl, char **av,
 		const char *k = g->dim[d].key;
 
 		if (!strcmp(k, "trace") || !strcmp(k, "workload") ||
-		    !strcmp(k, "workload-seed"))
+		    !strcmp(k, "workload-seed") || !strcmp(k, "attrs"))
 			continue;
 		snprintf(names[n], KEY_LEN, "--%s", k);
 		av[n] = names[n];
@@ -315,6 +287,11 @@ static void point_args(struct runner *r, size_t p, struct slot *sl, char **av,
 		av[n++] = paths[np + 1];
 		av[n++] = paths[np];
 	} else {
+		if (grid_find(g, "attrs") >= 0) {
+			attrs_path(r, p, paths[np + 1]);
+			av[n++] = "--job-attrs";
+			av[n++] = paths[np + 1];
+		}
 		av[n++] =
 		    copy_value(g, p, (size_t) grid_find(g, "trace"), paths[np]);
 	}
@@ -382,7 +359,10 @@ static void format_row(const struct runner *r, size_t p, int status,
 	csv_field(f, status ? "failed" : "ok", 0);
 	tidy_json_field(json ? json : "", "version", v, sizeof(v));
 	csv_field(f, v, 0);
-	csv_field(f, grid_find(g, "workload") < 0 ? "" : workload_seed(g, p),
+	csv_field(f,
+		  grid_find(g, "workload") < 0 && grid_find(g, "attrs") < 0
+		      ? ""
+		      : workload_seed(g, p),
 		  0);
 	for (m = 0; tidy_run_keys[m]; m++) {
 		tidy_json_field(json ? json : "", tidy_run_keys[m], v,
@@ -593,9 +573,9 @@ static int prepare(struct runner *r, struct sweep *s)
 	r->t0 = time(NULL);
 	r->out_fd = -1;
 	r->tty = s->progress == 1 || (s->progress < 0 && isatty(2));
-	find_tool("MESHSIM", "meshsim", "../meshsim/meshsim", r->meshsim);
-	find_tool("MESHGEN", "meshsim-gen", "../meshgen/meshsim-gen",
-		  r->meshgen);
+	cli_find_tool("MESHSIM", "meshsim", "../meshsim/meshsim", r->meshsim);
+	cli_find_tool("MESHGEN", "meshsim-gen", "../meshgen/meshsim-gen",
+		      r->meshgen);
 	snprintf(r->tmpdir, sizeof(r->tmpdir), "%s/meshsweep.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
 	r->by_size_path = sibling(s->out, "by-size", ".csv");

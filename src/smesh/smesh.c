@@ -392,52 +392,6 @@ static void print_map(const struct mesh_conf *c, const char *map)
 	}
 }
 
-/* Is there an executable name in a directory of $PATH? */
-static int on_path(const char *name)
-{
-	const char *p = getenv("PATH"), *colon;
-	char buf[PATH_MAX];
-
-	for (; p && *p; p = *colon ? colon + 1 : colon) {
-		colon = strchr(p, ':');
-		if (!colon)
-			colon = p + strlen(p);
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int) (colon - p), p,
-			 name);
-		if (!access(buf, X_OK))
-			return 1;
-	}
-	return 0;
-}
-
-/* meshplot: $MESHPLOT, next to smesh (its real path), in the build tree,
- * or on PATH; -1 if none is there. */
-static int find_meshplot(char *out)
-{
-	const char *e = getenv("MESHPLOT");
-	char self[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (e && *e) {
-		snprintf(out, PATH_MAX, "%s", e);
-		return access(out, X_OK) ? -1 : 0;
-	}
-	self[n > 0 ? n : 0] = '\0';
-	slash = strrchr(self, '/');
-	if (slash) {
-		snprintf(out, PATH_MAX, "%.*s/meshplot", (int) (slash - self),
-			 self);
-		if (!access(out, X_OK))
-			return 0;
-		snprintf(out, PATH_MAX, "%.*s/../../contrib/plots/meshplot",
-			 (int) (slash - self), self);
-		if (!access(out, X_OK))
-			return 0;
-	}
-	snprintf(out, PATH_MAX, "meshplot");
-	return on_path("meshplot") ? 0 : -1;
-}
-
 /* --svg FILE is checked before Slurm is asked anything: a name meshplot
  * can draw, and meshplot itself. */
 static int check_svg(const char *svg, char *tool)
@@ -450,7 +404,8 @@ static int check_svg(const char *svg, char *tool)
 		    "smesh",
 		    "--svg %s: the picture's name must end in .svg or .png",
 		    svg);
-	if (find_meshplot(tool)) {
+	if (cli_find_tool("MESHPLOT", "meshplot",
+			  "../../contrib/plots/meshplot", tool)) {
 		fprintf(stderr,
 			"smesh: --svg: meshplot not found (next to smesh, in "
 			"$MESHPLOT or on PATH)\n");
