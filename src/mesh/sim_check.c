@@ -127,7 +127,7 @@ int mesh__sim_check_end(struct sim *s, size_t idx, const struct mesh_sim_job *r,
 {
 	const uint32_t *nodes = s->res->nodes + r->node_off;
 	char name[48], what[200];
-	uint32_t i;
+	uint32_t i, node;
 
 	if (s->phase[idx] != PHASE_RUNNING)
 		return violated(s, idx, now, "ends but is not running");
@@ -138,16 +138,18 @@ int mesh__sim_check_end(struct sim *s, size_t idx, const struct mesh_sim_job *r,
 			 r->start, r->run, r->end);
 		return violated(s, idx, now, what);
 	}
-	for (i = 0; i < r->size; i++)
-		if (s->owner[nodes[i]] != idx + 1) {
+	for (i = 0; i < r->size; i++) {
+		node = nodes[i];
+		if (s->owner[node] != idx + 1) {
+			while (i--) /* the record as it was */
+				s->owner[nodes[i]] = idx + 1;
 			snprintf(what, sizeof(what),
 				 "ends, but node %s (index %u) is not its",
-				 node_name(s, nodes[i], name, sizeof(name)),
-				 nodes[i]);
+				 node_name(s, node, name, sizeof(name)), node);
 			return violated(s, idx, now, what);
 		}
-	for (i = 0; i < r->size; i++)
-		s->owner[nodes[i]] = 0;
+		s->owner[node] = 0;
+	}
 	s->phase[idx] = PHASE_DONE;
 	s->busy -= r->size;
 	return 0;
