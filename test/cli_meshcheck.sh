@@ -104,6 +104,14 @@ sed 's/"mean_wait": [0-9.e+-]*/"mean_wait": 1.5/' "$tmp/s.json" >"$tmp/bad.json"
 "$checker" --summary "$tmp/bad.json" "$tmp/j.csv" >"$tmp/out" 2>&1
 check "planted mean_wait found" '[ $? -eq 1 ] && grep -q "summary: mean_wait is 1.5 in the summary" "$tmp/out"'
 
+# A job of a whole 32x32x32 mesh: its coords field (264,191 characters)
+# is past the csv module's default limit of 131,072.
+printf '; MaxProcs: 32768\n1 0 -1 10 32768 -1 -1 32768 20 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/big.swf"
+"$meshsim" --mesh 32x32x32 --summary "$tmp/big.json" --jobs-csv "$tmp/big.csv" \
+	"$tmp/big.swf" >/dev/null 2>&1
+"$checker" --summary "$tmp/big.json" "$tmp/big.csv" >"$tmp/out" 2>&1
+check "a 32768-node job's row is read" '[ $? -eq 0 ] && grep -q "ok: 1 jobs" "$tmp/out"'
+
 # Usage.
 "$checker" --bogus >"$tmp/out" 2>&1
 check "unknown option: exit 2, one line and Try" '[ $? -eq 2 ] && grep -q "^Try .meshcheck --help." "$tmp/out" && [ $(wc -l <"$tmp/out") -eq 2 ]'
