@@ -322,6 +322,35 @@ START_TEST(test_sim_contention_row_vs_block)
 }
 END_TEST
 
+/* Rank order.  A 16-node stencil (a 4x4 logical grid) on 8x8, links a
+ * quarter of the node bandwidth, so links bind.  mc1x1 gives a 4x4
+ * block; in node-index order (the default, Slurm's) its ranks are the
+ * block's rows, each logical edge one link: 100 s.  In mc1x1's own
+ * order (shells from the centre) neighbours land apart on the block,
+ * and the same job runs longer. */
+START_TEST(test_sim_rank_order)
+{
+	static const struct tu_job js[] = { { 1, 0, 100, 100, 16 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	ck_assert_int_eq(o.rank_order, MESH_RANKS_INDEX);
+	o.runtime_model = MESH_RUNTIME_CONTENTION;
+	o.comm = MESH_COMM_NEAREST;
+	o.comm_share = 1;
+	o.net.link_bw = 1;
+	o.net.node_bw = 4;
+	r = simulate("8x8", "mc1x1", js, 1, &o);
+	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
+	mesh_sim_result_free(r);
+	o.rank_order = MESH_RANKS_ALLOCATOR;
+	r = simulate("8x8", "mc1x1", js, 1, &o);
+	ck_assert(r->jobs[0].run > 150);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
 /* Rates change at events.  On 4x2 with rowmajor-ff, job 1 takes (0,0),
  * (1,0) and job 2 (2,0), (3,0), (0,1); job 2's route (2,0) -> (0,1)
  * runs west along row 0 over job 1's link.  With both from t = 0, job 1
@@ -968,6 +997,7 @@ int main(void)
 	tcase_add_test(tc, test_sim_spatial_estimates);
 	tcase_add_test(tc, test_sim_pfs_sharing);
 	tcase_add_test(tc, test_sim_io_bursts);
+	tcase_add_test(tc, test_sim_rank_order);
 	tcase_add_test(tc, test_sim_usable_positions);
 	tcase_add_test(tc, test_sim_shape_reaches_allocator);
 	tcase_add_test(tc, test_sim_conservative_protects_every_reservation);
