@@ -22,21 +22,9 @@ static struct mesh_sim_result *simulate(const char *mesh, const char *alloc,
 	return r;
 }
 
-static const struct mesh_sim_job *job_of(const struct mesh_sim_result *r,
-					 long id)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (r->jobs[i].id == id)
-			return &r->jobs[i];
-	ck_abort_msg("job %ld not started", id);
-	return NULL;
-}
-
 static double start_of(const struct mesh_sim_result *r, long id)
 {
-	return job_of(r, id)->start;
+	return tu_job_of(r, id)->start;
 }
 
 /* 8 nodes.  J1 (6 nodes, 0-10) runs.  J2 (4) cannot start: shadow = 10
@@ -369,13 +357,13 @@ START_TEST(test_sim_contention_rate_changes_at_events)
 	o.comm = MESH_COMM_ALL_TO_ALL;
 	o.comm_share = 1;
 	r = simulate("4x2", "rowmajor-ff", js, 2, &o);
-	s = job_of(r, 1)->run / 100;
+	s = tu_job_of(r, 1)->run / 100;
 	ck_assert_msg(s > 1, "job 1 stretch %g", s);
 	mesh_sim_result_free(r);
 	js[1].submit = 50;
 	r = simulate("4x2", "rowmajor-ff", js, 2, &o);
-	ck_assert_double_eq_tol(job_of(r, 1)->end, 50 + 50 * s, 1e-9);
-	ck_assert_double_eq(job_of(r, 2)->start, 50);
+	ck_assert_double_eq_tol(tu_job_of(r, 1)->end, 50 + 50 * s, 1e-9);
+	ck_assert_double_eq(tu_job_of(r, 2)->start, 50);
 	mesh_sim_result_free(r);
 }
 END_TEST
@@ -591,7 +579,7 @@ END_TEST
 static void nodes_of(const struct mesh_sim_result *r, long id, uint32_t *lo,
 		     uint32_t *hi)
 {
-	const struct mesh_sim_job *j = job_of(r, id);
+	const struct mesh_sim_job *j = tu_job_of(r, id);
 	const uint32_t *n = r->nodes + j->node_off;
 	uint32_t i;
 
@@ -679,11 +667,11 @@ START_TEST(test_sim_spatial_estimates)
 		mesh_sim_opts_init(&o);
 		o.spatial_estimate = (enum mesh_spatial_estimate) mode;
 		ck_assert_int_eq(mesh_sim_run(t, a, tr, &o, &r, &d), 0);
-		ck_assert_double_eq(job_of(r, 2)->spatial_estimate,
+		ck_assert_double_eq(tu_job_of(r, 2)->spatial_estimate,
 				    want2[mode]);
-		ck_assert_double_eq(job_of(r, 3)->spatial_estimate,
+		ck_assert_double_eq(tu_job_of(r, 3)->spatial_estimate,
 				    want3[mode]);
-		ck_assert_double_eq(job_of(r, 2)->estimate, 100);
+		ck_assert_double_eq(tu_job_of(r, 2)->estimate, 100);
 		mesh_sim_result_free(r);
 	}
 	mesh_alloc_destroy(a);
@@ -791,19 +779,19 @@ START_TEST(test_sim_io_bursts)
 		tr = tu_trace(js, 2);
 		ck_assert_int_eq(mesh_sim_run(t, a, tr, &o, &r, &d), 0);
 		if (round == 0) {
-			ck_assert_double_eq_tol(job_of(r, 1)->end, 300, 1e-9);
-			ck_assert_double_eq_tol(job_of(r, 2)->end, 300, 1e-9);
-			ck_assert_double_eq_tol(job_of(r, 1)->io_time, 200,
+			ck_assert_double_eq_tol(tu_job_of(r, 1)->end, 300, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 2)->end, 300, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 1)->io_time, 200,
 						1e-9);
 		} else if (round == 1) {
-			ck_assert_double_eq_tol(job_of(r, 1)->end, 200, 1e-9);
-			ck_assert_double_eq_tol(job_of(r, 2)->end, 300, 1e-9);
-			ck_assert_double_eq_tol(job_of(r, 2)->run, 200, 1e-9);
-			ck_assert_double_eq_tol(job_of(r, 2)->io_time, 100,
+			ck_assert_double_eq_tol(tu_job_of(r, 1)->end, 200, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 2)->end, 300, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 2)->run, 200, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 2)->io_time, 100,
 						1e-9);
 		} else {
-			ck_assert_double_eq_tol(job_of(r, 1)->end, 250, 1e-9);
-			ck_assert_double_eq_tol(job_of(r, 2)->end, 250, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 1)->end, 250, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 2)->end, 250, 1e-9);
 		}
 		mesh_sim_result_free(r);
 		mesh_swf_free(tr);
@@ -965,8 +953,8 @@ START_TEST(test_sim_limit_quantum)
 	mesh_sim_opts_init(&o);
 	o.limit_quantum = 100;
 	r = simulate("4x1", "rowmajor-ff", js, 2, &o);
-	ck_assert_double_eq(job_of(r, 1)->estimate, 100);
-	ck_assert_double_eq(job_of(r, 2)->estimate, 200);
+	ck_assert_double_eq(tu_job_of(r, 1)->estimate, 100);
+	ck_assert_double_eq(tu_job_of(r, 2)->estimate, 200);
 	mesh_sim_result_free(r);
 }
 END_TEST
