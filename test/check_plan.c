@@ -67,7 +67,10 @@ static void make(struct instance *in, uint64_t *s)
 			    (uint32_t) (tu_rand(s) % in->t->nodes);
 		h->n = k;
 		h->start = 100 + 10 * (double) (tu_rand(s) % 15);
-		h->end = h->start + 10 + 10 * (double) (tu_rand(s) % 10);
+		/* some empty (a zero-runtime job's), some before now */
+		h->end = h->start + 10 * (double) (tu_rand(s) % 11);
+		if (tu_rand(s) % 8 == 0)
+			h->start = h->end = 50 + 10 * (double) (tu_rand(s) % 8);
 	}
 	free(owner);
 	base = bases[tu_rand(s) % 5];
@@ -84,7 +87,9 @@ static void make(struct instance *in, uint64_t *s)
 	in->q.n_running = in->nrun;
 	in->q.reserved = in->res;
 	in->q.n_reserved = in->nres;
-	in->q.duration = scale * (5 + 10 * (double) (tu_rand(s) % 8));
+	/* zero durations too: a zero-runtime job's window is empty */
+	in->q.duration =
+	    scale * (tu_rand(s) % 5 ? 5 + 10 * (double) (tu_rand(s) % 8) : 0);
 }
 
 static void drop(struct instance *in)
@@ -483,8 +488,8 @@ static void check_plan_feasible(const struct instance *in,
 					    "%s: node %u planned at %.17g, "
 					    "running job ends at %.17g, now "
 					    "%.17g",
-					    name, out[i], start,
-					    in->run[r].end, in->q.now);
+					    name, out[i], start, in->run[r].end,
+					    in->q.now);
 		for (r = 0; r < in->nres; r++) {
 			const struct mesh_plan_hold *h = &in->res[r];
 
@@ -518,9 +523,8 @@ START_TEST(test_plan_never_holds_busy)
 		make(&in, &s);
 		/* plas and mc-elongated (and auto) need I/O nodes */
 		if (mesh_alloc_create(in.t, info->name, NULL, &a, &d) &&
-		    (mesh_topo_parse_io_nodes(in.t,
-					      in.t->ndims == 2 ? "0,0" : "0,0,0",
-					      &d) ||
+		    (mesh_topo_parse_io_nodes(
+			 in.t, in.t->ndims == 2 ? "0,0" : "0,0,0", &d) ||
 		     mesh_alloc_create(in.t, info->name, NULL, &a, &d))) {
 			drop(&in); /* e.g. mbs on a 3D mesh */
 			continue;

@@ -152,18 +152,6 @@ static struct mesh_sim_result *run_sim(const char *mesh, const char *io,
 	return r;
 }
 
-static const struct mesh_sim_job *job_of(const struct mesh_sim_result *r,
-					 long id)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (r->jobs[i].id == id)
-			return &r->jobs[i];
-	ck_abort_msg("job %ld not started", id);
-	return NULL;
-}
-
 /* 4x1, conservative, contig-ff.  At t = 0 Z (4 nodes, runtime 0) and B
  * (4 nodes, 10 s) arrive, C (4 nodes, 5 s) at 1.  Z starts at 0 and ends
  * at 0, but is still running when B is planned in the same pass: B may
@@ -185,9 +173,9 @@ START_TEST(test_regress_35_zero_runtime_conservative)
 	o.sched = MESH_SCHED_CONSERVATIVE;
 	r = run_sim("4x1", NULL, "contig-ff", js, 3, &o, &rc, &d);
 	ck_assert_msg(rc == 0, "%s", d.message);
-	ck_assert_double_eq(job_of(r, 1)->start, 0);
-	ck_assert_double_eq(job_of(r, 2)->start, 0);
-	ck_assert_double_eq(job_of(r, 3)->start, 10);
+	ck_assert_double_eq(tu_job_of(r, 1)->start, 0);
+	ck_assert_double_eq(tu_job_of(r, 2)->start, 0);
+	ck_assert_double_eq(tu_job_of(r, 3)->start, 10);
 	ck_assert_double_eq(r->summary.loss_of_capacity, 0);
 	mesh_sim_result_free(r);
 }

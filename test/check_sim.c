@@ -22,21 +22,9 @@ static struct mesh_sim_result *simulate(const char *mesh, const char *alloc,
 	return r;
 }
 
-static const struct mesh_sim_job *job_of(const struct mesh_sim_result *r,
-					 long id)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (r->jobs[i].id == id)
-			return &r->jobs[i];
-	ck_abort_msg("job %ld not started", id);
-	return NULL;
-}
-
 static double start_of(const struct mesh_sim_result *r, long id)
 {
-	return job_of(r, id)->start;
+	return tu_job_of(r, id)->start;
 }
 
 /* 8 nodes.  J1 (6 nodes, 0-10) runs.  J2 (4) cannot start: shadow = 10
@@ -322,6 +310,35 @@ START_TEST(test_sim_contention_row_vs_block)
 }
 END_TEST
 
+/* Rank order.  A 16-node stencil (a 4x4 logical grid) on 8x8, links a
+ * quarter of the node bandwidth, so links bind.  mc1x1 gives a 4x4
+ * block; in node-index order (the default, Slurm's) its ranks are the
+ * block's rows, each logical edge one link: 100 s.  In mc1x1's own
+ * order (shells from the centre) neighbours land apart on the block,
+ * and the same job runs longer. */
+START_TEST(test_sim_rank_order)
+{
+	static const struct tu_job js[] = { { 1, 0, 100, 100, 16 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	ck_assert_int_eq(o.rank_order, MESH_RANKS_INDEX);
+	o.runtime_model = MESH_RUNTIME_CONTENTION;
+	o.comm = MESH_COMM_NEAREST;
+	o.comm_share = 1;
+	o.net.link_bw = 1;
+	o.net.node_bw = 4;
+	r = simulate("8x8", "mc1x1", js, 1, &o);
+	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
+	mesh_sim_result_free(r);
+	o.rank_order = MESH_RANKS_ALLOCATOR;
+	r = simulate("8x8", "mc1x1", js, 1, &o);
+	ck_assert(r->jobs[0].run > 150);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
 /* Rates change at events.  On 4x2 with rowmajor-ff, job 1 takes (0,0),
  * (1,0) and job 2 (2,0), (3,0), (0,1); job 2's route (2,0) -> (0,1)
  * runs west along row 0 over job 1's link.  With both from t = 0, job 1
@@ -340,13 +357,13 @@ START_TEST(test_sim_contention_rate_changes_at_events)
 	o.comm = MESH_COMM_ALL_TO_ALL;
 	o.comm_share = 1;
 	r = simulate("4x2", "rowmajor-ff", js, 2, &o);
-	s = job_of(r, 1)->run / 100;
+	s = tu_job_of(r, 1)->run / 100;
 	ck_assert_msg(s > 1, "job 1 stretch %g", s);
 	mesh_sim_result_free(r);
 	js[1].submit = 50;
 	r = simulate("4x2", "rowmajor-ff", js, 2, &o);
-	ck_assert_double_eq_tol(job_of(r, 1)->end, 50 + 50 * s, 1e-9);
-	ck_assert_double_eq(job_of(r, 2)->start, 50);
+	ck_assert_double_eq_tol(tu_job_of(r, 1)->end, 50 + 50 * s, 1e-9);
+	ck_assert_double_eq(tu_job_of(r, 2)->start, 50);
 	mesh_sim_result_free(r);
 }
 END_TEST
@@ -562,7 +579,7 @@ END_TEST
 static void nodes_of(const struct mesh_sim_result *r, long id, uint32_t *lo,
 		     uint32_t *hi)
 {
-	const struct mesh_sim_job *j = job_of(r, id);
+	const struct mesh_sim_job *j = tu_job_of(r, id);
 	const uint32_t *n = r->nodes + j->node_off;
 	uint32_t i;
 
@@ -650,11 +667,11 @@ START_TEST(test_sim_spatial_estimates)
 		mesh_sim_opts_init(&o);
 		o.spatial_estimate = (enum mesh_spatial_estimate) mode;
 		ck_assert_int_eq(mesh_sim_run(t, a, tr, &o, &r, &d), 0);
-		ck_assert_double_eq(job_of(r, 2)->spatial_estimate,
+		ck_assert_double_eq(tu_job_of(r, 2)->spatial_estimate,
 				    want2[mode]);
-		ck_assert_double_eq(job_of(r, 3)->spatial_estimate,
+		ck_assert_double_eq(tu_job_of(r, 3)->spatial_estimate,
 				    want3[mode]);
-		ck_assert_double_eq(job_of(r, 2)->estimate, 100);
+		ck_assert_double_eq(tu_job_of(r, 2)->estimate, 100);
 		mesh_sim_result_free(r);
 	}
 	mesh_alloc_destroy(a);
@@ -762,19 +779,19 @@ START_TEST(test_sim_io_bursts)
 		tr = tu_trace(js, 2);
 		ck_assert_int_eq(mesh_sim_run(t, a, tr, &o, &r, &d), 0);
 		if (round == 0) {
-			ck_assert_double_eq_tol(job_of(r, 1)->end, 300, 1e-9);
-			ck_assert_double_eq_tol(job_of(r, 2)->end, 300, 1e-9);
-			ck_assert_double_eq_tol(job_of(r, 1)->io_time, 200,
+			ck_assert_double_eq_tol(tu_job_of(r, 1)->end, 300, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 2)->end, 300, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 1)->io_time, 200,
 						1e-9);
 		} else if (round == 1) {
-			ck_assert_double_eq_tol(job_of(r, 1)->end, 200, 1e-9);
-			ck_assert_double_eq_tol(job_of(r, 2)->end, 300, 1e-9);
-			ck_assert_double_eq_tol(job_of(r, 2)->run, 200, 1e-9);
-			ck_assert_double_eq_tol(job_of(r, 2)->io_time, 100,
+			ck_assert_double_eq_tol(tu_job_of(r, 1)->end, 200, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 2)->end, 300, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 2)->run, 200, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 2)->io_time, 100,
 						1e-9);
 		} else {
-			ck_assert_double_eq_tol(job_of(r, 1)->end, 250, 1e-9);
-			ck_assert_double_eq_tol(job_of(r, 2)->end, 250, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 1)->end, 250, 1e-9);
+			ck_assert_double_eq_tol(tu_job_of(r, 2)->end, 250, 1e-9);
 		}
 		mesh_sim_result_free(r);
 		mesh_swf_free(tr);
@@ -936,8 +953,8 @@ START_TEST(test_sim_limit_quantum)
 	mesh_sim_opts_init(&o);
 	o.limit_quantum = 100;
 	r = simulate("4x1", "rowmajor-ff", js, 2, &o);
-	ck_assert_double_eq(job_of(r, 1)->estimate, 100);
-	ck_assert_double_eq(job_of(r, 2)->estimate, 200);
+	ck_assert_double_eq(tu_job_of(r, 1)->estimate, 100);
+	ck_assert_double_eq(tu_job_of(r, 2)->estimate, 200);
 	mesh_sim_result_free(r);
 }
 END_TEST
@@ -1033,6 +1050,7 @@ int main(void)
 	tcase_add_test(tc, test_sim_spatial_estimates);
 	tcase_add_test(tc, test_sim_pfs_sharing);
 	tcase_add_test(tc, test_sim_io_bursts);
+	tcase_add_test(tc, test_sim_rank_order);
 	tcase_add_test(tc, test_sim_usable_positions);
 	tcase_add_test(tc, test_sim_shape_reaches_allocator);
 	tcase_add_test(tc, test_sim_conservative_protects_every_reservation);

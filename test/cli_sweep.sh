@@ -28,7 +28,7 @@ GRID
 "$sweep" -j 2 --no-progress --out "$tmp/t.csv" "$tmp/g.grid" >"$tmp/out" 2>"$tmp/err"
 check "sweep of 27 points succeeds" '[ $? -eq 0 ]'
 check "tidy CSV: header and 27 rows, all ok" '[ "$(wc -l <"$tmp/t.csv")" -eq 28 ] && [ "$(grep -c ",ok," "$tmp/t.csv")" -eq 27 ]'
-check "tidy CSV has the options, version, how each point ran, fates and metrics as columns" 'head -1 "$tmp/t.csv" | grep -q "^point,workload,mesh,io-nodes,allocator,load,seed,flags,status,version,workload_seed,run_trace,run_trace_sha256,run_job_attrs,run_job_attrs_sha256,run_mesh_conf,run_mesh_conf_sha256,run_mesh,.*,run_node_bandwidth,run_link_bandwidth,run_ion_bandwidth,jobs,skipped,skipped_runtime,skipped_size,skipped_too_large,skipped_submit,refused,offered_load,.*,mean_sum_pairwise,.*,avg_balance_factor"'
+check "tidy CSV has the options, version, how each point ran, fates and metrics as columns" 'head -1 "$tmp/t.csv" | grep -q "^point,workload,mesh,io-nodes,allocator,load,seed,flags,status,version,workload_seed,run_trace,run_trace_sha256,run_job_attrs,run_job_attrs_sha256,run_mesh_conf,run_mesh_conf_sha256,run_mesh,.*,run_node_bandwidth,run_link_bandwidth,run_ion_bandwidth,run_rank_order,jobs,skipped,skipped_runtime,skipped_size,skipped_too_large,skipped_submit,refused,offered_load,.*,mean_sum_pairwise,.*,avg_balance_factor"'
 ver=$("$meshsim" --version | awk '{ print $NF }')
 check "every row names meshsim's version ($ver)" 'python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(0 if r and all(x[\"version\"] == sys.argv[2] for x in r) else 1)" "$tmp/t.csv" "$ver"'
 check "fates add up: jobs + skipped + refused = 120, and skipped = its reasons" 'python3 - "$tmp/t.csv" <<PY

@@ -78,6 +78,19 @@ static inline struct mesh_swf_trace *tu_trace(const struct tu_job *js,
 	return tr;
 }
 
+/* The result record of job id (the test fails if it did not start). */
+static inline const struct mesh_sim_job *tu_job_of(
+    const struct mesh_sim_result *r, long id)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->jobs[i].id == id)
+			return &r->jobs[i];
+	ck_abort_msg("job %ld not started", id);
+	return NULL;
+}
+
 static inline int tu_run(Suite *s)
 {
 	SRunner *sr = srunner_create(s);

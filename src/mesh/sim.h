@@ -75,6 +75,14 @@ enum mesh_spatial_estimate {
 	MESH_SPATIAL_ACTUAL, /* ActRun: the actual runtime (ideal) */
 };
 
+/* Which rank runs on which of a job's nodes (the runtime models). */
+enum mesh_rank_order {
+	/* node-index order: Slurm's block distribution over the job's node
+	 * list, which Slurm keeps sorted by node index */
+	MESH_RANKS_INDEX,
+	MESH_RANKS_ALLOCATOR, /* the order the allocator returned the nodes */
+};
+
 enum mesh_size_field {
 	MESH_SIZE_ALLOC, /* allocated processors, else requested */
 	MESH_SIZE_REQ,   /* requested processors, else allocated */
@@ -125,6 +133,7 @@ struct mesh_sim_opts {
 	enum mesh_comm comm;
 	double comm_share, io_share;
 	struct mesh_net_params net; /* capacities, GB/s (contention.h) */
+	enum mesh_rank_order rank_order;
 	/* Per-job attributes (meshsim's --job-attrs sidecar), or NULL.
 	 * Called once per accepted job with info holding the defaults above
 	 * (shape 0, io_intensity -1 = unknown, no phases); it overwrites

@@ -70,6 +70,7 @@ struct sim {
 	struct mesh_diag *diag;
 	struct mesh_net *net; /* dynamic models or I/O nodes, else NULL */
 	struct sim_run *run;  /* per accepted job, with net */
+	uint32_t *ranks;      /* scratch: one job's nodes in rank order */
 	struct mesh_sim_job_info *attr;          /* per accepted job */
 	struct prio_key *keys;                   /* scratch: queue ordering */
 	double *ozden_pos, *ozden_io, *ozden_wp; /* scratch, per job */

@@ -39,6 +39,13 @@ static unsigned net_parts(enum mesh_runtime_model m)
 	return 0; /* the I/O metrics alone */
 }
 
+static int by_node(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+
+	return (x > y) - (x < y);
+}
+
 int mesh__sim_rt_create(struct sim *s)
 {
 	int dynamic = s->opts->runtime_model != MESH_RUNTIME_TRACE;
@@ -46,7 +53,8 @@ int mesh__sim_rt_create(struct sim *s)
 	if (!dynamic && !s->topo->n_io)
 		return 0;
 	s->run = calloc(s->n ? s->n : 1, sizeof(*s->run));
-	if (!s->run)
+	s->ranks = malloc(s->topo->nodes * sizeof(*s->ranks));
+	if (!s->run || !s->ranks)
 		return MESH_ENOMEM;
 	return mesh_net_create(s->topo, &s->opts->net,
 			       net_parts(s->opts->runtime_model),
@@ -60,6 +68,7 @@ void mesh__sim_rt_destroy(struct sim *s)
 	for (i = 0; s->run && i < s->n; i++)
 		mesh_job_load_free(&s->run[i].load);
 	free(s->run);
+	free(s->ranks);
 	mesh_net_destroy(s->net);
 }
 
@@ -127,6 +136,11 @@ int mesh__sim_rt_start(struct sim *s, size_t idx, const uint32_t *nodes)
 	p.n_pairs = a->n_pairs;
 	r->left = s->jobs[idx].run;
 	r->stretch = 1;
+	if (s->opts->rank_order == MESH_RANKS_INDEX) {
+		memcpy(s->ranks, nodes, s->jobs[idx].size * sizeof(*nodes));
+		qsort(s->ranks, s->jobs[idx].size, sizeof(*s->ranks), by_node);
+		nodes = s->ranks;
+	}
 	rc = mesh_net_job(s->net, nodes, s->jobs[idx].size, &p, &r->load);
 	if (rc == MESH_EINVAL)
 		return mesh_diag_set(

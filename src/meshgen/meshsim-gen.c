@@ -116,6 +116,23 @@ static int parse_opt(int c, struct cli *o)
 	return -1;
 }
 
+/* --help, --version and a bad option, for both command lines: a
+ * status, or -1 for an option of the caller's. */
+static int common_option(int c, char **argv)
+{
+	if (c == 'h' || c == 'H') {
+		usage(stdout);
+		return 0;
+	}
+	if (c == 'V') {
+		cli_print_version("meshsim-gen");
+		return 0;
+	}
+	if (c == '?' || c == ':')
+		return cli_bad_option("meshsim-gen", argv, c);
+	return -1;
+}
+
 static int parse(int argc, char **argv, struct cli *o)
 {
 	static const struct option opts[] = {
@@ -138,19 +155,13 @@ static int parse(int argc, char **argv, struct cli *o)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
-		if (c == 'h' || c == 'H' || c == 'V') {
-			if (c != 'V')
-				usage(stdout);
-			else
-				cli_print_version("meshsim-gen");
-			return 0;
-		}
+		rc = common_option(c, argv);
+		if (rc >= 0)
+			return rc;
 		if (c == 's' || c == 't') {
 			*(c == 's' ? &o->swf : &o->attrs) = optarg;
 			continue;
 		}
-		if (c == '?' || c == ':')
-			return cli_bad_option("meshsim-gen", argv, c);
 		rc = parse_opt(c, o);
 		if (rc >= 0)
 			return rc;
@@ -268,16 +279,9 @@ static int attrs_parse(int argc, char **argv, struct attrs_cli *o)
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
-		if (c == 'h' || c == 'H' || c == 'V') {
-			if (c != 'V')
-				usage(stdout);
-			else
-				cli_print_version("meshsim-gen");
-			return 0;
-		}
-		if (c == '?' || c == ':')
-			return cli_bad_option("meshsim-gen", argv, c);
-		rc = attrs_opt(c, o);
+		rc = common_option(c, argv);
+		if (rc < 0)
+			rc = attrs_opt(c, o);
 		if (rc >= 0)
 			return rc;
 	}

@@ -61,7 +61,9 @@ static void usage(FILE *f)
 	    "  --skip-zero-runtime   skip jobs whose runtime is 0 (by default they are\n"
 	    "                        placed and freed at once, as Walker et al. do;\n"
 	    "                        --keep-zero-runtime is accepted for that default)\n"
-	    "  --seed N              seed for randomised allocators (default 0)\n"
+	    "  --seed N              seed for randomised allocators (default 0)\n");
+	fprintf(
+	    f,
 	    "  --runtime-model trace|contention|pfs|contention+pfs\n"
 	    "                        trace: trace runtimes (default); contention: the\n"
 	    "                        communication and I/O phases share the links,\n"
@@ -75,6 +77,9 @@ static void usage(FILE *f)
 	    "  --pfs-bandwidth GB/S  the parallel file system (default 48)\n"
 	    "  --comm PATTERN        all-to-all, one-to-all, nearest (a stencil on the\n"
 	    "                        job's logical grid), chain or none (default none)\n"
+	    "  --rank-order index|allocator\n"
+	    "                        which rank runs where: node-index order, as Slurm\n"
+	    "                        lays tasks out (default), or the allocator's order\n"
 	    "  --comm-share F        runtime share of communication (0..1)\n"
 	    "  --io-share F          runtime share of I/O (0..1)\n");
 	fprintf(
@@ -147,6 +152,7 @@ enum {
 	OPT_NODEBW,
 	OPT_LINKBW,
 	OPT_IONBW,
+	OPT_RANKS,
 	OPT_SKIP0,
 	OPT_QUANTUM,
 	OPT_IOCOMPUTE,
@@ -179,6 +185,7 @@ static const struct option long_opts[] = {
 	{ "node-bandwidth", required_argument, NULL, OPT_NODEBW },
 	{ "link-bandwidth", required_argument, NULL, OPT_LINKBW },
 	{ "ion-bandwidth", required_argument, NULL, OPT_IONBW },
+	{ "rank-order", required_argument, NULL, OPT_RANKS },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "comm-share", required_argument, NULL, OPT_COMMSHARE },
 	{ "io-share", required_argument, NULL, OPT_IOSHARE },
@@ -246,6 +253,14 @@ static int parse_runtime_option(int c, struct options *o)
 	case OPT_LINKBW:
 	case OPT_IONBW:
 		return parse_bandwidth(c, o);
+	case OPT_RANKS:
+		if (strcmp(optarg, "index") && strcmp(optarg, "allocator"))
+			return fail_usage("--rank-order", optarg,
+					  "expected index or allocator");
+		o->sim.rank_order = strcmp(optarg, "index")
+					? MESH_RANKS_ALLOCATOR
+					: MESH_RANKS_INDEX;
+		return -1;
 	default:
 		if (parse_double(optarg, share) || !(*share >= 0) || *share > 1)
 			return fail_usage(
@@ -388,6 +403,7 @@ static int parse_option(int c, struct options *o)
 	case OPT_NODEBW:
 	case OPT_LINKBW:
 	case OPT_IONBW:
+	case OPT_RANKS:
 		return parse_runtime_option(c, o);
 	case OPT_PF:
 	case OPT_PFMAX:

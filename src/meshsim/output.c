@@ -201,6 +201,8 @@ static void write_summary_models(FILE *f, const struct options *o,
 								: o->sim.comm),
 		o->sim.comm_share, o->sim.io_share, s->mean_stretch,
 		s->mean_service_time, s->total_io_time);
+	fprintf(f, "  \"rank_order\": \"%s\",\n",
+		o->sim.rank_order == MESH_RANKS_INDEX ? "index" : "allocator");
 	json_bandwidth(f, "link_bandwidth", o->sim.net.link_bw);
 	json_bandwidth(f, "node_bandwidth", o->sim.net.node_bw);
 	json_bandwidth(f, "ion_bandwidth", o->sim.net.ion_bw);

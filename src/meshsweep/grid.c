@@ -33,6 +33,7 @@ static const char *const known_keys[] = { "trace",
 					  "node-bandwidth",
 					  "link-bandwidth",
 					  "ion-bandwidth",
+					  "rank-order",
 					  "spatial-estimate",
 					  "pf-max-size",
 					  NULL };

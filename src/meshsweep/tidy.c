@@ -108,6 +108,7 @@ const char *const tidy_run_keys[] = { "trace",
 				      "node_bandwidth",
 				      "link_bandwidth",
 				      "ion_bandwidth",
+				      "rank_order",
 				      NULL };
 
 /* A JSON string's contents from p (just past its opening quote) into
