@@ -15,7 +15,7 @@ meshsim=${MESHSIM:-../src/meshsim/meshsim}
 gen=${MESHGEN:-../src/meshgen/meshsim-gen}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cli_lib.sh"
-old_rev=${OLD_REV:-5bf4a94}
+old_rev=${OLD_REV:-2c3cfe7}
 shared=${SHARED_DIR:-$here/../../shared}
 nasa=$shared/traces/NASA-iPSC-1993-3.1-cln.swf
 build=$(cd "$(dirname "$meshsim")/../.." && pwd)

@@ -2,7 +2,7 @@
 # meshsim-scale.sh - meshsim's own overhead at machine scale (issue 37):
 # whole replays, EASY, of T3D-like traces (contrib/bench/t3d-like.py,
 # generated into a scratch directory, never kept) on 32x32x32 and 32x32,
-# each timed beside the meshsim of OLD_REV (default 5bf4a94, main just
+# each timed beside the meshsim of OLD_REV (default 2c3cfe7, main just
 # before issue 37), which build-rev.sh compiles with this
 # build's CFLAGS.  Old and new runs alternate (the machine's speed drifts
 # here); each row is the median of SCALE_RUNS (default 3) runs of wall
@@ -24,7 +24,7 @@ set -euo pipefail
 build=$(cd "${1:-.}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 meshsim=$build/src/meshsim/meshsim
-old_rev=${OLD_REV:-5bf4a94}
+old_rev=${OLD_REV:-2c3cfe7}
 runs=${SCALE_RUNS:-3}
 [ -x "$meshsim" ] || { echo "build first (make)" >&2; exit 1; }
 tmp=$(mktemp -d)
