@@ -1,5 +1,19 @@
 /*****************************************************************************\
  *  select_mesh.h - declarations shared by the files of select/mesh.
+ *
+ *  The plugin is split by concern, as Slurm's cons_common is:
+ *    select_mesh.c          entry points (select_p_*), init and fini
+ *    select_mesh_conf.c     mesh.conf, index maps, reconfigure
+ *    select_mesh_track.c    the jobs holding nodes and per-node use counts
+ *    select_mesh_place.c    free maps, hints, placement, RUN_NOW
+ *    select_mesh_plan.c     WILL_RUN: earliest start through the planner
+ *    select_mesh_share.c    OverSubscribe: sharing whole nodes
+ *    select_mesh_preempt.c  preemption: the fewest victims
+ *    select_mesh_log.c      DebugFlags=SelectType decision lines
+ *    select_mesh_info.c     nodeinfo, jobinfo and the placement summary
+ *  Functions shared between the files are prefixed sm_ and hidden (never
+ *  exported, so slurmctld's symbols cannot interpose them); the state they
+ *  share is the one struct sm, protected by the mutex in select_mesh.c.
  *****************************************************************************
  *  Copyright (C) 2026 The slurm-mesh authors.
  *
@@ -12,6 +26,17 @@
 #define _SELECT_MESH_H
 
 #include <inttypes.h>
+#include <stdbool.h>
+#include <time.h>
+
+#include "src/common/bitstring.h"
+#include "src/common/list.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "mesh/mesh.h"
+
+/* Shared between the plugin's files, never exported. */
+#define SM_HIDDEN __attribute__((visibility("hidden")))
 
 extern const char plugin_type[];
 
@@ -39,8 +64,147 @@ struct select_jobinfo {
 	char *placement;	/* NULL until select_p_job_begin */
 };
 
-/* Store the summary in job_ptr's select_jobinfo (select_mesh_info.c). */
-extern void select_mesh_jobinfo_set_placement(void *job_ptr,
-					      const char *placement);
+/* A job that holds nodes (running, or suspended by the scheduler). */
+struct mesh_job {
+	uint32_t job_id;
+	bitstr_t *nodes;	/* Slurm node indices */
+	/* The same indices in order, for the loops of every WILL_RUN
+	 * (bit_ffs/bit_fls/bit_test per job were about a tenth of
+	 * slurmctld's CPU with 512 running jobs); sm_job_index() after any
+	 * change of nodes. */
+	int *idx;
+	int n_idx;
+	time_t end_time;	/* last known; refreshed from the job record */
+	uint16_t max_share;	/* > 1: shares its nodes (OverSubscribe) */
+};
+
+/* The plugin's state; every field is protected by the plugin's mutex. */
+struct sm_state {
+	struct mesh_conf *conf;
+	struct mesh_allocator *alloc;
+	/* For --contiguous when alloc may return scattered nodes: the first
+	 * registered contiguous-only allocator, or NULL. */
+	struct mesh_allocator *contig;
+	uint32_t *node2mesh;	/* Slurm node index -> mesh index */
+	int *mesh2node;		/* mesh index -> Slurm node index or -1 */
+	int node_cnt;		/* node_record_count the maps were built for */
+	/*
+	 * The jobs holding nodes, in the order they were tracked (the "job
+	 * mate" search takes the first match).  An array of the records
+	 * themselves, not a List: every WILL_RUN walks it, and list_next()
+	 * with its lock per step, then a cache miss per record, were a
+	 * tenth of slurmctld's CPU at 512 running jobs.  A pointer into it
+	 * lasts until the next add or remove.
+	 */
+	struct mesh_job *tracked;
+	int n_tracked, cap_tracked;
+	uint16_t *busy;		/* per Slurm node: tracked jobs holding it */
+	bool state_valid;	/* tracked/busy match job_list */
+	uint32_t contig_job_id;	/* last RUN_NOW placed by contig */
+	/* A reconfigure left no mesh.conf that matches the node table. */
+	bool conf_broken;
+	/* Fewest and most CPUs of a node, while cpus_range_valid. */
+	uint32_t cpus_range[2];
+	bool cpus_range_valid;
+	/*
+	 * Per-decision buffers, kept across calls and sized by the mesh when
+	 * the maps are built.  Only positions of named nodes are ever
+	 * written, so resetting them costs O(named nodes), not O(mesh
+	 * positions).
+	 */
+	struct mesh_bitmap *buf_free;	/* free map handed to the allocator */
+	double *buf_end;		/* end time per mesh position */
+	uint32_t *buf_out;		/* allocator output, node_cnt + 1 */
+	struct mesh_planner *planner;	/* WILL_RUN's earliest-start search */
+};
+
+extern struct sm_state sm SM_HIDDEN;
+
+/* One placement attempt. */
+struct mesh_try {
+	job_record_t *job_ptr;
+	bitstr_t *avail;	/* IN usable nodes; OUT chosen nodes */
+	const uint16_t *busy;	/* NULL: ignore current load */
+	uint32_t min_nodes, max_nodes, req_nodes;
+	uint32_t total_cpus;	/* OUT */
+	bool used_contig;	/* OUT: placed by sm.contig */
+	/* Set once per select_p_job_test call: the job's hints (shape, I/O
+	 * intensity, comm; the rest zero).  A decision may make many
+	 * attempts (preemption, sharing): the hints are read once. */
+	struct mesh_request hints;
+	/* Set by sm_try_begin() for one attempt, whatever the free set: */
+	struct mesh_request r;	/* hints, seed, required nodes, flags */
+	uint32_t *req;		/* required nodes (mesh indices) or NULL */
+	uint32_t avail_cnt;	/* usable nodes, named in the mesh */
+	uint32_t cand[2];	/* node counts to try: requested, minimum */
+	uint32_t k;		/* OUT: nodes in the last placement */
+};
+
+/* select_mesh_conf.c: configuration.  Callers hold the mutex. */
+extern void sm_conf_load_locked(void) SM_HIDDEN;
+extern void sm_conf_free_maps(void) SM_HIDDEN;
+extern void sm_conf_log_sharing(void) SM_HIDDEN;
+extern void sm_node_cpus_range(uint32_t *min, uint32_t *max) SM_HIDDEN;
+extern uint32_t sm_max_node_cpus(void) SM_HIDDEN;
+
+/* select_mesh_track.c: the jobs holding nodes.  Callers hold the mutex. */
+extern bitstr_t *sm_job_nodes(job_record_t *job_ptr) SM_HIDDEN;
+extern void sm_job_index(struct mesh_job *mj) SM_HIDDEN;
+extern struct mesh_job *sm_tracked_get(uint32_t job_id) SM_HIDDEN;
+extern void sm_tracked_clear(bool free_array) SM_HIDDEN;
+extern uint16_t sm_max_share(job_record_t *job_ptr) SM_HIDDEN;
+extern void sm_track_add(job_record_t *job_ptr) SM_HIDDEN;
+extern void sm_track_remove(uint32_t job_id) SM_HIDDEN;
+extern void sm_ensure_state_locked(void) SM_HIDDEN;
+extern void sm_use_sub(uint16_t *use, bitstr_t *nodes) SM_HIDDEN;
+extern void sm_use_add(uint16_t *use, bitstr_t *nodes) SM_HIDDEN;
+
+/* select_mesh_place.c: placement.  Callers hold the mutex. */
+extern double *sm_end_times(const uint16_t *use) SM_HIDDEN;
+extern void sm_fill_free_map(bitstr_t *avail, const uint16_t *use,
+			     struct mesh_bitmap *free_map) SM_HIDDEN;
+extern int sm_free_map(bitstr_t *avail, const uint16_t *use,
+		       struct mesh_bitmap **out) SM_HIDDEN;
+extern void sm_job_hints_locked(job_record_t *job_ptr,
+				struct mesh_request *r) SM_HIDDEN;
+extern int sm_try_begin(struct mesh_try *t) SM_HIDDEN;
+extern void sm_try_end(struct mesh_try *t) SM_HIDDEN;
+extern int sm_choose(struct mesh_try *t, const struct mesh_view *v,
+		     uint32_t *out) SM_HIDDEN;
+extern void sm_set_chosen(struct mesh_try *t, const uint32_t *out,
+			  uint32_t k) SM_HIDDEN;
+extern int sm_try_place(struct mesh_try *t) SM_HIDDEN;
+extern int sm_place_with(struct mesh_try *t, bitstr_t *orig,
+			 uint16_t *use) SM_HIDDEN;
+extern int sm_run_now(struct mesh_try *t, List candidates,
+		      List *preemptees) SM_HIDDEN;
+
+/* select_mesh_plan.c: WILL_RUN.  Callers hold the mutex. */
+extern int sm_will_run(struct mesh_try *t, List candidates,
+		       List *preemptees) SM_HIDDEN;
+
+/* select_mesh_share.c: OverSubscribe.  Callers hold the mutex. */
+extern int sm_run_shared(struct mesh_try *t, bitstr_t *orig,
+			 uint16_t m) SM_HIDDEN;
+extern void sm_note_unplanned_sharing(struct mesh_try *t, bitstr_t *orig,
+				      int rc, time_t now) SM_HIDDEN;
+
+/* select_mesh_preempt.c: preemption.  Callers hold the mutex. */
+extern bool sm_fits_after_completion(struct mesh_try *t,
+				     bitstr_t *orig) SM_HIDDEN;
+extern int sm_preempt_fewest(struct mesh_try *t, bitstr_t *orig,
+			     List candidates, List *preemptees) SM_HIDDEN;
+
+/* select_mesh_log.c: decision lines.  Callers hold the mutex. */
+extern void sm_log_decision_locked(job_record_t *job_ptr, uint16_t mode,
+				   int rc, bitstr_t *bitmap,
+				   uint32_t min_nodes, uint32_t max_nodes,
+				   uint32_t req_nodes,
+				   const struct mesh_request *hints) SM_HIDDEN;
+
+/* select_mesh_info.c: jobinfo and the placement summary. */
+extern void sm_jobinfo_set_placement(job_record_t *job_ptr,
+				     const char *placement) SM_HIDDEN;
+extern void sm_set_comment(job_record_t *job_ptr, bitstr_t *nodes) SM_HIDDEN;
 
 #endif

@@ -1,7 +1,8 @@
 /*****************************************************************************\
  *  select_mesh_info.c - select/mesh per-node and per-job data: allocated
  *  CPUs and TRES for sinfo/scontrol (nodeinfo), and the per-job placement
- *  summary for squeue %s (jobinfo, versioned pack format).
+ *  summary: SystemComment for scontrol, and jobinfo for squeue %s
+ *  (versioned pack format).
  *****************************************************************************
  *  Copyright (C) 2026 The slurm-mesh authors.
  *
@@ -20,6 +21,7 @@
 
 #include "src/common/slurm_xlator.h"	/* Must be first */
 #include "src/common/assoc_mgr.h"
+#include "src/common/bitstring.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
 #include "src/common/pack.h"
@@ -193,9 +195,9 @@ extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
 	return SLURM_SUCCESS;
 }
 
-extern void select_mesh_jobinfo_set_placement(void *job, const char *placement)
+extern void sm_jobinfo_set_placement(job_record_t *job_ptr,
+				     const char *placement)
 {
-	job_record_t *job_ptr = job;
 	select_jobinfo_t *jobinfo;
 
 	if (!job_ptr->select_jobinfo)
@@ -317,4 +319,44 @@ extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
 	const char *t = _jobinfo_text(jobinfo, mode);
 
 	return *t ? xstrdup(t) : NULL;
+}
+
+#define MESH_COMMENT_PREFIX "mesh:v1 "
+
+/* Write "mesh:v1 alloc=... bbox=WxHxD sumdist=S avgdist=A diam=D". */
+extern void sm_set_comment(job_record_t *job_ptr, bitstr_t *nodes)
+{
+	struct mesh_metrics m;
+	uint32_t *idx = xcalloc(bit_size(nodes) + 1, sizeof(*idx));
+	char *c = NULL;
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < MIN(bit_size(nodes), sm.node_cnt); i++)
+		if (bit_test(nodes, i))
+			idx[n++] = sm.node2mesh[i];
+	if (n && !mesh_metrics_compute(sm.conf->topo, idx, n, &m)) {
+		xstrfmtcat(c, "%salloc=%s bbox=%dx%dx%d sumdist=%" PRIu64 " avgdist=%.2f diam=%d",
+			   MESH_COMMENT_PREFIX,
+			   job_ptr->job_id == sm.contig_job_id && sm.contig ?
+			   mesh_alloc_name(sm.contig) : sm.conf->allocator,
+			   m.bbox[0],
+			   m.bbox[1], m.bbox[2], m.sum_pairwise,
+			   m.avg_pairwise, m.diameter);
+		sm_jobinfo_set_placement(job_ptr,
+					 c + strlen(MESH_COMMENT_PREFIX));
+		/* Keep a comment someone else wrote; replace our own. */
+		if (job_ptr->system_comment &&
+		    xstrncmp(job_ptr->system_comment, "mesh:", 5))
+			xstrfmtcat(job_ptr->system_comment, " %s", c);
+		else {
+			xfree(job_ptr->system_comment);
+			job_ptr->system_comment = c;
+			c = NULL;
+		}
+		log_flag(SELECT_TYPE, "%s: %pJ begins: %s", plugin_type,
+			 job_ptr, job_ptr->system_comment);
+	}
+	xfree(c);
+	xfree(idx);
 }
