@@ -185,6 +185,116 @@ static int _keep_running_conf_locked(void)
 }
 
 /*
+ * True if a takes a sparse path on the mesh of t whose only free
+ * positions are those of usable: it crops to the box of the free nodes,
+ * or reads the free nodes instead of scanning an order.  Found by trying
+ * one decision and reading mesh_alloc_sparse_count(), so the registry's
+ * own knowledge decides, not a list kept here.
+ */
+static bool _takes_sparse_path(struct mesh_allocator *a,
+			       const struct mesh_topo *t,
+			       const struct mesh_bitmap *usable)
+{
+	unsigned long before = mesh_alloc_sparse_count(a);
+	struct mesh_request r;
+	struct mesh_view v;
+	uint32_t out[1];
+
+	if (mesh_alloc_set_usable(a, usable))
+		return false;
+	memset(&r, 0, sizeof(r));
+	r.nodes = 1;
+	r.io_intensity = -1.0;
+	v.topo = t;
+	v.free = usable;
+	v.end_time = NULL;
+	v.now = 0.0;
+	(void) mesh_alloc_place(a, &v, &r, out);
+	return mesh_alloc_sparse_count(a) > before;
+}
+
+/*
+ * The allocators of the registry that take a sparse path: tried on a
+ * small sparse probe mesh of the same dimensionality (4,096 positions,
+ * 4 free nodes and an I/O node), since the path is the allocator's trait,
+ * not the mesh's.  xfree() the result.
+ */
+static char *_sparse_allocators(int ndims)
+{
+	int dim[MESH_MAX_DIMS] = { 64, 64, 1 };
+	struct mesh_topo *t = NULL;
+	struct mesh_bitmap *usable = NULL;
+	struct mesh_allocator *a;
+	uint32_t io = 0, i;
+	char *list = NULL;
+	size_t k;
+
+	if (ndims == 3)
+		dim[0] = dim[1] = dim[2] = 16;
+	if (mesh_topo_create(ndims, dim, NULL, &t) ||
+	    mesh_topo_set_io_nodes(t, &io, 1) ||
+	    mesh_bitmap_create(t->nodes, &usable)) {
+		mesh_topo_destroy(t);
+		return xstrdup("(none found)");
+	}
+	for (i = 0; i < 4; i++)
+		mesh_bitmap_set(usable, i);
+	for (k = 0; k < mesh_alloc_count(); k++) {
+		a = NULL;
+		if (mesh_alloc_create(t, mesh_alloc_describe(k)->name, NULL,
+				      &a, NULL))
+			continue;
+		if (_takes_sparse_path(a, t, usable))
+			xstrfmtcat(list, "%s%s", list ? ", " : "",
+				   mesh_alloc_name(a));
+		mesh_alloc_destroy(a);
+	}
+	mesh_bitmap_destroy(usable);
+	mesh_topo_destroy(t);
+	return list ? list : xstrdup("(none found)");
+}
+
+/*
+ * A sparse mesh (more than 64 positions per named node, e.g. 16 nodes in
+ * Dimensions=2048x2048) with an allocator that scans every position per
+ * decision (mbs on 2048x2048: 60 times select/linear's CPU) is refused,
+ * with the reason and the allocators that suit it.
+ * RET true with d filled if refused.
+ */
+static bool _sparse_refused(struct mesh_conf *c, struct mesh_allocator *a,
+			    const char *path, struct mesh_diag *d)
+{
+	struct mesh_bitmap *usable = NULL;
+	const char **names;
+	uint32_t idx;
+	char *suited;
+	bool scans;
+	int n, i;
+
+	if (c->topo->nodes / 64 <= c->n_named ||
+	    mesh_bitmap_create(c->topo->nodes, &usable))
+		return false;
+	names = _node_names(&n);
+	for (i = 0; i < n; i++)
+		if (!mesh_conf_lookup(c, names[i], &idx))
+			mesh_bitmap_set(usable, idx);
+	xfree(names);
+	scans = !_takes_sparse_path(a, c->topo, usable);
+	(void) mesh_alloc_set_usable(a, NULL);
+	mesh_bitmap_destroy(usable);
+	if (!scans)
+		return false;
+	suited = _sparse_allocators(c->topo->ndims);
+	error("%s: %s: allocators that work on the free nodes of a sparse mesh: %s",
+	      plugin_type, path, suited);
+	xfree(suited);
+	mesh_diag_set(d, MESH_EINVAL, path, 0, "Allocator",
+		      "%s scans all %u positions per decision, but the mesh names only %u nodes; use Dimensions that fit the nodes or an allocator of the line before",
+		      c->allocator, c->topo->nodes, c->n_named);
+	return true;
+}
+
+/*
  * Load mesh.conf, check it against the node table and build the index
  * maps.  At startup (no mesh yet) any problem is fatal: a wrong mesh must
  * never be scheduled on.  Later (scontrol reconfigure) a problem is
@@ -223,6 +333,13 @@ extern void sm_conf_load_locked(void)
 		(void) _keep_running_conf_locked();
 		return;
 	}
+	if (_sparse_refused(c, a, path, &d)) {
+		_conf_problem(startup, "allocator", &d);
+		mesh_alloc_destroy(a);
+		mesh_conf_destroy(c);
+		(void) _keep_running_conf_locked();
+		return;
+	}
 
 	mesh_alloc_destroy(sm.alloc);
 	mesh_alloc_destroy(sm.contig);
@@ -233,9 +350,6 @@ extern void sm_conf_load_locked(void)
 	sm.conf_broken = false;
 	_create_contig_helper_locked();
 	_build_maps_locked(c);
-	if (c->topo->nodes / 64 > c->n_named)
-		info("%s: WARNING: %s: the mesh has %u positions but only %u named nodes; most allocators work on the box of the free nodes, but mbs, mbs-layered, mbs-octet, mbs-granular, paging and mc-elongated scan every position per decision: shrink Dimensions for them",
-		     plugin_type, path, c->topo->nodes, c->n_named);
 	info("%s: %s: %u nodes in a %dx%dx%d mesh, allocator %s%s%s",
 	     plugin_type, path, c->n_named, c->topo->dim[0], c->topo->dim[1],
 	     c->topo->dim[2], c->allocator, c->alloc_params ? " " : "",
