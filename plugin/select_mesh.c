@@ -79,13 +79,15 @@ struct sm_state sm;
 
 /*
  * init() is called in every client and daemon that loads the plugin:
- * only slurmctld may touch controller state, and it does so lazily.
+ * only slurmctld may touch controller state, and it does so lazily.  The
+ * layer below (OTHER_CONS_TRES) is loaded on first use.
  */
 extern int init(void)
 {
 	if (running_in_slurmctld())
-		verbose("%s: %s loaded (plugin_id %u)", plugin_type,
-			plugin_name, plugin_id);
+		verbose("%s: %s loaded (plugin_id %u)%s%s", plugin_type,
+			plugin_name, plugin_id, sm_other_type() ? " over " : "",
+			sm_other_type() ? sm_other_type() : "");
 	return SLURM_SUCCESS;
 }
 
@@ -102,28 +104,35 @@ extern int fini(void)
 	sm_conf_free_maps();
 	sm.state_valid = false;
 	slurm_mutex_unlock(&mesh_mutex);
-	if (running_in_slurmctld())
+	if (running_in_slurmctld() && !sm_other_type())
 		cr_fini_global_core_data();
+	sm_other_fini();
 	return SLURM_SUCCESS;
 }
 
 /* No state file: usage is rebuilt from job_list (see _rebuild_locked). */
 extern int select_p_state_save(char *dir_name)
 {
-	return SLURM_SUCCESS;
+	slurm_select_ops_t *o = sm_other();
+
+	return o ? o->state_save(dir_name) : SLURM_SUCCESS;
 }
 
 extern int select_p_state_restore(char *dir_name)
 {
-	return SLURM_SUCCESS;
+	slurm_select_ops_t *o = sm_other();
+
+	return o ? o->state_restore(dir_name) : SLURM_SUCCESS;
 }
 
 extern int select_p_job_init(List job_list_arg)
 {
+	slurm_select_ops_t *o = sm_other();
+
 	slurm_mutex_lock(&mesh_mutex);
 	sm.state_valid = false;
 	slurm_mutex_unlock(&mesh_mutex);
-	return SLURM_SUCCESS;
+	return o ? o->job_init(job_list_arg) : SLURM_SUCCESS;
 }
 
 /*
@@ -132,21 +141,66 @@ extern int select_p_job_init(List job_list_arg)
  * reconfigure it is logged and the running mesh is kept.  Always returns
  * SLURM_SUCCESS: slurmctld calls fatal() on any other value, even on
  * reconfigure (read_config.c), and ignores select_p_reconfigure()'s.
+ * Over cons_tres, cons_tres's own node_init follows.
  */
 extern int select_p_node_init(void)
 {
-	sm_conf_log_sharing();
+	slurm_select_ops_t *o;
+
+	if (slurm_conf.select_type_param & CR_OTHER_CONS_RES)
+		fatal("%s: SelectTypeParameters=OTHER_CONS_RES is not supported; select/mesh layers over select/cons_tres (OTHER_CONS_TRES) or places whole nodes itself",
+		      plugin_type);
+	o = sm_other();
+	if (!o)
+		sm_conf_log_sharing();
 	slurm_mutex_lock(&mesh_mutex);
 	sm_conf_load_locked();
 	sm.state_valid = false;
 	sm.cpus_range_valid = false;
-	cr_init_global_core_data(node_record_table_ptr, node_record_count);
+	if (!o)
+		cr_init_global_core_data(node_record_table_ptr,
+					 node_record_count);
 	slurm_mutex_unlock(&mesh_mutex);
-	return SLURM_SUCCESS;
+	return o ? o->node_init() : SLURM_SUCCESS;
+}
+
+/* Whole nodes: the mesh allocator, OverSubscribe, preemption, planning. */
+static int _job_test_whole(struct mesh_try *t, uint16_t mode,
+			   List candidates, List *preemptees)
+{
+	int rc;
+
+	if (t->job_ptr->gres_list_req &&
+	    list_count(t->job_ptr->gres_list_req)) {
+		log_flag(SELECT_TYPE, "%s: %pJ requests GRES, which select/mesh allocates only over cons_tres (SelectTypeParameters=OTHER_CONS_TRES)",
+			 plugin_type, t->job_ptr);
+		return SLURM_ERROR;
+	}
+	if (SELECT_IS_MODE_TEST_ONLY(mode)) {
+		rc = sm_try_place(t);
+	} else if (SELECT_IS_MODE_RUN_NOW(mode)) {
+		rc = sm_run_now(t, candidates, preemptees);
+	} else {
+		bitstr_t *orig = bit_copy(t->avail);
+		List plan = NULL;
+
+		rc = sm_will_run(t, candidates, preemptees ? &plan : NULL);
+		rc = sm_plan_sharing_now(t, orig, rc, &plan);
+		if (preemptees && plan && list_count(plan)) {
+			if (!*preemptees)
+				*preemptees = list_create(NULL);
+			list_transfer(*preemptees, plan);
+		}
+		FREE_NULL_LIST(plan);
+		FREE_NULL_BITMAP(orig);
+	}
+	if (rc == SLURM_SUCCESS)
+		t->job_ptr->total_cpus = t->total_cpus;
+	return rc;
 }
 
 /*
- * select_p_job_test - choose whole nodes for a job with the mesh allocator
+ * select_p_job_test - choose nodes for a job with the mesh allocator
  * IN/OUT job_ptr - job to place; start_time is set in WILL_RUN mode
  * IN/OUT bitmap - usable nodes on input, the chosen nodes on success
  * IN min_nodes, max_nodes, req_nodes - node counts
@@ -154,8 +208,11 @@ extern int select_p_node_init(void)
  *	SELECT_MODE_WILL_RUN (also used for reservations)
  * IN preemptee_candidates - jobs that may be preempted, or NULL
  * IN/OUT preemptee_job_list - jobs to preempt for this placement
- * IN exc_core_bitmap - ignored: whole nodes only
+ * IN exc_core_bitmap - cores of reservations: for cons_tres below, else
+ *	ignored (whole nodes)
  * RET SLURM_SUCCESS or EINVAL (no placement)
+ * NOTE: over cons_tres, cons_tres builds job_resrcs and total_cpus on the
+ *	nodes the allocator chose (select_mesh_layer.c).
  */
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     uint32_t min_nodes, uint32_t max_nodes,
@@ -165,21 +222,19 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     bitstr_t *exc_core_bitmap)
 {
 	struct mesh_try t;
+	uint32_t offered;
 	int rc;
 
 	if (!job_ptr || !job_ptr->details || !bitmap)
 		return EINVAL;
-	if (job_ptr->gres_list_req && list_count(job_ptr->gres_list_req)) {
-		log_flag(SELECT_TYPE, "%s: %pJ requests GRES, which select/mesh does not allocate",
-			 plugin_type, job_ptr);
-		return EINVAL;
-	}
+	offered = sm_log_offered(bitmap);
 	memset(&t, 0, sizeof(t));
 	t.job_ptr = job_ptr;
 	t.avail = bitmap;
 	t.min_nodes = min_nodes;
 	t.max_nodes = max_nodes ? max_nodes : INFINITE;
 	t.req_nodes = req_nodes;
+	t.exc_cores = exc_core_bitmap;
 
 	slurm_mutex_lock(&mesh_mutex);
 	sm_ensure_state_locked();
@@ -191,35 +246,31 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	}
 	t.hints.io_intensity = -1.0;
 	sm_job_hints_locked(job_ptr, &t.hints);
-	if (SELECT_IS_MODE_TEST_ONLY(mode)) {
-		rc = sm_try_place(&t);
-	} else if (SELECT_IS_MODE_RUN_NOW(mode)) {
-		rc = sm_run_now(&t, preemptee_candidates, preemptee_job_list);
-	} else {
-		bitstr_t *orig = bit_copy(bitmap);
-
-		rc = sm_will_run(&t, preemptee_candidates, preemptee_job_list);
-		sm_note_unplanned_sharing(&t, orig, rc, time(NULL));
-		FREE_NULL_BITMAP(orig);
-	}
-	if (rc == SLURM_SUCCESS)
-		job_ptr->total_cpus = t.total_cpus;
-	sm_log_decision_locked(job_ptr, mode, rc, bitmap, min_nodes, max_nodes,
-			       req_nodes, &t.hints);
+	if (sm_other())
+		rc = sm_layer_job_test(&t, mode, preemptee_candidates,
+				       preemptee_job_list);
+	else
+		rc = _job_test_whole(&t, mode, preemptee_candidates,
+				     preemptee_job_list);
+	sm_log_decision_locked(job_ptr, mode, offered, rc, bitmap, min_nodes,
+			       max_nodes, req_nodes, &t.hints);
 	slurm_mutex_unlock(&mesh_mutex);
 	return rc == SLURM_SUCCESS ? SLURM_SUCCESS : EINVAL;
 }
 
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
+	slurm_select_ops_t *o = sm_other();
 	bitstr_t *nodes;
 
+	if (o)
+		(void) o->job_begin(job_ptr);
 	slurm_mutex_lock(&mesh_mutex);
 	sm_ensure_state_locked();
 	sm_track_add(job_ptr);
 	nodes = sm_job_nodes(job_ptr);
 	if (nodes)
-		sm_set_comment(job_ptr, nodes);
+		sm_set_comment(job_ptr, nodes, "begins");
 	FREE_NULL_BITMAP(nodes);
 	slurm_mutex_unlock(&mesh_mutex);
 	return SLURM_SUCCESS;
@@ -227,9 +278,12 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 
 extern int select_p_job_ready(job_record_t *job_ptr)
 {
+	slurm_select_ops_t *o = sm_other();
 	node_record_t *node_ptr;
 	int i;
 
+	if (o)
+		return o->job_ready(job_ptr);
 	if (!IS_JOB_RUNNING(job_ptr) && !IS_JOB_SUSPENDED(job_ptr))
 		return 0;
 	if (!job_ptr->node_bitmap)
@@ -249,17 +303,26 @@ extern int select_p_job_ready(job_record_t *job_ptr)
 extern int select_p_job_expand(job_record_t *from_job_ptr,
 			       job_record_t *to_job_ptr)
 {
+	slurm_select_ops_t *o = sm_other();
+	int rc = o ? o->job_expand(from_job_ptr, to_job_ptr) : SLURM_SUCCESS;
+
 	slurm_mutex_lock(&mesh_mutex);
 	/* slurmctld has already merged the records; take them as they are */
 	sm.state_valid = false;
 	slurm_mutex_unlock(&mesh_mutex);
-	return SLURM_SUCCESS;
+	return rc;
 }
 
-/* One node was removed from a running job. */
+/*
+ * One node was removed from a running job (scontrol update NumNodes=):
+ * release it, and recompute the placement summary (SystemComment and
+ * jobinfo) for the nodes the job keeps.
+ */
 extern int select_p_job_resized(job_record_t *job_ptr,
 				node_record_t *node_ptr)
 {
+	slurm_select_ops_t *o = sm_other();
+	int rc = o ? o->job_resized(job_ptr, node_ptr) : SLURM_SUCCESS;
 	struct mesh_job *mj;
 
 	slurm_mutex_lock(&mesh_mutex);
@@ -271,46 +334,59 @@ extern int select_p_job_resized(job_record_t *job_ptr,
 		sm_job_index(mj);
 		if (sm.busy[node_ptr->index])
 			sm.busy[node_ptr->index]--;
+		sm_set_comment(job_ptr, mj->nodes, "resized");
 	}
 	slurm_mutex_unlock(&mesh_mutex);
-	return SLURM_SUCCESS;
+	return rc;
 }
 
 extern int select_p_job_signal(job_record_t *job_ptr, int signal)
 {
-	return SLURM_SUCCESS;
+	slurm_select_ops_t *o = sm_other();
+
+	return o ? o->job_signal(job_ptr, signal) : SLURM_SUCCESS;
 }
 
 extern int select_p_job_fini(job_record_t *job_ptr)
 {
+	slurm_select_ops_t *o = sm_other();
+	int rc = o ? o->job_fini(job_ptr) : SLURM_SUCCESS;
+
 	slurm_mutex_lock(&mesh_mutex);
 	if (sm.state_valid)
 		sm_track_remove(job_ptr->job_id);
 	slurm_mutex_unlock(&mesh_mutex);
 	log_flag(SELECT_TYPE, "%s: %pJ released its nodes", plugin_type,
 		 job_ptr);
-	return SLURM_SUCCESS;
+	return rc;
 }
 
-/* Only an indefinite (admin) suspend releases the nodes. */
 /*
- * A suspended job keeps its nodes: whole-node jobs do not share, so
- * giving them away would put two jobs on one node at resume (select/linear
- * likewise keeps tot_job_cnt and so never offers them to exclusive jobs).
- * This also matches _rebuild_locked(), which counts suspended jobs.
+ * A suspended job keeps its nodes, also after an admin suspend
+ * (indf_susp): whole-node jobs do not share, so giving the nodes away
+ * would put two jobs on one node at resume.  select/linear does give
+ * them away on an admin suspend (its _rm_job_from_nodes), and two jobs
+ * then run on the same nodes after resume; doc/select-mesh.md says why
+ * select/mesh does not.  This also matches _rebuild_locked(), which
+ * counts suspended jobs.  Over cons_tres, cons_tres decides, as alone.
  */
 extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
 {
-	log_flag(SELECT_TYPE, "%s: %pJ suspended (indf=%d); its nodes stay allocated",
-		 plugin_type, job_ptr, indf_susp);
-	return SLURM_SUCCESS;
+	slurm_select_ops_t *o = sm_other();
+
+	log_flag(SELECT_TYPE, "%s: %pJ suspended (indf=%d)%s", plugin_type,
+		 job_ptr, indf_susp,
+		 o ? "" : "; its nodes stay allocated");
+	return o ? o->job_suspend(job_ptr, indf_susp) : SLURM_SUCCESS;
 }
 
 extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 {
+	slurm_select_ops_t *o = sm_other();
+
 	log_flag(SELECT_TYPE, "%s: %pJ resumed (indf=%d)", plugin_type,
 		 job_ptr, indf_susp);
-	return SLURM_SUCCESS;
+	return o ? o->job_resume(job_ptr, indf_susp) : SLURM_SUCCESS;
 }
 
 extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
@@ -318,35 +394,50 @@ extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
 					  uint32_t node_count,
 					  bitstr_t **avail_nodes)
 {
-	return NULL;
+	slurm_select_ops_t *o = sm_other();
+
+	return o ? o->step_pick_nodes(job_ptr, jobinfo ? jobinfo->other : NULL,
+				      node_count, avail_nodes) : NULL;
 }
 
 extern int select_p_step_start(step_record_t *step_ptr)
 {
-	return SLURM_SUCCESS;
+	slurm_select_ops_t *o = sm_other();
+
+	return o ? o->step_start(step_ptr) : SLURM_SUCCESS;
 }
 
 extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
 {
-	return SLURM_SUCCESS;
+	slurm_select_ops_t *o = sm_other();
+
+	return o ? o->step_finish(step_ptr, killing_step) : SLURM_SUCCESS;
 }
 
 extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
 {
+	slurm_select_ops_t *o = sm_other();
+
 	slurm_mutex_lock(&mesh_mutex);
 	sm_ensure_state_locked();
 	slurm_mutex_unlock(&mesh_mutex);
-	return SLURM_SUCCESS;
+	return o ? o->nodeinfo_set(job_ptr) : SLURM_SUCCESS;
 }
 
 /*
- * SELECT_CR_PLUGIN = 0: whole-node semantics.  SELECT_SINGLE_JOB_TEST = 1:
- * slurmctld must offer all usable nodes at once, because the mesh
- * placement is global (node sets by weight would split it).
+ * Whole nodes: SELECT_CR_PLUGIN = 0 (whole-node semantics) and
+ * SELECT_SINGLE_JOB_TEST = 1: slurmctld must offer all usable nodes at
+ * once, because the mesh placement is global; node Weight is honoured in
+ * job_test (sm_choose()).  Over cons_tres, cons_tres answers (CONS_TRES,
+ * and 1 for SINGLE_JOB_TEST as well).
  */
 extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 					 job_record_t *job_ptr, void *data)
 {
+	slurm_select_ops_t *o = sm_other();
+
+	if (o)
+		return o->get_info_from_plugin(dinfo, job_ptr, data);
 	switch (dinfo) {
 	case SELECT_CR_PLUGIN:
 		*(uint32_t *) data = 0;
@@ -363,27 +454,35 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 /* A node registered. */
 extern int select_p_update_node_config(int index)
 {
+	slurm_select_ops_t *o = sm_other();
+
 	slurm_mutex_lock(&mesh_mutex);
 	sm.cpus_range_valid = false;
 	slurm_mutex_unlock(&mesh_mutex);
-	return SLURM_SUCCESS;
+	return o ? o->update_node_config(index) : SLURM_SUCCESS;
 }
 
 /* Partitions or nodes changed: rebuild usage on next use. */
 extern int select_p_reconfigure(void)
 {
+	slurm_select_ops_t *o = sm_other();
+
 	slurm_mutex_lock(&mesh_mutex);
 	sm.state_valid = false;
 	sm.cpus_range_valid = false;
 	slurm_mutex_unlock(&mesh_mutex);
-	return SLURM_SUCCESS;
+	return o ? o->reconfigure() : SLURM_SUCCESS;
 }
 
-/* Reservations also get a compact mesh placement. */
+/*
+ * Reservations get a compact mesh placement of whole nodes; over
+ * cons_tres, cons_tres places them (CoreCnt, its core bitmaps).
+ */
 extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
 				    uint32_t node_cnt, bitstr_t *avail_bitmap,
 				    bitstr_t **core_bitmap)
 {
+	slurm_select_ops_t *o = sm_other();
 	uint32_t *out;
 	bitstr_t *pick = NULL;
 	struct mesh_bitmap *free_map = NULL;
@@ -391,6 +490,9 @@ extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
 	struct mesh_view v;
 	uint32_t i;
 
+	if (o)
+		return o->resv_test(resv_desc_ptr, node_cnt, avail_bitmap,
+				    core_bitmap);
 	slurm_mutex_lock(&mesh_mutex);
 	if (!sm.conf || sm.conf_broken || !node_cnt ||
 	    bit_set_count(avail_bitmap) < node_cnt ||

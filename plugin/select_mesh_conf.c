@@ -69,6 +69,8 @@ extern void sm_conf_free_maps(void)
 	xfree(sm.busy);
 	mesh_bitmap_destroy(sm.buf_free);
 	sm.buf_free = NULL;
+	mesh_bitmap_destroy(sm.buf_tier);
+	sm.buf_tier = NULL;
 	xfree(sm.buf_end);
 	xfree(sm.buf_out);
 	mesh_planner_destroy(sm.planner);
@@ -134,7 +136,8 @@ static void _build_maps_locked(struct mesh_conf *c)
 	}
 	sm.busy = xcalloc(node_record_count + 1, sizeof(*sm.busy));
 	sm.node_cnt = node_record_count;
-	if (mesh_bitmap_create(c->topo->nodes, &sm.buf_free))
+	if (mesh_bitmap_create(c->topo->nodes, &sm.buf_free) ||
+	    mesh_bitmap_create(c->topo->nodes, &sm.buf_tier))
 		fatal("%s: no memory for a %u-position free map", plugin_type,
 		      c->topo->nodes);
 	sm.buf_out = xcalloc(sm.node_cnt + 1, sizeof(*sm.buf_out));
@@ -360,7 +363,7 @@ extern void sm_conf_load_locked(void)
 /*
  * Say per partition what OverSubscribe means here, and warn about what is
  * not supported: memory is not accounted, and backfill's WILL_RUN plans a
- * sharing job as if it needed idle nodes (the main scheduler shares).
+ * sharing job on idle nodes unless it can share now.
  */
 extern void sm_conf_log_sharing(void)
 {
@@ -375,7 +378,7 @@ extern void sm_conf_log_sharing(void)
 		m = p->max_share & ~SHARED_FORCE;
 		if (m <= 1)
 			continue;
-		error("%s: partition %s OverSubscribe=%s:%u: whole nodes are shared by up to %u jobs%s; not supported: memory limits (CR_Memory) between sharing jobs, and backfill plans sharing jobs as if they needed idle nodes",
+		error("%s: partition %s OverSubscribe=%s:%u: whole nodes are shared by up to %u jobs%s; not supported: memory limits (CR_Memory) between sharing jobs, and backfill plans a sharing job on idle nodes unless it can share now",
 			plugin_type, p->name,
 			(p->max_share & SHARED_FORCE) ? "FORCE" : "YES", m, m,
 			(p->max_share & SHARED_FORCE) ? "" :

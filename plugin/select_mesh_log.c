@@ -1,7 +1,7 @@
 /*****************************************************************************\
  *  select_mesh_log.c - select/mesh decision lines under
- *  DebugFlags=SelectType: one per select_p_job_test call, WILL_RUN answers
- *  only when they change.
+ *  DebugFlags=SelectType: one per select_p_job_test call whose answer
+ *  differs from the job's last one for the same mode and nodes.
  *****************************************************************************
  *  Copyright (C) 2026 The slurm-mesh authors.
  *
@@ -42,18 +42,23 @@ static const char *_mode_str(uint16_t mode)
 /*
  * Backfill asks WILL_RUN for every pending job in every cycle, and most
  * answers repeat the last one (issue 12.5: about 100,000 decision lines
- * for a 1,000-job stream, written with the scheduler's locks held).
- * Under DebugFlags=SelectType a job's WILL_RUN answer is therefore logged
- * only when it differs from the last one logged for that job; the next
- * logged line counts the repeats it left out.  Slots are per job id
- * modulo the table size; a collision only costs an extra line.
+ * for a 1,000-job stream, written with the scheduler's locks held); the
+ * main scheduler likewise asks RUN_NOW and TEST_ONLY for a job that
+ * cannot start, every pass.  Under DebugFlags=SelectType a decision is
+ * therefore logged only when its answer differs from the last one logged
+ * for the same job, mode and offered nodes; the next logged line counts
+ * the repeats it left out.  The answer is the return code, the chosen
+ * nodes and, for a WILL_RUN that placed, the start time (a refusal has
+ * none: backfill moves the job's start_time between its tries).  Slots
+ * are per key modulo the table size; a collision only costs a line.
  */
-#define WILL_RUN_LOG_SLOTS 4096
+#define LOG_SLOTS 4096
 static struct {
 	uint32_t job_id;
+	uint32_t key;		/* hash of mode and offered nodes */
 	uint32_t answer;	/* hash of rc, start time and nodes */
 	uint32_t repeats;	/* identical answers not logged since */
-} will_run_log[WILL_RUN_LOG_SLOTS];
+} decision_log[LOG_SLOTS];
 
 static uint32_t _fnv(uint32_t h, uint64_t v)
 {
@@ -64,19 +69,34 @@ static uint32_t _fnv(uint32_t h, uint64_t v)
 	return h;
 }
 
-static uint32_t _will_run_answer(int rc, time_t start, bitstr_t *bitmap)
+static uint32_t _hash_bits(uint32_t h, bitstr_t *bitmap)
 {
-	uint32_t h = _fnv(2166136261u, (uint64_t) rc);
-	bitoff_t i, last;
+	bitoff_t i, last = bit_fls(bitmap);
 
-	h = _fnv(h, (uint64_t) start);
-	if (rc)
-		return h;
-	last = bit_fls(bitmap);
 	for (i = bit_ffs(bitmap); i >= 0 && i <= last; i++)
 		if (bit_test(bitmap, i))
 			h = _fnv(h, (uint64_t) i);
 	return h;
+}
+
+/* The nodes offered to a decision, before it trims the bitmap (0 without
+ * DebugFlags=SelectType, where nothing is logged). */
+extern uint32_t sm_log_offered(bitstr_t *bitmap)
+{
+	if (!(slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE))
+		return 0;
+	return _hash_bits(2166136261u, bitmap);
+}
+
+static uint32_t _answer(uint16_t mode, int rc, time_t start, bitstr_t *bitmap)
+{
+	uint32_t h = _fnv(2166136261u, (uint64_t) rc);
+
+	if (rc)
+		return h;
+	if (SELECT_IS_MODE_WILL_RUN(mode))
+		h = _fnv(h, (uint64_t) start);
+	return _hash_bits(h, bitmap);
 }
 
 /*
@@ -84,24 +104,26 @@ static uint32_t _will_run_answer(int rc, time_t start, bitstr_t *bitmap)
  * before it.
  */
 static bool _log_decision_locked(job_record_t *job_ptr, uint16_t mode,
-				 int rc, bitstr_t *bitmap, uint32_t *skipped)
+				 uint32_t offered, int rc, bitstr_t *bitmap,
+				 uint32_t *skipped)
 {
-	uint32_t slot = job_ptr->job_id % WILL_RUN_LOG_SLOTS, answer;
+	uint32_t key = _fnv(offered, (uint64_t) mode), slot, answer;
 
+	slot = _fnv(key, (uint64_t) job_ptr->job_id) % LOG_SLOTS;
+	answer = _answer(mode, rc, job_ptr->start_time, bitmap);
 	*skipped = 0;
-	if (!SELECT_IS_MODE_WILL_RUN(mode))
-		return true;
-	answer = _will_run_answer(rc, job_ptr->start_time, bitmap);
-	if (will_run_log[slot].job_id == job_ptr->job_id &&
-	    will_run_log[slot].answer == answer) {
-		will_run_log[slot].repeats++;
-		return false;
+	if (decision_log[slot].job_id == job_ptr->job_id &&
+	    decision_log[slot].key == key) {
+		if (decision_log[slot].answer == answer) {
+			decision_log[slot].repeats++;
+			return false;
+		}
+		*skipped = decision_log[slot].repeats;
 	}
-	if (will_run_log[slot].job_id == job_ptr->job_id)
-		*skipped = will_run_log[slot].repeats;
-	will_run_log[slot].job_id = job_ptr->job_id;
-	will_run_log[slot].answer = answer;
-	will_run_log[slot].repeats = 0;
+	decision_log[slot].job_id = job_ptr->job_id;
+	decision_log[slot].key = key;
+	decision_log[slot].answer = answer;
+	decision_log[slot].repeats = 0;
 	return true;
 }
 
@@ -111,7 +133,7 @@ static bool _log_decision_locked(job_record_t *job_ptr, uint16_t mode,
  * and answer (nodes or no placement, and the start time for WILL_RUN).
  */
 extern void sm_log_decision_locked(job_record_t *job_ptr, uint16_t mode,
-				   int rc, bitstr_t *bitmap,
+				   uint32_t offered, int rc, bitstr_t *bitmap,
 				   uint32_t min_nodes, uint32_t max_nodes,
 				   uint32_t req_nodes,
 				   const struct mesh_request *hints)
@@ -120,7 +142,8 @@ extern void sm_log_decision_locked(job_record_t *job_ptr, uint16_t mode,
 	char *nodes;
 
 	if (!(slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE) ||
-	    !_log_decision_locked(job_ptr, mode, rc, bitmap, &skipped))
+	    !_log_decision_locked(job_ptr, mode, offered, rc, bitmap,
+				  &skipped))
 		return;
 	nodes = rc ? NULL : bitmap2node_name(bitmap);
 	log_flag(SELECT_TYPE, "%s: %pJ mode=%s nodes=%u-%u/%u alloc=%s hints shape=%dx%dx%d io-intensity=%.2f comm=%s -> %s start=%ld repeats_not_logged=%u",

@@ -187,17 +187,59 @@ static int _place_k(struct mesh_try *t, const struct mesh_view *v,
 	return rc;
 }
 
-/* CPUs the job gets on the chosen nodes (whole nodes). */
-static uint32_t _sum_cpus(const uint32_t *out, uint32_t k)
+/* CPUs the job gets on the chosen nodes: t->cpus, else whole nodes. */
+static uint32_t _sum_cpus(struct mesh_try *t, const uint32_t *out,
+			  uint32_t k)
 {
 	uint32_t i, cpus = 0;
 	node_record_t *node_ptr;
+	int n;
 
 	for (i = 0; i < k; i++) {
-		node_ptr = node_record_table_ptr[sm.mesh2node[out[i]]];
-		cpus += node_ptr->config_ptr->cpus;
+		n = sm.mesh2node[out[i]];
+		node_ptr = node_record_table_ptr[n];
+		cpus += t->cpus ? t->cpus[n] : node_ptr->config_ptr->cpus;
 	}
 	return cpus;
+}
+
+/* A node's scheduling Weight: its config record's, which scontrol update
+ * changes (node_ptr->weight only keeps the one of saved state). */
+static uint32_t _weight(int i)
+{
+	return node_record_table_ptr[i]->config_ptr->weight;
+}
+
+static int _cmp_weight(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * Node Weight, as cons_tres honours it: the distinct weights of the
+ * usable nodes, lowest first, into t->tiers (none if all are equal).
+ * sm_choose() places within the lowest tier that can hold the job, then
+ * widens to the next.
+ */
+static void _weight_tiers(struct mesh_try *t)
+{
+	int i, n = 0, last = MIN(bit_size(t->avail), sm.node_cnt);
+
+	t->n_tiers = 0;
+	t->tiers = xcalloc(sm.node_cnt + 1, sizeof(*t->tiers));
+	for (i = 0; i < last; i++)
+		if (bit_test(t->avail, i))
+			t->tiers[n++] = _weight(i);
+	qsort(t->tiers, n, sizeof(*t->tiers), _cmp_weight);
+	for (i = 0; i < n; i++)
+		if (!t->n_tiers || t->tiers[t->n_tiers - 1] != t->tiers[i])
+			t->tiers[t->n_tiers++] = t->tiers[i];
+	if (t->n_tiers <= 1) {
+		t->n_tiers = 0;
+		xfree(t->tiers);
+	}
 }
 
 
@@ -231,21 +273,24 @@ extern int sm_try_begin(struct mesh_try *t)
 	/* every count tried is at least cand[1], at most this */
 	if (t->cand[1] > MIN(t->max_nodes, t->avail_cnt))
 		return -1;
+	_weight_tiers(t);
 	return 0;
 }
 
 extern void sm_try_end(struct mesh_try *t)
 {
 	xfree(t->req);
+	xfree(t->tiers);
+	t->n_tiers = 0;
 }
 
 /*
  * Choose nodes free in v: first the requested count, then the minimum;
- * grow while the job's CPU minimum is not met.  Needs sm_try_begin().
+ * grow while the job's CPU minimum is not met.
  * RET 0 with out[0 .. t->k - 1] and t->total_cpus set, or a MESH_E* code.
  */
-extern int sm_choose(struct mesh_try *t, const struct mesh_view *v,
-		     uint32_t *out)
+static int _choose_counts(struct mesh_try *t, const struct mesh_view *v,
+			  uint32_t *out)
 {
 	uint32_t k = 0, min_cpus = t->job_ptr->details->min_cpus;
 	int c, rc = MESH_ENOSPC;
@@ -256,7 +301,7 @@ extern int sm_choose(struct mesh_try *t, const struct mesh_view *v,
 		    (c == 1 && t->cand[1] == t->cand[0]))
 			continue;
 		while (!(rc = _place_k(t, v, k, out)) &&
-		       (t->total_cpus = _sum_cpus(out, k)) < min_cpus) {
+		       (t->total_cpus = _sum_cpus(t, out, k)) < min_cpus) {
 			uint32_t more = (min_cpus - t->total_cpus +
 					 sm_max_node_cpus() - 1) /
 					sm_max_node_cpus();
@@ -268,6 +313,36 @@ extern int sm_choose(struct mesh_try *t, const struct mesh_view *v,
 		}
 	}
 	t->k = rc ? 0 : k;
+	return rc;
+}
+
+/*
+ * Choose nodes free in v (_choose_counts()), within the lowest weight
+ * tier that can hold the job: the free positions of nodes of weight up
+ * to each of t->tiers in turn.  Needs sm_try_begin().
+ * RET 0 with out[0 .. t->k - 1] and t->total_cpus set, or a MESH_E* code.
+ */
+extern int sm_choose(struct mesh_try *t, const struct mesh_view *v,
+		     uint32_t *out)
+{
+	struct mesh_view tier = *v;
+	int w, s, rc = MESH_ENOSPC;
+	uint32_t pos;
+
+	if (!t->n_tiers)
+		return _choose_counts(t, v, out);
+	tier.free = sm.buf_tier;
+	for (w = 0; w < t->n_tiers && rc; w++) {
+		for (s = 0; s < sm.node_cnt; s++) {
+			pos = sm.node2mesh[s];
+			if (mesh_bitmap_test(v->free, pos) &&
+			    _weight(s) <= t->tiers[w])
+				mesh_bitmap_set(sm.buf_tier, pos);
+			else
+				mesh_bitmap_clear(sm.buf_tier, pos);
+		}
+		rc = _choose_counts(t, &tier, out);
+	}
 	return rc;
 }
 

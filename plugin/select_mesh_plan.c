@@ -39,7 +39,7 @@ static int _cmp_u32(const void *x, const void *y)
 }
 
 /* Sorted job ids of the list (NULL and 0 when empty); xfree the result. */
-static uint32_t *_sorted_ids(List l, int *n)
+extern uint32_t *sm_sorted_ids(List l, int *n)
 {
 	ListIterator it;
 	job_record_t *j;
@@ -57,7 +57,7 @@ static uint32_t *_sorted_ids(List l, int *n)
 	return ids;
 }
 
-static bool _in_ids(const uint32_t *ids, int n, uint32_t job_id)
+extern bool sm_in_ids(const uint32_t *ids, int n, uint32_t job_id)
 {
 	return n && bsearch(&job_id, ids, n, sizeof(*ids), _cmp_u32);
 }
@@ -92,11 +92,11 @@ static uint16_t *_busy_without(List candidates)
 	int i, j, t, n_ids;
 
 	memcpy(use, sm.busy, sm.node_cnt * sizeof(*use));
-	if (!(ids = _sorted_ids(candidates, &n_ids)))
+	if (!(ids = sm_sorted_ids(candidates, &n_ids)))
 		return use;
 	for (t = 0; t < sm.n_tracked; t++) {
 		mj = &sm.tracked[t];
-		if (!_in_ids(ids, n_ids, mj->job_id))
+		if (!sm_in_ids(ids, n_ids, mj->job_id))
 			continue;
 		for (j = 0; j < mj->n_idx; j++) {
 			i = mj->idx[j];
@@ -130,10 +130,10 @@ static int _running_holds(List candidates, bitstr_t *avail,
 
 	for (i = 0; i < sm.node_cnt; i++)
 		owner[i] = -1;
-	ids = _sorted_ids(candidates, &n_ids);
+	ids = sm_sorted_ids(candidates, &n_ids);
 	for (t = 0; t < sm.n_tracked; t++) {
 		mj = &sm.tracked[t];
-		if (_in_ids(ids, n_ids, mj->job_id))
+		if (sm_in_ids(ids, n_ids, mj->job_id))
 			continue;
 		if ((j = find_job_record(mj->job_id)))
 			mj->end_time = j->end_time;

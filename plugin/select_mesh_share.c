@@ -122,42 +122,43 @@ extern int sm_run_shared(struct mesh_try *t, bitstr_t *orig,
 
 
 /*
- * WILL_RUN (backfill) plans a sharing job on idle nodes only (not
- * supported: sharing in backfill's plan).  If such a job could share nodes
- * now but the plan starts it later or never, say so in its pending reason
- * (squeue %r, scontrol Reason=): otherwise it shows Priority or Resources
- * with nothing to tell it apart from a job that truly waits.  slurmctld
- * keeps the text while the reason stays Priority; its RUN_NOW path clears
- * it (node_scheduler.c).  A text of ours that no longer holds is removed.
- * Nothing else of t or the job changes.  (last_job_update is not bumped:
- * slurmd loads this plugin too and has no such symbol; backfill bumps it.)
+ * WILL_RUN for a sharing job.  The planner (sm_will_run()) plans it on
+ * idle nodes.  If it could share nodes now (sm_run_shared() finds a
+ * placement) but the plan starts it later or never, the answer is now, on
+ * those nodes, as select/linear's WILL_RUN answers: backfill then starts
+ * it, and its pending reason stays Slurm's own, which names what blocks
+ * it.  Sharing later than now is not planned.  *plan holds the plan's
+ * preemptees; an answer by sharing preempts none, so they are dropped.
+ * A pending-reason text an older select/mesh wrote ("select/mesh: could
+ * share nodes now ...") is removed.
+ * RET the answer's return code.
  */
 #define SHARE_DESC_PREFIX "select/mesh: "
-extern void sm_note_unplanned_sharing(struct mesh_try *t, bitstr_t *orig,
-				      int rc, time_t now)
+extern int sm_plan_sharing_now(struct mesh_try *t, bitstr_t *orig, int rc,
+			       List *plan)
 {
 	job_record_t *job_ptr = t->job_ptr;
 	uint16_t m = sm_max_share(job_ptr);
-	struct mesh_try saved = *t;
+	time_t now = time(NULL);
 	bitstr_t *keep;
-	time_t start = job_ptr->start_time;
-	bool note = false;
+	uint32_t total_cpus = t->total_cpus;
 
-	if (m > 1 && (rc != SLURM_SUCCESS || job_ptr->start_time > now)) {
-		keep = bit_copy(t->avail);
-		note = sm_run_shared(t, orig, m) == SLURM_SUCCESS;
-		*t = saved;
+	if (job_ptr->state_desc &&
+	    !xstrncmp(job_ptr->state_desc, SHARE_DESC_PREFIX,
+		      strlen(SHARE_DESC_PREFIX)))
+		xfree(job_ptr->state_desc);
+	if (m <= 1 || (rc == SLURM_SUCCESS && job_ptr->start_time <= now))
+		return rc;
+	keep = bit_copy(t->avail);
+	if (sm_run_shared(t, orig, m) == SLURM_SUCCESS) {
+		job_ptr->start_time = now;
+		if (*plan)
+			list_flush(*plan);
+		rc = SLURM_SUCCESS;
+	} else {
 		bit_copybits(t->avail, keep);
-		FREE_NULL_BITMAP(keep);
-		job_ptr->start_time = start;
+		t->total_cpus = total_cpus;
 	}
-	if (note) {
-		xfree(job_ptr->state_desc);
-		xstrfmtcat(job_ptr->state_desc,
-			   SHARE_DESC_PREFIX "could share nodes now (OverSubscribe %u), but backfill plans sharing jobs on idle nodes only; the main scheduler starts it when it reaches it",
-			   m);
-	} else if (job_ptr->state_desc &&
-		   !xstrncmp(job_ptr->state_desc, SHARE_DESC_PREFIX,
-			     strlen(SHARE_DESC_PREFIX)))
-		xfree(job_ptr->state_desc);
+	FREE_NULL_BITMAP(keep);
+	return rc;
 }
