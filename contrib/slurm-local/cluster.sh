@@ -27,6 +27,9 @@
 #                              File= links to /dev/null (22.05's slurmd drops
 #                              a GPU without File=)
 #       --gres-conf FILE       use FILE as DIR/etc/gres.conf instead
+#       --node-params P        the nodes' resources (default "CPUs=1
+#                              RealMemory=1000"; with more CPUs than the
+#                              host has, add SlurmdParameters=config_overrides)
 #   cluster.sh stop --dir DIR          stop everything recorded in DIR/run/pids
 #   cluster.sh restart-ctld --dir DIR  restart only slurmctld (keeps state)
 #   cluster.sh env --dir DIR           print 'export SLURM_CONF=...' lines
@@ -50,7 +53,7 @@ usage_die() {
     printf "Try '%s --help'.\n" "$prog" >&2
     exit 2
 }
-usage() { sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; }
 
 # ---------------------------------------------------------------- options
 cmd=""
@@ -70,6 +73,7 @@ daemon_env=()
 munged_env=()
 gres_specs=()
 gres_conf_src=""
+node_params="CPUs=1 RealMemory=1000"
 
 parse_args() {
     [ $# -gt 0 ] || usage_die "missing command"
@@ -104,6 +108,7 @@ parse_args() {
                 IFS=, read -ra g <<<"${2:?--gres needs a value}"
                 gres_specs+=("${g[@]}"); shift ;;
             --gres-conf) gres_conf_src=${2:?--gres-conf needs a value}; shift ;;
+            --node-params) node_params=${2:?--node-params needs a value}; shift ;;
             -h|--help) usage; exit 0 ;;
             *) usage_die "unknown argument: $1" ;;
         esac
@@ -490,7 +495,7 @@ write_slurm_conf() {   # nnodes base
         "SlurmdTimeout=60"
         "InactiveLimit=0"
         "MailProg=/bin/true"
-        "NodeName=DEFAULT CPUs=1 RealMemory=1000 State=UNKNOWN${gres_node:+ Gres=$gres_node}"
+        "NodeName=DEFAULT $node_params State=UNKNOWN${gres_node:+ Gres=$gres_node}"
         "NodeName=$nodes NodeHostname=$host NodeAddr=127.0.0.1 Port=$ports"
         "PartitionName=mesh Nodes=$nodes Default=YES MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE"
     )
