@@ -14,12 +14,17 @@
 #       --test-timeout SECS  bound per test (default 120; counts as fail)
 #       --budget SECS        start no test after SECS (rest: notrun)
 #       --mesh WxH           cluster shape (default 4x4)
+#       --extra-slurm-conf L a slurm.conf line for cluster.sh (repeatable)
 #   upstream-expect.sh compare [--allow FILE] A_DIR B_DIR
 #       Prints every test whose status differs between the runs; exit 1
 #       if one of them is not in the allow-list FILE (lines "TEST reason").
 #   upstream-expect.sh check --plugin-dir DIR --out DIR --allow FILE
 #                            [--list FILE | --tests GLOBS] [--test-timeout S]
-#       run for select/mesh and select/linear, then compare.
+#                            [--over cons_tres]
+#       run for select/mesh and select/linear, then compare; with --over
+#       cons_tres, select/mesh over cons_tres (SelectTypeParameters=
+#       CR_Core_Memory,OTHER_CONS_TRES) against plain select/cons_tres
+#       (CR_Core_Memory).
 #
 # SLURM_SRC (default: the tree named in /usr/local/src/slurm-mesh/SLURM_SRC)
 # is the configured Slurm source tree; its testsuite/expect is copied to
@@ -37,7 +42,7 @@ usage_die() {
     printf "Try '%s --help'.\n" "$prog" >&2
     exit 2
 }
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; }
 
 slurm_src() {
     if [ -n "${SLURM_SRC:-}" ]; then
@@ -58,6 +63,8 @@ test_timeout=120
 budget=0
 mesh=4x4
 allow=""
+over=""
+extra_conf=()
 
 parse_opts() {
     while [ $# -gt 0 ]; do
@@ -71,6 +78,8 @@ parse_opts() {
             --budget) budget=${2:?--budget needs a value}; shift ;;
             --mesh) mesh=${2:?--mesh needs a value}; shift ;;
             --allow) allow=${2:?--allow needs a value}; shift ;;
+            --over) over=${2:?--over needs a value}; shift ;;
+            --extra-slurm-conf) extra_conf+=(--extra-slurm-conf "${2:?--extra-slurm-conf needs a value}"); shift ;;
             -h|--help) usage; exit 0 ;;
             -*) usage_die "unknown option: $1" ;;
             *) args+=("$1") ;;
@@ -133,6 +142,7 @@ EOF
     trap 'exit 1' INT TERM
     local copt=(start --dir "$cluster_dir" --mesh "$mesh" --select "$select_type" --timeout 60)
     [ -z "$plugin_dir" ] || copt+=(--plugin-dir "$plugin_dir")
+    copt+=("${extra_conf[@]}")
     "$CLUSTER" "${copt[@]}" >"$out/cluster-start.log" 2>&1 \
         || { cat "$out/cluster-start.log" >&2; die "cluster start failed"; }
     export SLURM_CONF=$cluster_dir/etc/slurm.conf
@@ -203,11 +213,21 @@ do_compare() {
 do_check() {
     [ -n "$out" ] || usage_die "check: --out is required"
     [ -n "$allow" ] || usage_die "check: --allow is required"
-    local base=$out
-    ( select_type=select/mesh; out=$base/mesh; do_run ) || die "select/mesh run failed"
-    ( select_type=select/linear; out=$base/linear; do_run ) || die "select/linear run failed"
-    args=("$base/mesh" "$base/linear")
-    printf 'test       mesh     linear\n'
+    local base=$out other=select/linear params=()
+    case "$over" in
+        "") ;;
+        cons_tres)
+            other=select/cons_tres
+            params=(--extra-slurm-conf "SelectTypeParameters=CR_Core_Memory") ;;
+        *) usage_die "--over: only cons_tres is supported" ;;
+    esac
+    ( select_type=select/mesh; out=$base/mesh
+      [ -z "$over" ] || extra_conf+=(--extra-slurm-conf "SelectTypeParameters=CR_Core_Memory,OTHER_CONS_TRES")
+      do_run ) || die "select/mesh run failed"
+    ( select_type=$other; out=$base/${other#select/}; extra_conf+=("${params[@]}"); do_run ) \
+        || die "$other run failed"
+    args=("$base/mesh" "$base/${other#select/}")
+    printf 'test       mesh     %s\n' "${other#select/}"
     do_compare
 }
 
