@@ -36,41 +36,22 @@ common=(--gres gpu:2 --node-params "CPUs=4 RealMemory=4000"
     --extra-slurm-conf "PartitionName=gpu Nodes=n[0-15] MaxTime=INFINITE State=UP OverSubscribe=NO PriorityTier=1"
     --extra-slurm-conf "PartitionName=high Nodes=n[0-15] MaxTime=INFINITE State=UP OverSubscribe=NO PriorityTier=10")
 M="$work/mesh" C="$work/tres"
-clusters+=("$M" "$C")	# started in the background: the EXIT trap stops them
-cluster_start "$M" --select select/mesh --allocator mc1x1 "${common[@]}" \
-    --extra-slurm-conf "SelectTypeParameters=CR_Core_Memory,OTHER_CONS_TRES" \
-    >"$work/mesh.start" 2>&1 &
-pm=$!
-cluster_start "$C" --select select/cons_tres "${common[@]}" \
-    --extra-slurm-conf "SelectTypeParameters=CR_Core_Memory" \
-    >"$work/tres.start" 2>&1 &
-pc=$!
-ok=1
-wait $pm || { fail "select/mesh over cons_tres: cluster start"; tail -n 20 "$work/mesh.start"; ok=0; }
-wait $pc || { fail "select/cons_tres: cluster start"; tail -n 20 "$work/tres.start"; ok=0; }
-[ "$ok" -eq 1 ] || { mesh_finish; exit 1; }
+start_bg "$M" --select select/mesh --allocator mc1x1 "${common[@]}" \
+    --extra-slurm-conf "SelectTypeParameters=CR_Core_Memory,OTHER_CONS_TRES"
+start_bg "$C" --select select/cons_tres "${common[@]}" \
+    --extra-slurm-conf "SelectTypeParameters=CR_Core_Memory"
+wait_started || { mesh_finish; exit 1; }
 grep -q "select/mesh: Mesh/torus node selection plugin loaded (plugin_id 190) over select/cons_tres" \
     "$M/log/slurmctld.log" && pass "select/mesh loaded over select/cons_tres" \
     || fail "no 'loaded ... over select/cons_tres' line in slurmctld.log"
 
-on() { local d=$1; shift; SLURM_CONF=$d/etc/slurm.conf timeout 30 "$@"; }
 sub() {   # dir sbatch-args...: job id
     local d=$1
     shift
     (cd "$work/jobs" && on "$d" sbatch --parsable -o /dev/null -p gpu -t 5 "$@" | cut -d';' -f1)
 }
-field() { on "$1" scontrol -o show job "$2" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$3=//p" | head -n 1; }
-wait_run() {   # dir secs jobid...: 0 once all RUNNING
-    local d=$1 end=$((SECONDS + $2)) j left
-    shift 2
-    while :; do
-        left=0
-        for j in "$@"; do [ "$(field "$d" "$j" JobState)" = RUNNING ] || left=1; done
-        [ "$left" -eq 1 ] || return 0
-        [ "$SECONDS" -lt "$end" ] || return 1
-        sleep 0.5
-    done
-}
+field() { field_on "$@"; }
+wait_run() { wait_run_on "$@"; }
 
 # One line per job and node: "job node cpu_ids gres_idx mem" from
 # scontrol -d (e.g. "Nodes=n[0-1] CPU_IDs=0-1 Mem=1000 GRES=gpu:1(IDX:0)").

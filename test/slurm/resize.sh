@@ -9,18 +9,13 @@
 mesh_setup resize
 
 M="$work/mesh" L="$work/linear"
-clusters+=("$M" "$L")	# started in the background: the EXIT trap stops them
-cluster_start "$M" --allocator mc1x1 >"$work/mesh.start" 2>&1 &
-pm=$!
-cluster_start "$L" --select select/linear >"$work/linear.start" 2>&1 &
-pl=$!
-wait $pm || { fail "select/mesh: cluster start"; tail -n 20 "$work/mesh.start"; }
-wait $pl || { fail "select/linear: cluster start"; tail -n 20 "$work/linear.start"; }
-[ "$nfail" -eq 0 ] || { mesh_finish; exit 1; }
+start_bg "$M" --allocator mc1x1
+start_bg "$L" --select select/linear
+wait_started || { mesh_finish; exit 1; }
 
-on() { local d=$1; shift; conf=$d/etc/slurm.conf; "$@"; }
+use_cluster() { conf=$1/etc/slurm.conf; }	# for sl, submit, job_field
 for d in "$M" "$L"; do
-    on "$d" true
+    use_cluster "$d"
     a=$(submit -N8 -t 5 --wrap 'sleep 600')
     wait_state "$a" RUNNING 30 || fail "${d##*/}: job $a RUNNING"
     before=$(job_field "$a" NodeList)
@@ -43,7 +38,7 @@ done
 
 # select/mesh: the placement text is that of the 4 kept nodes, as smesh
 # recomputes it from the node list and mesh.conf.
-on "$M" true
+use_cluster "$M"
 a=$(cat "$M.job")
 placement() { sl squeue -h -j "$a" -O SelectJobInfo:80 | sed 's/ *$//'; }
 check_text() {   # when

@@ -9,14 +9,9 @@
 mesh_setup suspend
 
 M="$work/mesh" L="$work/linear"
-clusters+=("$M" "$L")	# started in the background: the EXIT trap stops them
-cluster_start "$M" --allocator mc1x1 >"$work/mesh.start" 2>&1 &
-pm=$!
-cluster_start "$L" --select select/linear >"$work/linear.start" 2>&1 &
-pl=$!
-wait $pm || { fail "select/mesh: cluster start"; tail -n 20 "$work/mesh.start"; }
-wait $pl || { fail "select/linear: cluster start"; tail -n 20 "$work/linear.start"; }
-[ "$nfail" -eq 0 ] || { mesh_finish; exit 1; }
+start_bg "$M" --allocator mc1x1
+start_bg "$L" --select select/linear
+wait_started || { mesh_finish; exit 1; }
 
 # run_case DIR: suspend an 8-node job, then an 8-node and a 4-node job;
 # writes DIR.res: "shared=<nodes of both> small=<state> overlap=<0|1>".

@@ -23,33 +23,14 @@ conf_common=(--mesh 4x4x2 --timeout 40
     --extra-slurm-conf "PartitionName=low Nodes=n[0-31] MaxTime=INFINITE State=UP PriorityTier=1"
     --extra-slurm-conf "PartitionName=high Nodes=n[0-31] MaxTime=INFINITE State=UP PriorityTier=10")
 M="$work/mesh" L="$work/linear"
-clusters+=("$M" "$L")	# started in the background: the EXIT trap stops them
-"$CLUSTER" start --dir "$M" --select select/mesh --allocator mc1x1 \
-    --plugin-dir "$work/plugins" "${conf_common[@]}" >"$work/mesh.start" 2>&1 &
-pm=$!
-"$CLUSTER" start --dir "$L" --select select/linear \
-    --plugin-dir "$work/plugins" "${conf_common[@]}" >"$work/linear.start" 2>&1 &
-pl=$!
-ok=1
-wait $pm || { fail "select/mesh: cluster start"; tail -n 20 "$work/mesh.start"; ok=0; }
-wait $pl || { fail "select/linear: cluster start"; tail -n 20 "$work/linear.start"; ok=0; }
-[ "$ok" -eq 1 ] || { mesh_finish; exit 1; }
+start_bg "$M" --select select/mesh --allocator mc1x1 "${conf_common[@]}"
+start_bg "$L" --select select/linear "${conf_common[@]}"
+wait_started || { mesh_finish; exit 1; }
 
-on() { local d=$1; shift; SLURM_CONF=$d/etc/slurm.conf timeout 30 "$@"; }
 sub() { local d=$1; shift; (cd "$work/jobs" && on "$d" sbatch --parsable -o /dev/null -t 10 "$@" | cut -d';' -f1); }
-field() { on "$1" scontrol -o show job "$2" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$3=//p" | head -n 1; }
+field() { field_on "$@"; }
+wait_run() { wait_run_on "$@"; }
 nodes() { on "$1" scontrol show hostnames "$(field "$1" "$2" NodeList)" | sed 's/^n//' | sort -n | paste -sd' '; }
-wait_run() {   # dir secs jobid...
-    local d=$1 end=$((SECONDS + $2)) j left
-    shift 2
-    while :; do
-        left=0
-        for j in "$@"; do [ "$(field "$d" "$j" JobState)" = RUNNING ] || left=1; done
-        [ "$left" -eq 1 ] || return 0
-        [ "$SECONDS" -lt "$end" ] || return 1
-        sleep 0.5
-    done
-}
 # Largest Manhattan distance between two of the node numbers given (4x4x2,
 # n<i> at x = i % 4, y = i / 4 % 4, z = i / 16).
 diameter() {
