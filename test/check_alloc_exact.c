@@ -747,9 +747,7 @@ END_TEST
  * changes the winner, so a fault in a walk or a cache that rarely
  * decides could pass the tests above; here every centre's score must
  * match: by ball patterns or the table path without line caches, and by
- * the table path with them.  The latter scores each centre against its
- * own score + 1 as the bound, so a bound before the walk that ever
- * exceeds a score fails here. */
+ * the table path with them, against its own score + 1 as the bound. */
 static void l1_path_rounds(const char *mesh, int rounds, uint64_t seed,
 			   l1_round_fn make_round, int patterns_fit_round0)
 {
@@ -798,15 +796,14 @@ static void l1_path_rounds(const char *mesh, int rounds, uint64_t seed,
 }
 
 /* The window (tori with one ring shorter than the others): Gen-Alg's
- * search by alloc_centre.c with the window forced on, forced off and
+ * search by l1near.c with the window forced on, forced off and
  * chosen by its estimate, against the reference, set for set and tie
  * for tie.  10tx5tx12t and 12tx7t have an unrolled copy as well;
  * 7x5x4t and 9x11x3t have none (a ring of 4 or 3 pads by 1), so off
  * means the shell enumeration; 13tx6tx9t windows y, and z's pad of 4
  * bounds the window's balls; 11x16tx10t keeps x open; 5tx9tx11t
  * windows x (its rows are copied a bit at a time); 40tx34t is 2D, with
- * pads of 19 and 16 (past the 3D cap of 13), and off, its copy takes
- * the ball of radius 17 less its tips (copy_ball()); it and 18tx16tx5t
+ * pads of 19 and 16 (past the 3D cap of 13); it and 18tx16tx5t
  * (pads 8, 7 and 2) have a near copy as well (pads of at most 7), taken
  * by the estimate, never or always by round.  k runs up to every free
  * node, so balls reach past every pad.  Every window shares its own

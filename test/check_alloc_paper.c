@@ -703,7 +703,7 @@ START_TEST(test_genalg_mm_match_definition)
 }
 END_TEST
 
-/* Larger maps for the per-slice diamond tables of alloc_centre.c: 2D and
+/* Larger maps for the per-slice diamond tables of l1_tables.c: 2D and
  * 3D, mesh and torus (the last two with unrolled copies whose pads, 3
  * to 6, most balls fit), thin slices (24x3, 3x20x2) and square ones; k
  * up to kmax keeps the exhaustive definition affordable. */

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <math.h>
+
 #include "testutil.h"
 
 static struct mesh_conf *conf_ok(const char *text)
@@ -245,7 +247,7 @@ static const struct {
 } conf_bad[] = {
 	{ HEAD "Allocator=mc1x1\nColour=blue\n", 4, "Colour", "unknown key" },
 	/* the list of keys names every key the parser knows */
-	{ HEAD "DefaultCom=none\n", 3, "DefaultCom", "DefaultIOIntensity or DefaultComm)" },
+	{ HEAD "DefaultCom=none\n", 3, "DefaultCom", "DefaultIOIntensity, DefaultComm, LinkBandwidth, NodeBandwidth, IONodeBandwidth or FileSystemBandwidth)" },
 	{ HEAD "Allocator=mc1x1 Nodez=n1\n", 3, "Nodez", "unknown key" },
 	{ "Dimensions=4y4\nNodes=n[0-15]\nAllocator=mc1x1\n", 1, "Dimensions", "4y4" },
 	{ "Dimensions=4x4\nNodes=n[0-16]\nAllocator=mc1x1\n", 2, "Nodes", "more node names than mesh positions" },
@@ -466,7 +468,8 @@ START_TEST(test_conf_curve_and_hint_defaults)
 {
 	const char *ok = "Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\n"
 			 "Curve=snake\nDefaultMeshShape=4x2\n"
-			 "DefaultIOIntensity=0.25\nDefaultComm=nearest\n";
+			 "DefaultIOIntensity=0.25\nDefaultComm=nearest\n"
+			 "LinkBandwidth=3 IONodeBandwidth=inf\n";
 	const char *plain = "Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\n";
 	static const struct {
 		const char *line, *key;
@@ -475,6 +478,10 @@ START_TEST(test_conf_curve_and_hint_defaults)
 	    {"DefaultMeshShape=4y2", "DefaultMeshShape"},
 	    {"DefaultIOIntensity=1.5", "DefaultIOIntensity"},
 	    {"DefaultComm=ring", "DefaultComm"},
+	    {"LinkBandwidth=0", "LinkBandwidth"},
+	    {"NodeBandwidth=fast", "NodeBandwidth"},
+	    {"IONodeBandwidth=-2", "IONodeBandwidth"},
+	    {"FileSystemBandwidth=1e999", "FileSystemBandwidth"},
 	};
 	struct mesh_conf *c = NULL;
 	struct mesh_diag d;
@@ -487,6 +494,12 @@ START_TEST(test_conf_curve_and_hint_defaults)
 	ck_assert_int_eq(c->hint_defaults.shape[1], 2);
 	ck_assert(c->hint_defaults.io_intensity == 0.25);
 	ck_assert_int_eq(c->hint_defaults.comm, MESH_COMM_NEAREST);
+	/* the capacities given, and the defaults for the rest */
+	ck_assert_double_eq(c->net.link_bw, 3);
+	ck_assert(isinf(c->net.ion_bw));
+	ck_assert_double_eq(c->net.node_bw, 12.5);
+	ck_assert_double_eq(c->net.fs_bw, 48);
+	ck_assert_uint_eq(c->net_set, 1u << 0 | 1u << 2);
 	mesh_conf_destroy(c);
 	ck_assert_int_eq(
 	    mesh_conf_parse(plain, strlen(plain), "t.conf", &c, &d), 0);

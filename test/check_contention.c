@@ -224,9 +224,11 @@ START_TEST(test_comm_names_round_trip)
 {
 	int c;
 
-	for (c = MESH_COMM_NONE; c <= MESH_COMM_NEAREST; c++)
+	for (c = MESH_COMM_NONE; c <= MESH_COMM_CHAIN; c++)
 		ck_assert_int_eq(
 		    mesh_comm_parse(mesh_comm_name((enum mesh_comm) c)), c);
+	ck_assert_str_eq(mesh_comm_name(MESH_COMM_PAIRS), "pairs");
+	ck_assert_int_eq(mesh_comm_parse("pairs"), MESH_COMM_UNKNOWN);
 	ck_assert_int_eq(mesh_comm_parse("All-to-all"), MESH_COMM_UNKNOWN);
 	ck_assert_int_eq(mesh_comm_parse(""), MESH_COMM_UNKNOWN);
 	ck_assert_int_eq(mesh_comm_parse(NULL), MESH_COMM_UNKNOWN);
@@ -234,20 +236,29 @@ START_TEST(test_comm_names_round_trip)
 }
 END_TEST
 
-/* Dense per-slot loads of one kind from a job's sparse list. */
-static void densify(const struct mesh_topo *t,
-		    const struct mesh_job_traffic *tr, int kind_io,
+/* Dense per-link counts (links only) from sparse flows. */
+static void densify(const struct mesh_topo *t, const struct mesh_flows *f,
 		    uint64_t *out)
+{
+	size_t i, nl = mesh_io_link_count(t);
+
+	memset(out, 0, nl * sizeof(*out));
+	for (i = 0; i < f->n; i++) {
+		ck_assert(f->count[i] == (double) (uint64_t) f->count[i]);
+		if (f->res[i] < nl)
+			out[f->res[i]] = (uint64_t) f->count[i];
+	}
+}
+
+/* The count of resource r in f, 0 if absent. */
+static double count_of(const struct mesh_flows *f, uint32_t r)
 {
 	size_t i;
 
-	memset(out, 0, mesh_io_link_count(t) * sizeof(*out));
-	for (i = 0; i < tr->n_links; i++) {
-		double v = kind_io ? tr->io[i] : tr->comm[i];
-
-		ck_assert(v == (double) (uint64_t) v);
-		out[tr->link[i]] = (uint64_t) v;
-	}
+	for (i = 0; i < f->n; i++)
+		if (f->res[i] == r)
+			return f->count[i];
+	return 0;
 }
 
 static void random_nodes(const struct mesh_topo *t, uint64_t *s, size_t k,
@@ -265,7 +276,10 @@ static void random_nodes(const struct mesh_topo *t, uint64_t *s, size_t k,
 
 /* The ring-by-ring bipartite count equals route-by-route counting
  * (ioload.c) for I/O write traffic and, with the job's own nodes as the
- * receivers, for all-to-all; meshes and tori, 2D and 3D. */
+ * receivers, for all-to-all; meshes and tori, 2D and 3D.  All-to-all
+ * injects and ejects k - 1 flows at every node; I/O via the I/O nodes
+ * injects m (less one at an I/O node), serves k at each I/O node and
+ * brings k m to the file system. */
 START_TEST(test_ring_counts_equal_routes)
 {
 	static const char *const specs[] = { "7x5",     "6tx5t", "4x3x5",
@@ -275,9 +289,10 @@ START_TEST(test_ring_counts_equal_routes)
 
 	for (trial = 0; trial < 120; trial++) {
 		struct mesh_topo *t = tu_topo(specs[trial % 6]);
-		struct mesh_net *net = NULL;
-		struct mesh_job_traffic tr;
-		size_t nl = mesh_io_link_count(t);
+		struct mesh_traffic *tr = NULL;
+		struct mesh_pattern p = { MESH_COMM_ALL_TO_ALL, { 0 }, NULL, 0 };
+		struct mesh_flows f;
+		size_t nl = mesh_io_link_count(t), i, j;
 		uint64_t *got = malloc(nl * sizeof(*got));
 		uint64_t *want = malloc(nl * sizeof(*want));
 		uint32_t io[8], job[40];
@@ -288,22 +303,39 @@ START_TEST(test_ring_counts_equal_routes)
 		random_nodes(t, &s, m, io);
 		ck_assert_int_eq(mesh_topo_set_io_nodes(t, io, m), 0);
 		random_nodes(t, &s, k, job);
-		ck_assert_int_eq(mesh_net_create(t, &net), 0);
-		ck_assert_int_eq(mesh_net_traffic(net, job, k,
-						  MESH_COMM_ALL_TO_ALL, 0.25,
-						  0.5, &tr),
+		ck_assert_int_eq(mesh_traffic_create(t, &tr), 0);
+		ck_assert_int_eq(mesh_traffic_io(tr, job, k, MESH_IO_VIA_IONS, &f),
 				 0);
-		densify(t, &tr, 1, got);
+		densify(t, &f, got);
 		ck_assert_int_eq(
 		    mesh_io_link_loads(t, job, k, MESH_IO_WRITE, want), 0);
 		ck_assert_mem_eq(got, want, nl * sizeof(*got));
-		densify(t, &tr, 0, got);
+		for (i = 0; i < k; i++) {
+			double inj = (double) m;
+
+			for (j = 0; j < t->n_io; j++)
+				inj -= t->io_nodes[j] == job[i];
+			ck_assert_double_eq(
+			    count_of(&f, mesh_res_inject(t, job[i])), inj);
+		}
+		for (j = 0; j < t->n_io; j++)
+			ck_assert_double_eq(count_of(&f, mesh_res_ion(t, j)),
+					    (double) k);
+		ck_assert_double_eq(count_of(&f, mesh_res_fs(t)),
+				    (double) (k * m));
+		mesh_flows_free(&f);
+		ck_assert_int_eq(mesh_traffic_comm(tr, job, k, &p, &f), 0);
+		densify(t, &f, got);
+		for (i = 0; k > 1 && i < k; i++)
+			ck_assert_double_eq(
+			    count_of(&f, mesh_res_inject(t, job[i])),
+			    (double) (k - 1));
+		mesh_flows_free(&f);
 		ck_assert_int_eq(mesh_topo_set_io_nodes(t, job, k), 0);
 		ck_assert_int_eq(
 		    mesh_io_link_loads(t, job, k, MESH_IO_WRITE, want), 0);
 		ck_assert_mem_eq(got, want, nl * sizeof(*got));
-		mesh_job_traffic_free(&tr);
-		mesh_net_destroy(net);
+		mesh_traffic_destroy(tr);
 		free(got);
 		free(want);
 		mesh_topo_destroy(t);
@@ -311,56 +343,326 @@ START_TEST(test_ring_counts_equal_routes)
 }
 END_TEST
 
-/* Alone on the machine, a 2x2 block is not stretched, while the same job
- * spread along one row meets twice the block's bottleneck (4 pairs on
- * its middle link against 2); a chain interleaved with it on that row
- * stretches both. */
-START_TEST(test_stretch_alone_and_shared)
+/* The network of these cases: unit capacities (GB/s), unless changed. */
+static struct mesh_net *unit_net(const struct mesh_topo *t, double link,
+				 double node, double ion, unsigned parts)
+{
+	struct mesh_net_params p = { link, node, ion, INFINITY };
+	struct mesh_net *n = NULL;
+
+	ck_assert_int_eq(mesh_net_create(t, &p, parts, NULL, &n), 0);
+	return n;
+}
+
+/* The positions that are not I/O nodes (Mache's: I/O nodes compute
+ * nothing), for the best placements. */
+static struct mesh_bitmap *compute_nodes(const struct mesh_topo *t)
+{
+	struct mesh_bitmap *b = tu_all_free(t);
+	size_t i;
+
+	for (i = 0; i < t->n_io; i++)
+		mesh_bitmap_clear(b, t->io_nodes[i]);
+	return b;
+}
+
+/* The slowdown of a lone job's phase on nodes (rank order). */
+static double alone(struct mesh_net *n, const uint32_t *nodes, size_t k,
+		    enum mesh_comm comm, int io)
+{
+	struct mesh_pattern p = { comm, { 0 }, NULL, 0 };
+	struct mesh_job_load l;
+	double sd;
+
+	ck_assert_int_eq(mesh_net_job(n, nodes, k, &p, &l), 0);
+	mesh_net_weigh(n, &l, io ? 0 : 1, io ? 1 : 0);
+	sd = mesh_net_slowdown(n, &l, io);
+	mesh_net_weigh(n, &l, 0, 0);
+	mesh_job_load_free(&l);
+	return sd;
+}
+
+/* Four ranks on 8x8, alone.
+ * Links and nodes at 1 GB/s:
+ *   all-to-all on a 2x2 block: 2 flows on a link at most, 3 injected per
+ *   node, so x0 = min(1/2, 1/3) = 1/3, the best: slowdown 1.  On a 1x4
+ *   row the middle link carries 2 x 2 = 4 flows: x0 = 1/4, slowdown
+ *   (1/3) / (1/4) = 4/3.
+ *   nearest (the 2x2 logical grid): the block in row-major order maps
+ *   each logical edge to a link (1 flow per link), 2 injected per node:
+ *   x0 = 1/2, slowdown 1.  The row carries ranks 0 -> 2 and 1 -> 3 over
+ *   its middle link: 2 flows, x0 = min(1/2, 1/2), slowdown 1 too: with
+ *   links as fast as injection a row is not slower here.
+ *   chain: 1 flow per link on the row and the block (in row-major order
+ *   the hop 1 -> 2 and the reverse of 0 -> 1 share one link: 2 flows),
+ *   2 injected by the inner ranks: slowdown 1 both.
+ * Nodes four times as fast as links (4 GB/s): injection no longer
+ * binds, so all-to-all is 1/2 on the block and 1/4 on the row
+ * (slowdown 2), nearest 1 against 1/2 (slowdown 2), chain 1 on the row
+ * and 1/2 on the block in row-major order (slowdown 2: ranks follow the
+ * allocator's order, and a chain wants a snake). */
+START_TEST(test_block_against_row)
 {
 	struct mesh_topo *t = tu_topo("8x8");
-	struct mesh_net *net = NULL;
-	struct mesh_job_traffic a, b, c;
-	uint32_t block[4], spread[4], row[4];
-	double sc, si, st;
+	struct mesh_net *eq = unit_net(t, 1, 1, 1, MESH_NET_NETWORK);
+	struct mesh_net *fast = unit_net(t, 1, 4, 1, MESH_NET_NETWORK);
+	uint32_t block[4], row[4];
 	int i;
 
 	for (i = 0; i < 4; i++) {
-		block[i] = tu_node(t, i % 2, i / 2, 0);
-		spread[i] = tu_node(t, 2 * i, 0, 0);
-		row[i] = tu_node(t, 2 * i + 1, 0, 0);
+		block[i] = tu_node(t, 3 + i % 2, 3 + i / 2, 0);
+		row[i] = tu_node(t, 2 + i, 5, 0);
 	}
-	ck_assert_int_eq(mesh_net_create(t, &net), 0);
-	ck_assert_int_eq(
-	    mesh_net_traffic(net, block, 4, MESH_COMM_ALL_TO_ALL, 0.5, 0, &a),
-	    0);
-	mesh_net_add(net, &a, 1);
-	st = mesh_net_stretch(net, &a, &sc, &si);
-	ck_assert(sc == 1.0 && si == 1.0 && st == 1.0);
-	mesh_net_add(net, &a, -1);
+	ck_assert_double_eq_tol(alone(eq, block, 4, MESH_COMM_ALL_TO_ALL, 0),
+				1, 1e-12);
+	ck_assert_double_eq_tol(alone(eq, row, 4, MESH_COMM_ALL_TO_ALL, 0),
+				4.0 / 3, 1e-12);
+	ck_assert_double_eq_tol(alone(eq, block, 4, MESH_COMM_NEAREST, 0), 1,
+				1e-12);
+	ck_assert_double_eq_tol(alone(eq, row, 4, MESH_COMM_NEAREST, 0), 1,
+				1e-12);
+	ck_assert_double_eq_tol(alone(eq, row, 4, MESH_COMM_CHAIN, 0), 1,
+				1e-12);
+	ck_assert_double_eq_tol(alone(eq, block, 4, MESH_COMM_CHAIN, 0), 1,
+				1e-12);
+	ck_assert_double_eq_tol(alone(fast, block, 4, MESH_COMM_ALL_TO_ALL, 0),
+				1, 1e-12);
+	ck_assert_double_eq_tol(alone(fast, row, 4, MESH_COMM_ALL_TO_ALL, 0), 2,
+				1e-12);
+	ck_assert_double_eq_tol(alone(fast, block, 4, MESH_COMM_NEAREST, 0), 1,
+				1e-12);
+	ck_assert_double_eq_tol(alone(fast, row, 4, MESH_COMM_NEAREST, 0), 2,
+				1e-12);
+	ck_assert_double_eq_tol(alone(fast, row, 4, MESH_COMM_CHAIN, 0), 1,
+				1e-12);
+	ck_assert_double_eq_tol(alone(fast, block, 4, MESH_COMM_CHAIN, 0), 2,
+				1e-12);
+	mesh_net_destroy(eq);
+	mesh_net_destroy(fast);
+	mesh_topo_destroy(t);
+}
+END_TEST
 
-	ck_assert_int_eq(
-	    mesh_net_traffic(net, spread, 4, MESH_COMM_ALL_TO_ALL, 0.5, 0, &b),
-	    0);
-	mesh_net_add(net, &b, 1);
-	st = mesh_net_stretch(net, &b, &sc, NULL);
-	ck_assert_msg(sc == 2.0, "row all-to-all s_comm %g", sc);
-	ck_assert(st == 0.5 + 0.5 * sc);
+/* A lone job in its best placement runs at full speed, and no placement
+ * runs faster, for every pattern and size 1..12 on 8x8 and 4x4x3, with
+ * links as fast as nodes and slower: over every box that holds the job
+ * (filled row by row, or as a snake, from a corner at the mesh's centre)
+ * the least slowdown is exactly 1; random placements are never below 1. */
+START_TEST(test_alone_best_is_full_speed)
+{
+	static const enum mesh_comm comms[] = {
+		MESH_COMM_ALL_TO_ALL, MESH_COMM_ONE_TO_ALL, MESH_COMM_NEAREST,
+		MESH_COMM_CHAIN
+	};
+	const char *spec = _i ? "4x4x3" : "8x8";
+	struct mesh_topo *t = tu_topo(spec);
+	struct mesh_net *nets[2] = { unit_net(t, 1, 1, 1, MESH_NET_NETWORK),
+				     unit_net(t, 1, 3, 1, MESH_NET_NETWORK) };
+	uint32_t nodes[12];
+	uint64_t s = 5 + (uint64_t) _i;
+	int b[3], c[3], ni, ci, trial, snake;
+	size_t k, r;
+	double best, sd;
 
+	for (ni = 0; ni < 2; ni++)
+		for (ci = 0; ci < 4; ci++)
+			for (k = 1; k <= 12; k++) {
+				best = INFINITY;
+				for (b[2] = 1; b[2] <= t->dim[2]; b[2]++)
+				for (b[1] = 1; b[1] <= t->dim[1]; b[1]++)
+				for (b[0] = 1; b[0] <= t->dim[0]; b[0]++)
+				for (snake = 0; snake < 2; snake++) {
+					if ((size_t) (b[0] * b[1] * b[2]) < k)
+						continue;
+					for (r = 0; r < k; r++) {
+						c[0] = (int) (r % (size_t) b[0]);
+						c[1] = (int) (r / (size_t) b[0] %
+							      (size_t) b[1]);
+						c[2] = (int) (r /
+							      (size_t) (b[0] * b[1]));
+						if (snake && (c[1] + c[2] * b[1]) % 2)
+							c[0] = b[0] - 1 - c[0];
+						c[0] += (t->dim[0] - b[0]) / 2;
+						c[1] += (t->dim[1] - b[1]) / 2;
+						c[2] += (t->dim[2] - b[2]) / 2;
+						nodes[r] = mesh_topo_index(t, c);
+					}
+					sd = alone(nets[ni], nodes, k, comms[ci], 0);
+					if (sd < 1.0)
+						ck_abort_msg("%s %s k=%zu: %g",
+							     spec,
+							     mesh_comm_name(comms[ci]),
+							     k, sd);
+					best = sd < best ? sd : best;
+				}
+				ck_assert_msg(best == 1.0, "%s %s k=%zu: best %g",
+					      spec, mesh_comm_name(comms[ci]),
+					      k, best);
+				for (trial = 0; trial < 10; trial++) {
+					random_nodes(t, &s, k, nodes);
+					ck_assert(alone(nets[ni], nodes, k,
+							comms[ci], 0) >= 1.0);
+				}
+			}
+	mesh_net_destroy(nets[0]);
+	mesh_net_destroy(nets[1]);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* Two jobs on one link.  8x1 line, 1 GB/s everywhere.  A: a chain on
+ * nodes 0 and 2 (flows 0 -> 2, 2 -> 0 over links 0-1 and 1-2); B: a chain
+ * on 1 and 3 (over 1-2 and 2-3).  Alone each runs at x0 = 1 (one flow
+ * per link, one injected per node), its best: slowdown 1.  Together,
+ * link 1-2 carries both in each direction: demand 1 + 1 = 2 for a
+ * capacity of 1, so each gets half: slowdown 2.  With B at weight 0.5
+ * (half of its time in communication), A meets 1 + 0.5 on that link:
+ * slowdown 1.5; B, in its communication phase, meets all of A's 1:
+ * slowdown 2.  A third job elsewhere changes nothing. */
+START_TEST(test_two_jobs_share_a_link)
+{
+	struct mesh_topo *t = tu_topo("8x1");
+	struct mesh_net *n = unit_net(t, 1, 1, 1, MESH_NET_NETWORK);
+	struct mesh_pattern p = { MESH_COMM_CHAIN, { 0 }, NULL, 0 };
+	uint32_t a[2] = { 0, 2 }, b[2] = { 1, 3 }, c[2] = { 5, 7 };
+	struct mesh_job_load la, lb, lc;
+
+	ck_assert_int_eq(mesh_net_job(n, a, 2, &p, &la), 0);
+	ck_assert_int_eq(mesh_net_job(n, b, 2, &p, &lb), 0);
+	ck_assert_int_eq(mesh_net_job(n, c, 2, &p, &lc), 0);
+	mesh_net_weigh(n, &la, 1, 0);
+	ck_assert_double_eq(mesh_net_slowdown(n, &la, 0), 1);
+	mesh_net_weigh(n, &lb, 1, 0);
+	mesh_net_weigh(n, &lc, 1, 0);
+	ck_assert_double_eq_tol(mesh_net_slowdown(n, &la, 0), 2, 1e-12);
+	ck_assert_double_eq_tol(mesh_net_slowdown(n, &lb, 0), 2, 1e-12);
+	ck_assert_double_eq(mesh_net_slowdown(n, &lc, 0), 1);
+	mesh_net_weigh(n, &lb, 0.5, 0);
+	ck_assert_double_eq_tol(mesh_net_slowdown(n, &la, 0), 1.5, 1e-12);
+	ck_assert_double_eq_tol(mesh_net_slowdown(n, &lb, 0), 2, 1e-12);
+	mesh_net_weigh(n, &lb, 0, 0);
+	ck_assert_double_eq(mesh_net_slowdown(n, &la, 0), 1);
+	mesh_net_weigh(n, &la, 0, 0);
+	mesh_net_weigh(n, &lc, 0, 0);
+	mesh_job_load_free(&la);
+	mesh_job_load_free(&lb);
+	mesh_job_load_free(&lc);
+	mesh_net_destroy(n);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* An I/O burst of two jobs through one I/O node.  4x1 line, the I/O
+ * node at x = 0; A on node 1, B on node 2 (one node each).  Links and
+ * nodes at 1 GB/s.
+ *   I/O node at 1 GB/s: alone, A writes over link 1 -> 0 and B over
+ *   2 -> 1 -> 0, one flow each: x0 = 1, the best (slowdown 1).  Both in
+ *   a checkpoint: link 1 -> 0 and the I/O node each carry a demand of 2
+ *   for 1: slowdown 2 each.
+ *   I/O node at 0.5 GB/s: alone x0 = 0.5 (the I/O node binds), still
+ *   the best; together the I/O node's demand is 0.5 + 0.5 for 0.5, so
+ *   each gets half: slowdown 2, while the link (demand 1 for 1) does not
+ *   bind.  Out of its checkpoint (weight 0), B slows A by nothing. */
+START_TEST(test_io_burst_one_io_node)
+{
+	struct mesh_topo *t = tu_topo("4x1");
+	struct mesh_pattern p = { MESH_COMM_NONE, { 0 }, NULL, 0 };
+	uint32_t ion = 0, a = 1, b = 2;
+	double ion_bw[2] = { 1, 0.5 };
+	int i;
+
+	ck_assert_int_eq(mesh_topo_set_io_nodes(t, &ion, 1), 0);
+	for (i = 0; i < 2; i++) {
+		struct mesh_net *n =
+		    unit_net(t, 1, 1, ion_bw[i], MESH_NET_NETWORK);
+		struct mesh_job_load la, lb;
+
+		ck_assert_int_eq(mesh_net_job(n, &a, 1, &p, &la), 0);
+		ck_assert_int_eq(mesh_net_job(n, &b, 1, &p, &lb), 0);
+		ck_assert_double_eq(la.io_x0, ion_bw[i]);
+		ck_assert_double_eq(la.io_ref, ion_bw[i]);
+		ck_assert_double_eq(mesh_net_io_rate(&la), ion_bw[i]);
+		mesh_net_weigh(n, &la, 0, 1);
+		mesh_net_weigh(n, &lb, 0, 0);
+		ck_assert_double_eq(mesh_net_slowdown(n, &la, 1), 1);
+		mesh_net_weigh(n, &lb, 0, 1);
+		ck_assert_double_eq_tol(mesh_net_slowdown(n, &la, 1), 2,
+					1e-12);
+		ck_assert_double_eq_tol(mesh_net_slowdown(n, &lb, 1), 2,
+					1e-12);
+		mesh_net_weigh(n, &la, 0, 0);
+		mesh_net_weigh(n, &lb, 0, 0);
+		mesh_job_load_free(&la);
+		mesh_job_load_free(&lb);
+		mesh_net_destroy(n);
+	}
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* Mache's layout (Ch. VI-VII): 16 x 16 compute nodes and the 16 I/O
+ * nodes in the column x = 0 of a 17 x 16 mesh, the defaults (links 12.5
+ * GB/s, I/O nodes a sixth of that: f = 6).  A lone 4-node job writes 4
+ * x 16 flows; each I/O node serves 4 of them: x <= (12.5 / 6) / 4 =
+ * 12.5 / 24.  In a column parallel to the I/O nodes (x = 1, rows 6-9),
+ * each row's west link into the I/O column carries its sender's 16
+ * flows, and the column's link 6 -> 5 all 4 senders' flows to the 6 I/O
+ * nodes below: 24, so x <= 12.5 / 24 too: slowdown 1, the best.  A 2 x
+ * 2 block (x = 1-2, rows 7-8) sends its row's 2 x 16 = 32 flows over one
+ * west link: slowdown 32 / 24 = 4/3.  A 1 x 4 row orthogonal to the
+ * column (row 7, x = 1-4): 64 flows on one link: slowdown 64 / 24 =
+ * 8/3.  With unlimited I/O nodes (the network alone, as in Mache's Ch.
+ * VII simulator) the compact column is still the best placement the
+ * model knows (24 flows), so the figures stay.  Theorem 1's optimum,
+ * m n / 4 = 16, needs the writers spread (x = 1, rows 3, 4, 11, 12):
+ * faster than the reference, it runs at slowdown 1, not below. */
+START_TEST(test_mache_17x16_layout)
+{
+	struct mesh_topo *t = tu_topo("17x16");
+	struct mesh_net_params dp;
+	uint32_t ions[16], col[4], block[4], row[4];
+	static const int spread_rows[4] = { 3, 4, 11, 12 };
+	uint32_t spread[4];
+	struct mesh_net *def = NULL, *net_only = NULL;
+	struct mesh_net_params np;
+	struct mesh_bitmap *usable;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		ions[i] = tu_node(t, 0, i, 0);
+	ck_assert_int_eq(mesh_topo_set_io_nodes(t, ions, 16), 0);
+	usable = compute_nodes(t);
+	for (i = 0; i < 4; i++) {
+		col[i] = tu_node(t, 1, 6 + i, 0);
+		block[i] = tu_node(t, 1 + i % 2, 7 + i / 2, 0);
+		row[i] = tu_node(t, 1 + i, 7, 0);
+		spread[i] = tu_node(t, 1, spread_rows[i], 0);
+	}
+	mesh_net_params_init(&dp);
+	ck_assert_double_eq(dp.link_bw, 12.5);
+	ck_assert_double_eq(dp.ion_bw, 12.5 / 6);
 	ck_assert_int_eq(
-	    mesh_net_traffic(net, row, 4, MESH_COMM_NEAREST, 1.0, 0, &c), 0);
-	mesh_net_add(net, &c, 1);
-	ck_assert(mesh_net_stretch(net, &b, NULL, NULL) > st);
-	ck_assert(mesh_net_stretch(net, &c, NULL, NULL) > 1.0);
-	mesh_net_add(net, &c, -1);
-	ck_assert(mesh_net_stretch(net, &b, NULL, NULL) == st);
-	mesh_net_add(net, &b, -1);
-	mesh_job_traffic_free(&a);
-	mesh_job_traffic_free(&b);
-	mesh_job_traffic_free(&c);
+	    mesh_net_create(t, &dp, MESH_NET_NETWORK, usable, &def), 0);
+	ck_assert_double_eq_tol(alone(def, col, 4, MESH_COMM_NONE, 1), 1,
+				1e-12);
+	ck_assert_double_eq_tol(alone(def, block, 4, MESH_COMM_NONE, 1),
+				4.0 / 3, 1e-12);
+	ck_assert_double_eq_tol(alone(def, row, 4, MESH_COMM_NONE, 1),
+				8.0 / 3, 1e-12);
+	np = dp;
+	np.ion_bw = INFINITY;
 	ck_assert_int_eq(
-	    mesh_net_traffic(net, row, 4, MESH_COMM_NONE, 0.7, 0.4, &a),
-	    MESH_EINVAL);
-	mesh_net_destroy(net);
+	    mesh_net_create(t, &np, MESH_NET_NETWORK, usable, &net_only), 0);
+	ck_assert_double_eq_tol(alone(net_only, col, 4, MESH_COMM_NONE, 1), 1,
+				1e-12);
+	ck_assert_double_eq_tol(alone(net_only, block, 4, MESH_COMM_NONE, 1),
+				4.0 / 3, 1e-12);
+	ck_assert_double_eq_tol(alone(net_only, row, 4, MESH_COMM_NONE, 1),
+				8.0 / 3, 1e-12);
+	ck_assert_double_eq(alone(net_only, spread, 4, MESH_COMM_NONE, 1), 1);
+	mesh_net_destroy(def);
+	mesh_net_destroy(net_only);
+	mesh_bitmap_destroy(usable);
 	mesh_topo_destroy(t);
 }
 END_TEST
@@ -406,7 +708,11 @@ int main(void)
 	tcase_add_test(tc, test_theorem1_bounds_random_layouts);
 	tcase_add_test(tc, test_comm_names_round_trip);
 	tcase_add_test(tc, test_ring_counts_equal_routes);
-	tcase_add_test(tc, test_stretch_alone_and_shared);
+	tcase_add_test(tc, test_block_against_row);
+	tcase_add_loop_test(tc, test_alone_best_is_full_speed, 0, 2);
+	tcase_add_test(tc, test_two_jobs_share_a_link);
+	tcase_add_test(tc, test_io_burst_one_io_node);
+	tcase_add_test(tc, test_mache_17x16_layout);
 	tcase_add_test(tc, test_balance_sides_sum_to_factor);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

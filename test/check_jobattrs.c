@@ -81,7 +81,34 @@ static const struct {
 	{ "job_id\nx7\n", "a.csv:2:job_id", "job number" },
 	{ "job_id,comm\n1\n", "a.csv:2:line", "2 comma-separated" },
 	{ "job_id\n5\n6\n5\n", "a.csv:4:job_id", "lines 2 and 4" },
+	{ "job_id,comm\n1,pairs:0-1\n", "a.csv:2:comm", "\"0-1\"" },
+	{ "job_id,comm\n1,pairs:0>1 2>\n", "a.csv:2:comm", "\"2>\"" },
+	{ "job_id,comm\n1,pairs:\n", "a.csv:2:comm", "lists no pair" },
+	{ "job_id,comm\n1,pairs:-1>0\n", "a.csv:2:comm", "\"-1>0\"" },
+	/* a bad line after a pair list: nothing leaks (valgrind) */
+	{ "job_id,comm,shape\n1,pairs:0>1,4x\n", "a.csv:2:shape", "WxH" },
 };
+
+/* A pair list: directed rank pairs, blanks between them. */
+START_TEST(test_jobattrs_pairs)
+{
+	struct mesh_job_attrs *s = NULL;
+	const struct mesh_job_attr *a;
+	struct mesh_diag d;
+
+	ck_assert_int_eq(read_text("job_id,comm\n4,pairs:0>3  3>0 1>2 \n",
+				   &s, &d),
+			 0);
+	a = mesh_job_attrs_find(s, 4);
+	ck_assert_int_eq(a->hints.comm, MESH_COMM_PAIRS);
+	ck_assert_uint_eq(a->n_pairs, 3);
+	ck_assert_uint_eq(a->pairs[0], 0);
+	ck_assert_uint_eq(a->pairs[1], 3);
+	ck_assert_uint_eq(a->pairs[2], 3);
+	ck_assert_uint_eq(a->pairs[5], 2);
+	mesh_job_attrs_free(s);
+}
+END_TEST
 
 START_TEST(test_jobattrs_errors)
 {
@@ -122,6 +149,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_jobattrs_errors, 0,
 			    (int) (sizeof(bad) / sizeof(bad[0])));
 	tcase_add_test(tc, test_jobattrs_load_errors);
+	tcase_add_test(tc, test_jobattrs_pairs);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

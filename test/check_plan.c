@@ -67,7 +67,10 @@ static void make(struct instance *in, uint64_t *s)
 			    (uint32_t) (tu_rand(s) % in->t->nodes);
 		h->n = k;
 		h->start = 100 + 10 * (double) (tu_rand(s) % 15);
-		h->end = h->start + 10 + 10 * (double) (tu_rand(s) % 10);
+		/* some empty (a zero-runtime job's), some before now */
+		h->end = h->start + 10 * (double) (tu_rand(s) % 11);
+		if (tu_rand(s) % 8 == 0)
+			h->start = h->end = 50 + 10 * (double) (tu_rand(s) % 8);
 	}
 	free(owner);
 	base = bases[tu_rand(s) % 5];
@@ -84,7 +87,9 @@ static void make(struct instance *in, uint64_t *s)
 	in->q.n_running = in->nrun;
 	in->q.reserved = in->res;
 	in->q.n_reserved = in->nres;
-	in->q.duration = scale * (5 + 10 * (double) (tu_rand(s) % 8));
+	/* zero durations too: a zero-runtime job's window is empty */
+	in->q.duration =
+	    scale * (tu_rand(s) % 5 ? 5 + 10 * (double) (tu_rand(s) % 8) : 0);
 }
 
 static void drop(struct instance *in)
@@ -403,9 +408,11 @@ END_TEST
 
 /* Ends of -0 and +0 are one time, and the order of times across zero
  * and infinities is the numeric one: 4x1, snake-ff, every node held.
- * Job A (node 0) ends at -0 and job B (node 1) at +0, both before now
- * = -0; job C (node 2) at 5; job D (node 3) at +inf.  Two nodes are free
- * at now, three at 5, all four only at +inf.  A NaN now is refused. */
+ * Job A (node 0) ends at -0 and job B (node 1) at +0, both after now =
+ * -1; job C (node 2) at 5; job D (node 3) at +inf.  Two nodes are free
+ * at 0, three at 5, all four only at +inf.  With now = -0, A and B have
+ * reached their ends but still run: they are planned to end at now + 1.
+ * A NaN now is refused. */
 START_TEST(test_plan_signed_zero_and_infinity)
 {
 	struct mesh_topo *t = tu_topo("4x1");
@@ -421,21 +428,26 @@ START_TEST(test_plan_signed_zero_and_infinity)
 	struct mesh_request req;
 	struct mesh_diag d;
 	uint32_t out[4], i, k;
-	double start, want[] = { -0.0, -0.0, 5, INFINITY };
+	double start, want[] = { 0, 0, 5, INFINITY };
+	double want_overrun[] = { 1, 1, 5, INFINITY };
 
 	mesh_bitmap_fill(f, false);
 	query_at_0(&q, f, run, 4, 1);
-	q.now = -0.0;
 	ck_assert_int_eq(mesh_alloc_create(t, "snake-ff", NULL, &a, &d), 0);
 	ck_assert_int_eq(mesh_planner_create(t, &p), 0);
 	memset(&req, 0, sizeof(req));
 	for (k = 1; k <= 4; k++) {
 		req.nodes = k;
+		q.now = -1;
 		ck_assert_int_eq(
 		    mesh_plan_earliest(p, a, &q, &req, &start, out), 0);
 		ck_assert_double_eq(start, want[k - 1]);
 		for (i = 0; i < k; i++)
 			ck_assert_uint_eq(out[i], i);
+		q.now = -0.0;
+		ck_assert_int_eq(
+		    mesh_plan_earliest(p, a, &q, &req, &start, out), 0);
+		ck_assert_double_eq(start, want_overrun[k - 1]);
 	}
 	q.now = NAN;
 	ck_assert_int_eq(mesh_plan_earliest(p, a, &q, &req, &start, out),
@@ -444,6 +456,97 @@ START_TEST(test_plan_signed_zero_and_infinity)
 	mesh_alloc_destroy(a);
 	mesh_bitmap_destroy(f);
 	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* Where a plan may put a job, checked against the query alone: at or
+ * after now; a node not free now only if its running job has ended by
+ * the start, and never at now (a job past its estimated end still runs:
+ * the planner must not free its nodes now); no node of a reservation
+ * that overlaps [start, start + duration); distinct nodes.  Every
+ * allocator, random instances in which many running jobs are past their
+ * ends (make() puts ends around now). */
+static void check_plan_feasible(const struct instance *in,
+				const struct mesh_request *req, double start,
+				const uint32_t *out, const char *name)
+{
+	uint32_t i, k;
+	size_t r;
+
+	ck_assert_msg(start >= in->q.now, "%s: start %g before now %g", name,
+		      start, in->q.now);
+	for (i = 0; i < req->nodes; i++) {
+		for (k = 0; k < i; k++)
+			ck_assert_msg(out[k] != out[i], "%s: node %u twice",
+				      name, out[i]);
+		for (r = 0; r < in->nrun; r++)
+			for (k = 0; k < in->run[r].n; k++)
+				if (in->run[r].nodes[k] == out[i])
+					ck_assert_msg(
+					    start > in->q.now &&
+						start >= in->run[r].end,
+					    "%s: node %u planned at %.17g, "
+					    "running job ends at %.17g, now "
+					    "%.17g",
+					    name, out[i], start, in->run[r].end,
+					    in->q.now);
+		for (r = 0; r < in->nres; r++) {
+			const struct mesh_plan_hold *h = &in->res[r];
+
+			if (!(h->start < start + in->q.duration &&
+			      h->end > start))
+				continue;
+			for (k = 0; k < h->n; k++)
+				ck_assert_msg(h->nodes[k] != out[i],
+					      "%s: node %u reserved over "
+					      "[%g, %g), planned at %g",
+					      name, out[i], h->start, h->end,
+					      start);
+		}
+	}
+}
+
+START_TEST(test_plan_never_holds_busy)
+{
+	const struct mesh_alloc_info *info = mesh_alloc_describe((size_t) _i);
+	uint64_t s = 7000 + (uint64_t) _i;
+	struct mesh_planner *p = NULL;
+	struct mesh_allocator *a = NULL;
+	struct mesh_request req;
+	struct mesh_diag d;
+	struct instance in;
+	uint32_t out[512];
+	double start;
+	int trial, placed = 0, rc;
+
+	for (trial = 0; trial < 40; trial++) {
+		make(&in, &s);
+		/* plas and mc-elongated (and auto) need I/O nodes */
+		if (mesh_alloc_create(in.t, info->name, NULL, &a, &d) &&
+		    (mesh_topo_parse_io_nodes(
+			 in.t, in.t->ndims == 2 ? "0,0" : "0,0,0", &d) ||
+		     mesh_alloc_create(in.t, info->name, NULL, &a, &d))) {
+			drop(&in); /* e.g. mbs on a 3D mesh */
+			continue;
+		}
+		ck_assert_int_eq(mesh_planner_create(in.t, &p), 0);
+		memset(&req, 0, sizeof(req));
+		req.nodes = 1 + (uint32_t) (tu_rand(&s) % (in.t->nodes / 2));
+		req.end_time = -1;
+		req.io_intensity = -1;
+		req.seed = 7;
+		rc = mesh_plan_earliest(p, a, &in.q, &req, &start, out);
+		if (!rc) {
+			check_plan_feasible(&in, &req, start, out, info->name);
+			placed++;
+		} else {
+			ck_assert_int_eq(rc, MESH_ENOSPC);
+		}
+		mesh_planner_destroy(p);
+		mesh_alloc_destroy(a);
+		drop(&in);
+	}
+	ck_assert_msg(placed > 0, "%s never placed", info->name);
 }
 END_TEST
 
@@ -464,6 +567,8 @@ int main(void)
 	tcase_add_test(tc, test_plan_signed_zero_and_infinity);
 	tcase_add_loop_test(tc, test_plan_reused_planner, 0,
 			    (int) (sizeof(allocs) / sizeof(allocs[0])));
+	tcase_add_loop_test(tc, test_plan_never_holds_busy, 0,
+			    (int) mesh_alloc_count());
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -4,40 +4,12 @@
 
 #include "testutil.h"
 
-struct jobspec {
-	long id;
-	double submit, run, req_time;
-	long size;
-};
-
-static struct mesh_swf_trace *make_trace(const struct jobspec *js, size_t n)
-{
-	struct mesh_swf_trace *tr = calloc(1, sizeof(*tr));
-	size_t i;
-
-	tr->jobs = calloc(n, sizeof(*tr->jobs));
-	tr->n = n;
-	tr->max_nodes = tr->max_procs = -1;
-	for (i = 0; i < n; i++) {
-		struct mesh_swf_job *j = &tr->jobs[i];
-
-		j->id = js[i].id;
-		j->submit = js[i].submit;
-		j->run = js[i].run;
-		j->req_time = js[i].req_time;
-		j->procs = js[i].size;
-		j->req_procs = -1;
-		j->line = (long) i + 1;
-	}
-	return tr;
-}
-
 static struct mesh_sim_result *simulate(const char *mesh, const char *alloc,
-					const struct jobspec *js, size_t n,
+					const struct tu_job *js, size_t n,
 					const struct mesh_sim_opts *o)
 {
 	struct mesh_topo *t = tu_topo(mesh);
-	struct mesh_swf_trace *tr = make_trace(js, n);
+	struct mesh_swf_trace *tr = tu_trace(js, n);
 	struct mesh_allocator *a = NULL;
 	struct mesh_sim_result *r = NULL;
 	struct mesh_diag d;
@@ -73,7 +45,7 @@ static double start_of(const struct mesh_sim_result *r, long id)
  * at 7 (J3 done) it fits, runs past the shadow but 2 <= extra: starts at
  * 7.  At 10 J1 ends and J2 starts.
  * FCFS instead starts J2 at 10, then J3 and J4 at 10 behind it. */
-static const struct jobspec easy_a[] = {
+static const struct tu_job easy_a[] = {
 	{ 1, 0, 10, -1, 6 },
 	{ 2, 1, 10, -1, 4 },
 	{ 3, 2, 5, -1, 2 },
@@ -118,7 +90,7 @@ END_TEST
  * J3 (3 nodes, 20 s) fits now but would end at 22 > 10 and 3 > extra:
  * it must wait.  J4 (2 nodes, 20 s) fits in the extra nodes: starts at
  * 3.  J2 starts at 10 (1 + 5 free); J3 waits until J2 ends at 20. */
-static const struct jobspec easy_b[] = {
+static const struct tu_job easy_b[] = {
 	{ 1, 0, 10, -1, 5 },
 	{ 2, 1, 10, -1, 6 },
 	{ 3, 2, 20, -1, 3 },
@@ -144,7 +116,7 @@ END_TEST
  * estimates the shadow for J2 is 100, so J3 (8 s) ending at 9 can
  * backfill; J4 (50 s) too (ends 51 <= 100).  With exact estimates the
  * shadow is 10: J4 cannot start before J2. */
-static const struct jobspec est[] = {
+static const struct tu_job est[] = {
 	{ 1, 0, 10, 100, 3 },
 	{ 2, 1, 5, -1, 8 },
 	{ 3, 1, 8, 8, 1 },
@@ -174,7 +146,7 @@ END_TEST
 /* A job arriving exactly when another ends sees the freed nodes. */
 START_TEST(test_sim_completion_before_arrival)
 {
-	static const struct jobspec js[] = { { 1, 0, 10, -1, 8 },
+	static const struct tu_job js[] = { { 1, 0, 10, -1, 8 },
 					     { 2, 10, 5, -1, 8 } };
 	struct mesh_sim_opts o;
 	struct mesh_sim_result *r;
@@ -190,7 +162,7 @@ END_TEST
 
 START_TEST(test_sim_skips_and_zero_runtime)
 {
-	static const struct jobspec js[] = {
+	static const struct tu_job js[] = {
 		{ 1, 0, 10, -1, 2 }, { 2, 0, -1, -1, 2 }, { 3, 0, 0, -1, 2 },
 		{ 4, 0, 5, -1, -1 }, { 5, 0, 5, -1, 9 },  { 6, 0, 5, -1, 0 },
 		{ 7, -1, 5, -1, 1 },
@@ -220,7 +192,7 @@ END_TEST
 /* Bounded slowdown (tau 10) and the pairwise means. */
 START_TEST(test_sim_summary_metrics)
 {
-	static const struct jobspec js[] = {
+	static const struct tu_job js[] = {
 		{ 1, 0, 4, -1, 8 },
 		{ 2, 0, 20, -1, 4 },
 		{ 3, 0, 20, -1, 1 },
@@ -256,7 +228,7 @@ END_TEST
 
 START_TEST(test_sim_load_scales_interarrival)
 {
-	static const struct jobspec js[] = { { 1, 100, 5, -1, 1 },
+	static const struct tu_job js[] = { { 1, 100, 5, -1, 1 },
 					     { 2, 110, 5, -1, 1 } };
 	struct mesh_sim_opts o;
 	struct mesh_sim_result *r;
@@ -276,7 +248,7 @@ END_TEST
  * job arriving at 1 starts at 1, not when the trace runs out at 100. */
 START_TEST(test_sim_unplaceable_head_dropped_at_once)
 {
-	static const struct jobspec js[] = {
+	static const struct tu_job js[] = {
 		{ 1, 0, 10, -1, 7 },
 		{ 2, 1, 5, -1, 1 },
 		{ 3, 100, 5, -1, 1 },
@@ -295,14 +267,19 @@ START_TEST(test_sim_unplaceable_head_dropped_at_once)
 }
 END_TEST
 
-/* Contention model, all-to-all for the whole runtime.  On 4x4, snake-ff
- * puts a 4-node job on one row: its middle link carries 2 x 2 = 4 pairs
- * where a 2x2 block (the reference, and mc1x1's choice) carries 2, so it
- * runs twice as long; with half the runtime in communication, 1.5 times
- * as long.  The trace model keeps 100. */
+/* Contention model, the defaults (links and nodes at 12.5 GB/s).  On
+ * 4x4, snake-ff puts a 4-node job on one row.  All-to-all for the whole
+ * runtime: the row's middle link carries 2 x 2 = 4 flows, a 2x2 block
+ * (mc1x1's choice, the best) at most 2, and every node injects 3: the
+ * block runs at x = 12.5 / 3, the row at 12.5 / 4, so the row takes 4/3
+ * as long: 133.3 s; with half the runtime in communication, 100 (0.5 +
+ * 0.5 x 4/3) = 116.7 s.  The nearest-neighbour stencil (a 2x2 logical
+ * grid) runs at 100 s on the block and on the row alike: the row's
+ * middle link carries 2 flows, as many as each node injects.  The trace
+ * model keeps 100. */
 START_TEST(test_sim_contention_row_vs_block)
 {
-	static const struct jobspec js[] = { { 1, 0, 100, 100, 4 } };
+	static const struct tu_job js[] = { { 1, 0, 100, 100, 4 } };
 	struct mesh_sim_opts o;
 	struct mesh_sim_result *r;
 
@@ -314,17 +291,62 @@ START_TEST(test_sim_contention_row_vs_block)
 	o.comm = MESH_COMM_ALL_TO_ALL;
 	o.comm_share = 1;
 	r = simulate("4x4", "snake-ff", js, 1, &o);
-	ck_assert_double_eq_tol(r->jobs[0].run, 200, 1e-9);
+	ck_assert_double_eq_tol(r->jobs[0].run, 400.0 / 3, 1e-9);
 	ck_assert_double_eq(r->jobs[0].trace_run, 100);
-	ck_assert_double_eq_tol(r->summary.mean_stretch, 2, 1e-12);
-	ck_assert_double_eq_tol(r->summary.mean_service_time, 200, 1e-9);
+	ck_assert_double_eq_tol(r->summary.mean_stretch, 4.0 / 3, 1e-12);
+	ck_assert_double_eq_tol(r->summary.mean_service_time, 400.0 / 3,
+				1e-9);
+	/* bounded slowdown on the trace runtime: 133.3 / 100 */
+	ck_assert_double_eq_tol(r->summary.mean_bounded_slowdown, 4.0 / 3,
+				1e-12);
+	/* useful work is the trace's: 4 x 100 over 16 x 133.3 */
+	ck_assert_double_eq_tol(r->summary.utilization, 0.1875, 1e-12);
+	ck_assert_double_eq_tol(r->summary.occupied_utilization, 0.25, 1e-12);
 	mesh_sim_result_free(r);
 	r = simulate("4x4", "mc1x1", js, 1, &o);
 	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
 	mesh_sim_result_free(r);
 	o.comm_share = 0.5;
 	r = simulate("4x4", "snake-ff", js, 1, &o);
-	ck_assert_double_eq_tol(r->jobs[0].run, 150, 1e-9);
+	ck_assert_double_eq_tol(r->jobs[0].run, 100 * (0.5 + 0.5 * 4.0 / 3),
+				1e-9);
+	mesh_sim_result_free(r);
+	o.comm = MESH_COMM_NEAREST;
+	o.comm_share = 1;
+	r = simulate("8x8", "mc1x1", js, 1, &o);
+	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
+	mesh_sim_result_free(r);
+	r = simulate("8x8", "snake-ff", js, 1, &o);
+	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
+/* Rank order.  A 16-node stencil (a 4x4 logical grid) on 8x8, links a
+ * quarter of the node bandwidth, so links bind.  mc1x1 gives a 4x4
+ * block; in node-index order (the default, Slurm's) its ranks are the
+ * block's rows, each logical edge one link: 100 s.  In mc1x1's own
+ * order (shells from the centre) neighbours land apart on the block,
+ * and the same job runs longer. */
+START_TEST(test_sim_rank_order)
+{
+	static const struct tu_job js[] = { { 1, 0, 100, 100, 16 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	ck_assert_int_eq(o.rank_order, MESH_RANKS_INDEX);
+	o.runtime_model = MESH_RUNTIME_CONTENTION;
+	o.comm = MESH_COMM_NEAREST;
+	o.comm_share = 1;
+	o.net.link_bw = 1;
+	o.net.node_bw = 4;
+	r = simulate("8x8", "mc1x1", js, 1, &o);
+	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
+	mesh_sim_result_free(r);
+	o.rank_order = MESH_RANKS_ALLOCATOR;
+	r = simulate("8x8", "mc1x1", js, 1, &o);
+	ck_assert(r->jobs[0].run > 150);
 	mesh_sim_result_free(r);
 }
 END_TEST
@@ -336,7 +358,7 @@ END_TEST
  * has done half its work alone and ends at 50 + 50 s exactly. */
 START_TEST(test_sim_contention_rate_changes_at_events)
 {
-	struct jobspec js[] = { { 1, 0, 100, 100, 2 },
+	struct tu_job js[] = { { 1, 0, 100, 100, 2 },
 				{ 2, 0, 1000, 1000, 3 } };
 	struct mesh_sim_opts o;
 	struct mesh_sim_result *r;
@@ -365,7 +387,7 @@ END_TEST
  * Events 0, 5, 10, 100, 150: LoC = 2 * 90 / (4 * 150) = 0.3. */
 START_TEST(test_sim_loss_of_capacity)
 {
-	static const struct jobspec js[] = { { 1, 0, 100, 100, 1 },
+	static const struct tu_job js[] = { { 1, 0, 100, 100, 1 },
 					     { 2, 0, 10, 10, 1 },
 					     { 3, 0, 100, 100, 1 },
 					     { 4, 5, 50, 50, 2 } };
@@ -391,7 +413,7 @@ END_TEST
  * FCFS order starts J2 and J3, and J4 waits for J2. */
 START_TEST(test_sim_wfp_order)
 {
-	static const struct jobspec js[] = { { 1, 0, 100, 100, 8 },
+	static const struct tu_job js[] = { { 1, 0, 100, 100, 8 },
 					     { 2, 1, 10, 10, 2 },
 					     { 3, 2, 1000, 1000, 2 },
 					     { 4, 3, 100, 100, 6 } };
@@ -429,7 +451,7 @@ static void io_by_id(void *arg, long id, struct mesh_sim_job_info *info)
  * at 1/2 goes to submit order). */
 START_TEST(test_sim_ozden_alpha)
 {
-	static const struct jobspec js[] = { { 0, 0, 50, 50, 1 },
+	static const struct tu_job js[] = { { 0, 0, 50, 50, 1 },
 					     { 1, 0, 100, 100, 1 },
 					     { 2, 10, 10, 10, 1 },
 					     { 3, 20, 10, 10, 1 } };
@@ -456,7 +478,7 @@ END_TEST
 /* alpha = 0 is exactly FCFS: same starts and nodes on a random trace. */
 START_TEST(test_sim_ozden_alpha0_is_fcfs)
 {
-	struct jobspec js[200];
+	struct tu_job js[200];
 	struct mesh_sim_opts o;
 	struct mesh_sim_result *a, *b;
 	uint64_t seed = 5;
@@ -495,7 +517,7 @@ END_TEST
 /* Size classes: 1, 2, 3-4, 5-8, ... with per-class means. */
 START_TEST(test_sim_size_classes)
 {
-	static const struct jobspec js[] = { { 1, 0, 10, 10, 1 },
+	static const struct tu_job js[] = { { 1, 0, 10, 10, 1 },
 					     { 2, 0, 10, 10, 3 },
 					     { 3, 0, 10, 10, 4 },
 					     { 4, 0, 10, 10, 8 } };
@@ -527,7 +549,7 @@ END_TEST
  * J2 runs 100-110 and J3 starts at 110. */
 START_TEST(test_sim_paired_filling)
 {
-	static const struct jobspec js[] = { { 1, 0, 100, 100, 2 },
+	static const struct tu_job js[] = { { 1, 0, 100, 100, 2 },
 					     { 2, 0, 10, 10, 8 },
 					     { 3, 0, 100, 100, 2 } };
 	struct mesh_sim_opts o;
@@ -583,7 +605,7 @@ static void nodes_of(const struct mesh_sim_result *r, long id, uint32_t *lo,
 
 START_TEST(test_sim_combo_sl_and_pf)
 {
-	static const struct jobspec js[] = {
+	static const struct tu_job js[] = {
 		{ 10, 0, 300, 300, 2 },   { 11, 0, 20, 20, 4 },
 		{ 12, 0, 1000, 1000, 1 }, { 1, 25, 975, 975, 2 },
 		{ 2, 25, 10, 10, 12 },    { 3, 25, 975, 975, 2 },
@@ -636,12 +658,12 @@ END_TEST
  * user estimate stays 100.  Job 3 (another size) has no history. */
 START_TEST(test_sim_spatial_estimates)
 {
-	struct jobspec js[] = { { 1, 0, 50, 100, 2 },
+	struct tu_job js[] = { { 1, 0, 50, 100, 2 },
 				{ 2, 60, 80, 100, 2 },
 				{ 3, 60, 30, 100, 4 } };
 	static const double want2[] = { 100, 50, 80 },
 			    want3[] = { 100, 100, 30 };
-	struct mesh_swf_trace *tr = make_trace(js, 3);
+	struct mesh_swf_trace *tr = tu_trace(js, 3);
 	struct mesh_topo *t = tu_topo("4x4");
 	struct mesh_allocator *a = NULL;
 	struct mesh_sim_result *r = NULL;
@@ -686,7 +708,7 @@ static void io_share_all(void *arg, long id, struct mesh_sim_job_info *info)
  * which I/O 62.5 s. */
 START_TEST(test_sim_pfs_sharing)
 {
-	static const struct jobspec js[] = { { 1, 0, 100, 100, 1 },
+	static const struct tu_job js[] = { { 1, 0, 100, 100, 1 },
 					     { 2, 0, 100, 100, 1 },
 					     { 3, 0, 100, 100, 1 } };
 	struct mesh_sim_opts o;
@@ -694,7 +716,7 @@ START_TEST(test_sim_pfs_sharing)
 
 	mesh_sim_opts_init(&o);
 	o.runtime_model = MESH_RUNTIME_PFS;
-	o.pfs_bandwidth = 20;
+	o.net.fs_bw = 20;
 	o.job_info = io_share_all;
 	io_share_of = 1;
 	r = simulate("4x1", "rowmajor-ff", js, 1, &o);
@@ -714,13 +736,91 @@ START_TEST(test_sim_pfs_sharing)
 }
 END_TEST
 
+static double phase_compute, phase_checkpoint, fluid_io;
+
+static void phases_all(void *arg, long id, struct mesh_sim_job_info *info)
+{
+	(void) arg;
+	(void) id;
+	info->compute_phase = phase_compute;
+	info->checkpoint_phase = phase_checkpoint;
+	info->io_share = fluid_io;
+}
+
+/* 4x1 line, the I/O node at x = 0 (it does not compute); the
+ * contention model with links, nodes and the I/O node at 1 GB/s.
+ * rowmajor-ff puts job 1 on node 1 and job 2 on node 2; each writes one
+ * flow to the I/O node, alone at 1 GB/s (the I/O node binds), its best.
+ * Both are phased: 100 s of compute, then a 100 s checkpoint (200 s of
+ * trace runtime).
+ *   Together from t = 0: both checkpoint over [100, ...) and share the
+ *   I/O node (and link 1 -> 0): each at half speed, so the checkpoints
+ *   take 200 s and both end at 300, with 200 s of I/O each.
+ *   Job 2 from t = 100: job 1 checkpoints over [100, 200) while job 2
+ *   computes; job 2 checkpoints alone over [200, 300): both run 200 s,
+ *   no I/O is slowed.  Bursts contend only when they meet.
+ *   Fluid instead (half of the runtime in I/O, finely interleaved), both
+ *   from t = 0: in its I/O phase a job meets its own 1 GB/s and the
+ *   other's 0.5: slowdown 1.5, stretch 0.5 + 0.5 x 1.5 = 1.25: both end
+ *   at 250. */
+START_TEST(test_sim_io_bursts)
+{
+	struct tu_job js[] = { { 1, 0, 200, 200, 1 }, { 2, 0, 200, 200, 1 } };
+	struct mesh_topo *t = tu_topo("4x1");
+	struct mesh_bitmap *u = tu_all_free(t);
+	struct mesh_allocator *a = NULL;
+	struct mesh_swf_trace *tr;
+	struct mesh_sim_result *r = NULL;
+	struct mesh_sim_opts o;
+	struct mesh_diag d;
+	int round;
+
+	ck_assert_int_eq(mesh_topo_parse_io_nodes(t, "0,0", &d), 0);
+	mesh_bitmap_clear(u, 0);
+	ck_assert_int_eq(mesh_alloc_create(t, "rowmajor-ff", NULL, &a, &d), 0);
+	for (round = 0; round < 3; round++) {
+		mesh_sim_opts_init(&o);
+		o.runtime_model = MESH_RUNTIME_CONTENTION;
+		o.net.link_bw = o.net.node_bw = o.net.ion_bw = 1;
+		o.usable = u;
+		o.job_info = phases_all;
+		phase_compute = round < 2 ? 100 : -1;
+		phase_checkpoint = round < 2 ? 100 : -1;
+		fluid_io = round < 2 ? 0 : 0.5;
+		js[1].submit = round == 1 ? 100 : 0;
+		tr = tu_trace(js, 2);
+		ck_assert_int_eq(mesh_sim_run(t, a, tr, &o, &r, &d), 0);
+		if (round == 0) {
+			ck_assert_double_eq_tol(job_of(r, 1)->end, 300, 1e-9);
+			ck_assert_double_eq_tol(job_of(r, 2)->end, 300, 1e-9);
+			ck_assert_double_eq_tol(job_of(r, 1)->io_time, 200,
+						1e-9);
+		} else if (round == 1) {
+			ck_assert_double_eq_tol(job_of(r, 1)->end, 200, 1e-9);
+			ck_assert_double_eq_tol(job_of(r, 2)->end, 300, 1e-9);
+			ck_assert_double_eq_tol(job_of(r, 2)->run, 200, 1e-9);
+			ck_assert_double_eq_tol(job_of(r, 2)->io_time, 100,
+						1e-9);
+		} else {
+			ck_assert_double_eq_tol(job_of(r, 1)->end, 250, 1e-9);
+			ck_assert_double_eq_tol(job_of(r, 2)->end, 250, 1e-9);
+		}
+		mesh_sim_result_free(r);
+		mesh_swf_free(tr);
+	}
+	mesh_alloc_destroy(a);
+	mesh_bitmap_destroy(u);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 /* Positions outside opts.usable (holes in mesh.conf, I/O nodes) are
  * never given out; a job larger than the usable count is skipped as too
  * large; utilization counts usable nodes only.  4x1, node 2 unusable:
  * J1 (3 nodes, 10 s) gets 0, 1, 3; J2 (4 nodes) is too large. */
 START_TEST(test_sim_usable_positions)
 {
-	static const struct jobspec js[] = { { 1, 0, 10, 10, 3 },
+	static const struct tu_job js[] = { { 1, 0, 10, 10, 3 },
 					     { 2, 0, 10, 10, 4 } };
 	struct mesh_bitmap *u = NULL;
 	struct mesh_sim_opts o;
@@ -773,7 +873,7 @@ static void extents(const struct mesh_sim_result *r, int ext[2])
 
 START_TEST(test_sim_shape_reaches_allocator)
 {
-	static const struct jobspec js[] = { { 1, 0, 10, 10, 8 } };
+	static const struct tu_job js[] = { { 1, 0, 10, 10, 8 } };
 	struct mesh_sim_opts o;
 	struct mesh_sim_result *r;
 	int e[2];
@@ -804,7 +904,7 @@ END_TEST
  * reservation at 200, which J4 would overlap, so J4 waits for J3: 300. */
 START_TEST(test_sim_conservative_protects_every_reservation)
 {
-	static const struct jobspec js[] = { { 1, 0, 100, 100, 6 },
+	static const struct tu_job js[] = { { 1, 0, 100, 100, 6 },
 					     { 2, 1, 100, 100, 4 },
 					     { 3, 2, 100, 100, 8 },
 					     { 4, 3, 250, 250, 2 } };
@@ -834,7 +934,7 @@ END_TEST
  * touching J4's reservation. */
 START_TEST(test_sim_conservative_is_placement_aware)
 {
-	static const struct jobspec js[] = {
+	static const struct tu_job js[] = {
 		{ 1, 0, 100, 100, 1 }, { 2, 0, 20, 20, 1 },
 		{ 3, 0, 100, 100, 1 }, { 4, 5, 10, 10, 2 },
 		{ 5, 6, 200, 200, 1 }, { 6, 7, 50, 50, 1 }
@@ -857,7 +957,7 @@ END_TEST
  * minute-granular limits do in a replay at speed-up S (60 S s). */
 START_TEST(test_sim_limit_quantum)
 {
-	static const struct jobspec js[] = { { 1, 0, 10, 30, 1 },
+	static const struct tu_job js[] = { { 1, 0, 10, 30, 1 },
 					     { 2, 0, 150, 150, 1 } };
 	struct mesh_sim_opts o;
 	struct mesh_sim_result *r;
@@ -896,6 +996,8 @@ int main(void)
 	tcase_add_test(tc, test_sim_combo_sl_and_pf);
 	tcase_add_test(tc, test_sim_spatial_estimates);
 	tcase_add_test(tc, test_sim_pfs_sharing);
+	tcase_add_test(tc, test_sim_io_bursts);
+	tcase_add_test(tc, test_sim_rank_order);
 	tcase_add_test(tc, test_sim_usable_positions);
 	tcase_add_test(tc, test_sim_shape_reaches_allocator);
 	tcase_add_test(tc, test_sim_conservative_protects_every_reservation);

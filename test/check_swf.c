@@ -168,6 +168,34 @@ START_TEST(test_swf_fuzz_mutations)
 }
 END_TEST
 
+/* Bytes of a binary file are escaped in the message, never echoed raw
+ * (issue 40); so is a UTF-8 character, which may be invisible. */
+START_TEST(test_swf_parse_escapes_bytes)
+{
+	struct mesh_swf_job j;
+	struct mesh_diag d;
+	const unsigned char *m;
+
+	mesh_diag_clear(&d);
+	ck_assert_int_eq(mesh_swf_parse_line("1\xff\x01\x1b[2J\\ 0 -1", &j, &d),
+			 MESH_EPARSE);
+	ck_assert_str_eq(d.message,
+			 "expected a number, got \"1\\xFF\\x01\\x1B[2J\\x5C\"");
+	for (m = (const unsigned char *) d.message; *m; m++)
+		ck_assert(*m >= 0x20 && *m < 0x7f);
+	mesh_diag_clear(&d);
+	ck_assert_int_eq(mesh_swf_parse_line("1 0 -1 10 4\xe2\x88\x92 -1", &j, &d),
+			 MESH_EPARSE);
+	ck_assert_str_eq(d.message, "expected a number, got \"4\\xE2\\x88\\x92\"");
+	mesh_diag_clear(&d);
+	ck_assert_int_eq(mesh_swf_parse_line("1 0 -1 10 4 -1 -1 -1 -1 -1 -1 1 1 "
+					     "-1 -1 -1 -1 -1 \x07x",
+					     &j, &d),
+			 MESH_EPARSE);
+	ck_assert_str_eq(d.message, "more than 18 fields (extra \"\\x07x\")");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("swf");
@@ -177,6 +205,7 @@ int main(void)
 	tcase_add_test(tc, test_swf_parse_fractional_cpu_time);
 	tcase_add_loop_test(tc, test_swf_parse_bad_lines, 0,
 			    sizeof(bad_lines) / sizeof(bad_lines[0]));
+	tcase_add_test(tc, test_swf_parse_escapes_bytes);
 	tcase_add_test(tc, test_swf_read_header_and_jobs);
 	tcase_add_test(tc, test_swf_read_reports_file_line_field);
 	tcase_add_test(tc, test_swf_read_nul_byte);

@@ -30,6 +30,28 @@ START_TEST(test_topo_parse_torus_3d)
 }
 END_TEST
 
+/* The size limit is named as such, not as a syntax error (issue 40). */
+START_TEST(test_topo_parse_too_large_says_so)
+{
+	struct mesh_topo *t = NULL;
+	struct mesh_diag d;
+
+	mesh_diag_clear(&d);
+	ck_assert_int_eq(mesh_topo_parse("99999999x99999999", &t, &d),
+			 MESH_ERANGE);
+	ck_assert_str_eq(d.message, "\"99999999x99999999\": dimension 1 is too "
+				    "large (a mesh has at most 4194304 nodes)");
+	mesh_diag_clear(&d);
+	ck_assert_int_eq(mesh_topo_parse("4096x4096", &t, &d), MESH_ERANGE);
+	ck_assert_str_eq(d.message, "\"4096x4096\": 16777216 nodes, too many (a "
+				    "mesh has at most 4194304 nodes)");
+	mesh_diag_clear(&d);
+	ck_assert_int_eq(mesh_topo_parse("4x0", &t, &d), MESH_ERANGE);
+	ck_assert(strstr(d.message, "dimension 2 is 0; each is at least 1"));
+	ck_assert_ptr_null(t);
+}
+END_TEST
+
 static const struct {
 	const char *spec;
 	int rc;
@@ -137,6 +159,7 @@ int main(void)
 
 	tcase_add_test(tc, test_topo_parse_2d);
 	tcase_add_test(tc, test_topo_parse_torus_3d);
+	tcase_add_test(tc, test_topo_parse_too_large_says_so);
 	tcase_add_loop_test(tc, test_topo_parse_bad, 0,
 			    sizeof(bad_specs) / sizeof(bad_specs[0]));
 	tcase_add_test(tc, test_topo_index_roundtrip);

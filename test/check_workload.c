@@ -205,6 +205,62 @@ START_TEST(test_workload_ozden_io_scale)
 }
 END_TEST
 
+/* Attributes for an existing trace's jobs: each job's draws depend only
+ * on the seed and its id (the same job in a shorter trace gets the
+ * same); shares stay in their ranges and sum to at most 1; a mix uses
+ * every pattern; phases keep the I/O share; bad ranges are refused. */
+START_TEST(test_attrgen)
+{
+	enum { N = 4000 };
+	static long ids[N];
+	static struct mesh_gen_job a[N], b[N];
+	struct mesh_attrgen_opts o;
+	size_t i, io = 0, seen[MESH_COMM_CHAIN + 1] = { 0 };
+
+	for (i = 0; i < N; i++)
+		ids[i] = 1000 + 3 * (long) i;
+	mesh_attrgen_defaults(&o);
+	o.seed = 9;
+	o.comm = MESH_COMM_UNKNOWN;
+	o.phases = 1;
+	ck_assert_int_eq(mesh_attrgen(&o, ids, N, a), 0);
+	ck_assert_int_eq(mesh_attrgen(&o, ids + 100, 10, b), 0);
+	for (i = 0; i < 10; i++)
+		ck_assert_mem_eq(&a[100 + i], &b[i], sizeof(b[i]));
+	for (i = 0; i < N; i++) {
+		ck_assert_int_eq(a[i].id, ids[i]);
+		ck_assert(a[i].io_intensity == 0 ||
+			  (a[i].io_intensity >= 0.05 &&
+			   a[i].io_intensity <= 0.5));
+		ck_assert(a[i].comm_share + a[i].io_intensity <= 1 + 1e-12);
+		ck_assert((a[i].comm == MESH_COMM_NONE) ==
+			  (a[i].comm_share == 0));
+		seen[a[i].comm]++;
+		if (a[i].io_intensity > 0) {
+			io++;
+			ck_assert(a[i].compute_phase >= 100 &&
+				  a[i].compute_phase <= 600);
+			ck_assert_double_eq_tol(
+			    a[i].checkpoint_phase /
+				(a[i].compute_phase + a[i].checkpoint_phase),
+			    a[i].io_intensity, 1e-9);
+		} else {
+			ck_assert(a[i].compute_phase == 0);
+		}
+	}
+	/* Binomial(4000, 0.5): sd 31.6; 5 sd */
+	ck_assert(io > 2000 - 160 && io < 2000 + 160);
+	for (i = MESH_COMM_NONE; i <= MESH_COMM_CHAIN; i++)
+		ck_assert_msg(seen[i] > 600, "%s %zu", mesh_comm_name(i),
+			      seen[i]);
+	o.seed = 10;
+	ck_assert_int_eq(mesh_attrgen(&o, ids, 10, b), 0);
+	ck_assert(memcmp(a, b, 10 * sizeof(*b)));
+	o.io_lo = 0.6; /* above io_hi */
+	ck_assert_int_eq(mesh_attrgen(&o, ids, 10, b), MESH_EINVAL);
+}
+END_TEST
+
 START_TEST(test_workload_bad_options)
 {
 	struct mesh_workload_opts o;
@@ -235,6 +291,7 @@ int main(void)
 	tcase_add_test(tc, test_workload_ozden_phases);
 	tcase_add_loop_test(tc, test_workload_reads_back, 0, 3);
 	tcase_add_test(tc, test_workload_bad_options);
+	tcase_add_test(tc, test_attrgen);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -40,17 +40,32 @@ SWF
 check "refused job: exit 0, counted, only job 1 in the CSV" '[ $? -eq 0 ] && grep -q "^jobs never placeable  *1$" "$tmp/out" && [ "$(cut -d, -f1 "$tmp/r.csv" | tr "\n" " ")" = "job_id 1 " ]'
 check "refused job is announced on stderr in one line" '[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^meshsim: warning: .*r.swf: 1 of 2 jobs not simulated (skipped: runtime 0, size 0, more than 16 usable nodes 0, submit time 0; never placeable: 1)$" "$tmp/err"'
 "$meshsim" --allocator mc1x1 "$tmp/r.swf" >/dev/null 2>"$tmp/err"
-check "no warning when every job is placed (mc1x1 places 5 nodes)" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ]'
+check "no warning of jobs not simulated when every job is placed (mc1x1 places 5 nodes)" '[ $? -eq 0 ] && ! grep -q "not simulated" "$tmp/err"'
 check "--keep-zero-runtime (the default) counts the zero-length job" '"$meshsim" --keep-zero-runtime "$tmp/t.swf" 2>/dev/null | grep -q "jobs simulated  *4"'
 check "--skip-zero-runtime skips it" '"$meshsim" --skip-zero-runtime "$tmp/t.swf" 2>/dev/null | grep -q "jobs skipped  *2 (runtime 2"'
 check "summary records zero-runtime handling, seed and version" '"$meshsim" --skip-zero-runtime --seed 7 --summary - "$tmp/t.swf" 2>/dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); sys.exit(0 if d[\"zero_runtime\"] == \"skip\" and d[\"seed\"] == 7 and d[\"version\"] and d[\"fates\"][\"total\"] == 5 else 1)"'
 check "list-allocators lists the curve fits and mc1x1" '"$meshsim" --list-allocators | grep -q "^hilbert-freelist" && "$meshsim" --list-allocators | grep -q "^mc1x1"'
+# --list-allocators names exactly the bases sl: takes: every allocator
+# that sl:<it> accepts is named (the curve fits as "curve fits"), and
+# every name there is accepted.
+bases=" $("$meshsim" --list-allocators | sed -n 's/^sl:mc1x1 .*bases: \([^(]*\) (.*/\1/p' | sed 's/curve fits/curvefits/; s/,/ /g') "
+bad=""
+for a in $("$meshsim" --list-allocators | awk '$1 !~ /^sl:/ { print $1 }'); do
+	if "$meshsim" --mesh 4x4 --io-nodes 0,0 --allocator "sl:$a" "$tmp/t.swf" >/dev/null 2>&1; then took=1; else took=0; fi
+	case "$a" in
+	rowmajor-* | snake-* | colsnake-* | hilbert-*) named=$(case "$bases" in *" curvefits "*) echo 1 ;; *) echo 0 ;; esac) ;;
+	*) named=$(case "$bases" in *" $a "*) echo 1 ;; *) echo 0 ;; esac) ;;
+	esac
+	[ "$took" = "$named" ] || bad="$bad $a(sl:$took,listed:$named)"
+done
+check "--list-allocators names exactly the bases sl: takes${bad:+ (not:$bad)}" '[ -z "$bad" ] && [ "$bases" != "  " ]'
 
-# Contention runtime model: a 4-node row under all-to-all runs twice as
-# long as the 2x2 block mc1x1 gives (doc/runtime-models.md).
+# Contention runtime model: a 4-node row under all-to-all runs 4/3 as
+# long as the 2x2 block mc1x1 gives: 4 flows on its middle link against
+# 3 injected by each node (doc/runtime-models.md).
 "$meshsim" --allocator snake-ff --runtime-model contention --comm all-to-all \
 	--comm-share 1 --jobs-csv "$tmp/c.csv" --summary "$tmp/c.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
-check "contention: snake-ff row of 4 runs 200 s for 100 traced" '[ $? -eq 0 ] && grep -q "^1,0,0,200,0,200,4,.*,100,0,2,$" "$tmp/c.csv"'
+check "contention: snake-ff row of 4 runs 133.3 s for 100 traced" '[ $? -eq 0 ] && grep -q "^1,0,0,133\.33333333333[0-9]*,0,133\.33333333333[0-9]*,4,.*,100,0,1\.3333333333333[0-9]*,$" "$tmp/c.csv"'
 check "contention: per-job stretch is run/trace_run and averages to mean_stretch" 'python3 -c "
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
@@ -63,6 +78,30 @@ check "contention: summary names the model" 'grep -q "\"runtime_model\": \"conte
 check "contention: mc1x1 2x2 block keeps 100 s" '[ $? -eq 0 ] && grep -q "^1,0,0,100,0,100,4," "$tmp/c.csv"'
 "$meshsim" --runtime-model fluid "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "bad --runtime-model exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--runtime-model: invalid value \"fluid\"" "$tmp/err"'
+# The runtime models' capacities and the combined model; pairs and
+# phases from the sidecar.
+"$meshsim" --runtime-model contention+pfs --io-nodes "0,0" --io-share 0.5 \
+	--ion-bandwidth inf --link-bandwidth 25 --summary "$tmp/cp.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "contention+pfs runs; capacities recorded, unlimited as \"inf\"" '[ $? -eq 0 ] && grep -q "\"runtime_model\": \"contention+pfs\"" "$tmp/cp.json" && grep -q "\"ion_bandwidth\": \"inf\"" "$tmp/cp.json" && grep -q "\"link_bandwidth\": 25," "$tmp/cp.json" && grep -q "\"pfs_bandwidth\": 48," "$tmp/cp.json" && python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/cp.json"'
+"$meshsim" --runtime-model contention --link-bandwidth 0 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--link-bandwidth 0 exits 2" '[ $? -eq 2 ] && grep -q -- "--link-bandwidth: invalid value \"0\": expected GB/s > 0, or inf for unlimited" "$tmp/err"'
+printf 'job_id,comm,comm_share\n1,pairs:0>3 3>0,1\n' >"$tmp/pairs.csv"
+"$meshsim" --allocator snake-ff --job-attrs "$tmp/pairs.csv" --runtime-model contention --link-bandwidth 1 --node-bandwidth 4 --jobs-csv "$tmp/pairs.out" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--job-attrs pairs: 0>3 over a row of 4 is 3 hops, alone at full speed" '[ $? -eq 0 ] && grep -q "^1,0,0,100,0,100,4," "$tmp/pairs.out"'
+printf 'job_id,comm\n1,pairs:0>9\n' >"$tmp/pairs9.csv"
+"$meshsim" --job-attrs "$tmp/pairs9.csv" --runtime-model contention "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--job-attrs pairs naming rank 9 of a 4-node job: exit 1, named" '[ $? -eq 1 ] && grep -q "job 1: its communication pattern does not fit its 4 nodes" "$tmp/err"'
+printf 'job_id,comm\n1,pairs:0-1\n' >"$tmp/pairsbad.csv"
+"$meshsim" --job-attrs "$tmp/pairsbad.csv" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--job-attrs bad pairs: file:line:comm named" '[ $? -eq 1 ] && grep -q "pairsbad.csv:2:comm: expected sender>receiver rank pairs, got \"0-1\"" "$tmp/err"'
+
+printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=snake-ff\nLinkBandwidth=3\nIONodeBandwidth=inf\n' >"$tmp/bw.conf"
+"$meshsim" --mesh-conf "$tmp/bw.conf" --link-bandwidth 5 --summary "$tmp/bw.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "mesh.conf capacities apply, the command line overrides them" '[ $? -eq 0 ] && grep -q "\"link_bandwidth\": 5," "$tmp/bw.json" && grep -q "\"ion_bandwidth\": \"inf\"" "$tmp/bw.json" && grep -q "\"node_bandwidth\": 12.5," "$tmp/bw.json"'
+printf 'Dimensions=4x4\nNodes=n[0-15]\nFileSystemBandwidth=lots\n' >"$tmp/bwbad.conf"
+"$meshsim" --mesh-conf "$tmp/bwbad.conf" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "a bad capacity in mesh.conf names file:line:key" '[ $? -eq 2 ] && grep -q "bwbad.conf:3:FileSystemBandwidth: bad value \"lots\"" "$tmp/err"'
+
 # PFS model: 4 jobs writing all the time at 12.5 GB/s per node into a
 # 10 GB/s file system are all slowed.
 "$meshsim" --runtime-model pfs --io-share 1 --pfs-bandwidth 10 --summary "$tmp/f.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
@@ -70,7 +109,7 @@ check "pfs: jobs slowed by a small file system" '[ $? -eq 0 ] && grep -q "\"runt
 "$meshsim" --runtime-model pfs --pfs-bandwidth 0 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--pfs-bandwidth 0 exits 2" '[ $? -eq 2 ] && grep -q -- "--pfs-bandwidth: invalid value \"0\": expected GB/s > 0" "$tmp/err"'
 "$meshsim" --comm ring "$tmp/t.swf" >/dev/null 2>"$tmp/err"
-check "bad --comm exits 2 listing the patterns" '[ $? -eq 2 ] && grep -q "expected all-to-all, one-to-all, nearest or none" "$tmp/err"'
+check "bad --comm exits 2 listing the patterns" '[ $? -eq 2 ] && grep -q "expected all-to-all, one-to-all, nearest, chain or none" "$tmp/err"'
 "$meshsim" --comm-share 0.7 --io-share 0.5 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "shares summing over 1 exit 2" '[ $? -eq 2 ] && grep -q "exceeds 1" "$tmp/err"'
 "$meshsim" --io-share 1.5 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
@@ -122,7 +161,7 @@ check "--io-nodes: no job gets an I/O position" '! cut -d, -f11 "$tmp/io.csv" | 
 check "--io-nodes-compute: all 16 positions run jobs" 'grep -q "jobs simulated  *2" "$tmp/out"'
 # Outputs are opened before the simulation; '-' is stdout.
 "$meshsim" --summary "$tmp/no/such/dir/s.json" "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
-check "unwritable --summary fails at once (exit 2, nothing simulated)" '[ $? -eq 2 ] && grep -q -- "--summary: cannot open" "$tmp/err" && [ ! -s "$tmp/out" ]'
+check "unwritable --summary fails at once (exit 2, nothing simulated)" '[ $? -eq 2 ] && grep -q -- "--summary: cannot create .*no/such/dir/s.json: No such file or directory" "$tmp/err" && [ ! -s "$tmp/out" ]'
 "$meshsim" --jobs-csv - "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
 check "--jobs-csv - writes the CSV to stdout and the table to stderr" 'head -1 "$tmp/out" | grep -q "^job_id," && grep -q "^mesh " "$tmp/err"'
 "$meshsim" --jobs-csv - --summary - "$tmp/t.swf" >/dev/null 2>"$tmp/err"
@@ -147,7 +186,7 @@ check "--job-attrs: shape 4x1 gives job 1 a row (sum of distances 10)" 'grep -q 
 check "--job-attrs: job 1's 4x1 all-to-all row is stretched" 'awk -F, "\$1 == 1 && \$6 > \$12 {ok = 1} END {exit !ok}" "$tmp/a.out"'
 printf 'job_id,comm,io_intensity,comm_share\n1,all-to-all,0,1\n' >"$tmp/cs.csv"
 "$meshsim" --allocator snake-ff --job-attrs "$tmp/cs.csv" --runtime-model contention --jobs-csv "$tmp/cs.out" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
-check "--job-attrs: comm_share 1 stretches the snake-ff row to 200 s" '[ $? -eq 0 ] && grep -q "^1,0,0,200,0,200,4," "$tmp/cs.out"'
+check "--job-attrs: comm_share 1 stretches the snake-ff row to 133.3 s" '[ $? -eq 0 ] && grep -q "^1,0,0,133\.33333333333[0-9]*,0,133\.33333333333[0-9]*,4," "$tmp/cs.out"'
 # Allocator auto (Mache Ch. VIII): from the sidecar, the I/O-heavy job
 # is placed as plas places it, the compute job as mc1x1 does, on 8x4
 # compute nodes with the I/O nodes in column x = 0.
@@ -196,14 +235,114 @@ for w in mache ozden bluegene; do
 	"$gen" --workload $w --jobs 200 --seed 3 --swf "$tmp/g.swf" --attrs "$tmp/g.csv" 2>"$tmp/err"
 	check "meshsim-gen $w writes a trace and a sidecar" '[ $? -eq 0 ] && [ "$(grep -vc "^;" "$tmp/g.swf")" -eq 200 ] && [ "$(grep -vc "^#" "$tmp/g.csv")" -eq 201 ]'
 	"$meshsim" --job-attrs "$tmp/g.csv" --runtime-model pfs "$tmp/g.swf" >"$tmp/out" 2>"$tmp/err"
-	check "meshsim replays every $w job" '[ $? -eq 0 ] && grep -q "jobs simulated  *200" "$tmp/out" && [ ! -s "$tmp/err" ]'
+	check "meshsim replays every $w job (no warning but saturation)" '[ $? -eq 0 ] && grep -q "jobs simulated  *200" "$tmp/out" && ! grep -v "saturated: offered load" "$tmp/err" | grep -q .'
 done
 "$gen" --workload mache --jobs 50 --seed 3 >"$tmp/a1.swf" && "$gen" --workload mache --jobs 50 --seed 3 >"$tmp/a2.swf" && "$gen" --workload mache --jobs 50 --seed 4 >"$tmp/a3.swf"
 check "meshsim-gen: same seed, same trace; another seed, another" 'cmp -s "$tmp/a1.swf" "$tmp/a2.swf" && ! cmp -s "$tmp/a1.swf" "$tmp/a3.swf"'
 "$gen" --workload mache --io-fraction 2 >/dev/null 2>"$tmp/err"
 check "meshsim-gen: bad --io-fraction exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--io-fraction: invalid value \"2\"" "$tmp/err"'
+"$gen" attrs --trace "$tmp/g.swf" --seed 4 --comm mix --phases --attrs "$tmp/ga.csv" 2>"$tmp/err"
+check "meshsim-gen attrs: a sidecar for an existing trace, its command in the first line" '[ $? -eq 0 ] && [ "$(grep -vc "^#" "$tmp/ga.csv")" -eq 201 ] && head -1 "$tmp/ga.csv" | grep -q "^# meshsim-gen attrs --trace .*g.swf --seed 4 .*--comm mix .*--phases$"'
+"$meshsim" --job-attrs "$tmp/ga.csv" --runtime-model contention+pfs --summary "$tmp/ga.json" "$tmp/g.swf" >/dev/null 2>"$tmp/err"
+check "meshsim replays the trace with those attributes" '[ $? -eq 0 ] && grep -q "\"jobs\": 200," "$tmp/ga.json"'
+"$gen" attrs --trace "$tmp/g.swf" --seed 4 --comm mix --phases >"$tmp/ga2.csv" 2>"$tmp/err"
+check "meshsim-gen attrs: the same seed gives the same file (stdout by default)" 'cmp -s "$tmp/ga.csv" "$tmp/ga2.csv"'
+"$gen" attrs --seed 4 >/dev/null 2>"$tmp/err"
+check "meshsim-gen attrs without --trace exits 2" '[ $? -eq 2 ] && grep -q "attrs: --trace is required" "$tmp/err"'
 "$gen" --jobs 10 >/dev/null 2>"$tmp/err"
 check "meshsim-gen: --workload is required" '[ $? -eq 2 ] && grep -q "workload is required" "$tmp/err"'
+
+# Provenance: the summary names the exact revision, every option
+# (defaults included) and the SHA-256 of every input file.
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$meshsim" --job-attrs "$tmp/a.csv" --summary "$tmp/prov.json" "$tmp/t.swf" >"$tmp/out" 2>"$tmp/err"
+check "summary: SHA-256 of the trace and of the job attributes, as sha256sum gives them" 'python3 - "$tmp/prov.json" "$(sha256sum <"$tmp/t.swf" | cut -d" " -f1)" "$(sha256sum <"$tmp/a.csv" | cut -d" " -f1)" <<PY
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["trace_sha256"] == sys.argv[2] and d["job_attrs_sha256"] == sys.argv[3], d
+assert d["mesh_conf_sha256"] is None
+PY'
+printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\n' >"$tmp/prov.conf"
+"$meshsim" --mesh-conf "$tmp/prov.conf" --summary "$tmp/prov2.json" "$tmp/t.swf" >/dev/null 2>&1
+check "summary: SHA-256 of the mesh.conf" 'grep -q "\"mesh_conf_sha256\": \"$(sha256sum <"$tmp/prov.conf" | cut -d" " -f1)\"" "$tmp/prov2.json"'
+check "summary: every option that shapes a run, defaults included" 'python3 - "$tmp/prov.json" <<PY
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = {"mesh": "4x4", "allocator": "colsnake-bf", "allocator_params": None, "seed": 0,
+        "scheduler": "easy", "priority": "fcfs", "alpha": 0, "paired_filling": False,
+        "pf_max_size": 0, "spatial_estimate": "user", "load": 1, "limit_quantum": 0,
+        "estimate": "clamp", "size_field": "alloc", "zero_runtime": "keep",
+        "runtime_model": "trace", "comm": "none", "comm_share": 0, "io_share": 0,
+        "pfs_bandwidth": 48, "node_bandwidth": 12.5, "io_nodes": [], "io_nodes_compute": False}
+bad = {k: (d.get(k, "missing"), v) for k, v in want.items() if d.get(k, "missing") != v}
+assert not bad, bad
+PY'
+if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
+	rev=$(sh "$top/src/cli/revision.sh" "$top" "$(sed -n 's/^AC_INIT(\[slurm-mesh\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")")
+	check "--version and the summary carry this checkout's revision ($rev), not a fixed number" '"$meshsim" --version | grep -qx "meshsim (slurm-mesh) $rev" && grep -q "\"version\": \"$rev\"" "$tmp/prov.json" && echo "$rev" | grep -q -- "-g[0-9a-f]\{12\}"'
+fi
+check "-V is --version" '[ "$("$meshsim" -V)" = "$("$meshsim" --version)" ]'
+# Offered load: t.swf's simulated jobs do 100*4 + 50*8 + 0*2 + 30*1 =
+# 830 node-seconds of work, submitted over 40 s on 16 nodes: 1.296875.
+check "offered load: 830 / (16 * 40) in the summary and the table, flagged saturated" 'grep -q "\"offered_load\": 1.296875," "$tmp/prov.json" && grep -q "^offered load  *1.2969 (saturated)$" "$tmp/out"'
+check "a saturated run warns in one line" '[ "$(grep -c "saturated: offered load 1.297 > 1" "$tmp/err")" -eq 1 ]'
+printf '; MaxProcs: 16\n1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n2 1000 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/light.swf"
+"$meshsim" --summary "$tmp/light.json" "$tmp/light.swf" >/dev/null 2>"$tmp/err"
+check "an unsaturated run (offered load 800 / 16000 = 0.05) is silent" '[ $? -eq 0 ] && [ ! -s "$tmp/err" ] && grep -q "\"offered_load\": 0.050000000000000003," "$tmp/light.json"'
+"$meshsim" --runtime-model contention "$tmp/t.swf" 2>/dev/null >"$tmp/out"
+check "the table keeps a blank between a long label and its value" 'grep -q "^mean stretch (contention) 1.0000$" "$tmp/out"'
+
+# Messages that say what is wrong (issue 40).
+"$meshsim" --mesh 99999999x99999999 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--mesh 99999999x99999999 names the size limit" '[ $? -eq 2 ] && grep -q "dimension 1 is too large (a mesh has at most 4194304 nodes)" "$tmp/err"'
+{ printf '\377'; head -c 4000 /dev/urandom | tr -d '\000\n' | head -c 300; } >"$tmp/random.swf"
+"$meshsim" --mesh 4x4 "$tmp/random.swf" >/dev/null 2>"$tmp/err"
+check "a random-bytes trace: file:line:field, its bytes escaped (only printable ASCII on stderr)" '[ $? -eq 1 ] && grep -q "random.swf:1:job_number: expected a number, got \"\\\\xFF" "$tmp/err" && ! LC_ALL=C tr -d "\n -~" <"$tmp/err" | grep -q .'
+printf '; MaxProcs: 16\n; nothing else\n\n' >"$tmp/empty.swf"
+"$meshsim" "$tmp/empty.swf" >/dev/null 2>"$tmp/err"
+check "an empty trace warns (exit 0)" '[ $? -eq 0 ] && grep -q "warning: .*empty.swf: no job lines (only comments or blank lines): nothing to simulate" "$tmp/err"'
+printf '; MaxProcs: 16\n7 0 -1 10 4 -1 -1 4 10 -1 1 1 1 -1 -1 -1 -1 -1\n8 900 -1 10 4 -1 -1 4 10 -1 1 1 1 -1 -1 -1 -1 -1\n7 1800 -1 10 4 -1 -1 4 10 -1 1 1 1 -1 -1 -1 -1 -1\n7 2700 -1 10 4 -1 -1 4 10 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/dup.swf"
+"$meshsim" "$tmp/dup.swf" >"$tmp/out" 2>"$tmp/err"
+check "a job id on several lines is warned about, with the lines; every line runs" '[ $? -eq 0 ] && [ "$(cat "$tmp/err")" = "meshsim: warning: $tmp/dup.swf: job id 7 is on 3 lines (2, 4, ...); each is simulated as a job" ] && grep -q "jobs simulated  *4" "$tmp/out"'
+
+# Outputs are complete or untouched: written to a temporary file beside
+# the real one and renamed when complete.  SIGINT or SIGTERM mid-run
+# removes the temporary files, leaves files that existed as they were,
+# and exits 128 + the signal (a saturated conservative run of 50,000 jobs
+# on 32x32 takes minutes; it is signalled as soon as its temporary files
+# exist).
+"$gen" --workload mache --jobs 50000 --interarrival 20 --seed 1 --swf "$tmp/slow.swf"
+for sig in INT TERM; do
+	mkdir -p "$tmp/sig$sig"
+	printf '{"old": "%s"}\n' $sig >"$tmp/sig$sig/prev.json"
+	printf 'old,csv\n' >"$tmp/sig$sig/prev.csv"
+	cp "$tmp/sig$sig/prev.json" "$tmp/sig$sig/prev.json.keep"
+	cp "$tmp/sig$sig/prev.csv" "$tmp/sig$sig/prev.csv.keep"
+	timeout -s KILL 300 "$meshsim" --mesh 32x32 --allocator mc --scheduler conservative \
+		--summary "$tmp/sig$sig/prev.json" --jobs-csv "$tmp/sig$sig/prev.csv" \
+		"$tmp/slow.swf" >/dev/null 2>&1 &
+	pid=$!
+	for i in $(seq 1 100); do
+		[ "$(ls -A "$tmp/sig$sig" | grep -c '^\.prev\.')" -eq 2 ] && break
+		sleep 0.1
+	done
+	ntemp=$(ls -A "$tmp/sig$sig" | grep -c '^\.prev\.')
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	want=$((128 + $(kill -l $sig)))
+	check "SIG$sig mid-run: exit $want, temporary files removed, old summary and jobs CSV unchanged" \
+		'[ "$ntemp" -eq 2 ] && [ $rc -eq $want ] && [ -z "$(ls -A "$tmp/sig$sig" | grep "^\.")" ] && cmp -s "$tmp/sig$sig/prev.json" "$tmp/sig$sig/prev.json.keep" && cmp -s "$tmp/sig$sig/prev.csv" "$tmp/sig$sig/prev.csv.keep"'
+done
+cp "$tmp/sigINT/prev.json.keep" "$tmp/prev.json"
+printf '1 0 -1 10 x -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/badjob.swf"
+"$meshsim" --summary "$tmp/prev.json" "$tmp/badjob.swf" >/dev/null 2>&1
+check "a failed run leaves an existing summary as it was" '[ $? -ne 0 ] && cmp -s "$tmp/prev.json" "$tmp/sigINT/prev.json.keep"'
+"$meshsim" --summary "$tmp/prev.json" "$tmp/t.swf" >/dev/null 2>&1
+check "a run that succeeds replaces it, with the file mode of a new file" '[ $? -eq 0 ] && grep -q "\"mean_wait\"" "$tmp/prev.json" && touch "$tmp/new" && [ "$(stat -c %a "$tmp/prev.json")" = "$(stat -c %a "$tmp/new")" ]'
+cp "$tmp/a1.swf" "$tmp/gen-old.swf"
+"$gen" --workload mache --jobs 20 --swf "$tmp/gen-old.swf" --attrs "$tmp/no/such/dir/a.csv" >/dev/null 2>"$tmp/err"
+check "meshsim-gen: an output that cannot be made leaves the other one's old file as it was" '[ $? -ne 0 ] && grep -q -- "--attrs: cannot create .*no/such/dir/a.csv" "$tmp/err" && cmp -s "$tmp/gen-old.swf" "$tmp/a1.swf" && [ -z "$(ls -A "$tmp" | grep "^\.")" ]'
 
 # Bad flags: exit 2 and name the flag.
 "$meshsim" --mesh 4y4 "$tmp/t.swf" >/dev/null 2>"$tmp/err"

@@ -83,4 +83,48 @@ check "two tidy files read as one" '[ $? -eq 0 ] && [ "$(row C | cut -d"|" -f5)"
 "$table" "$tmp/t.csv" "$tmp/a.csv" --metrics makespan >/dev/null 2>"$tmp/err"
 check "files with different columns exit 1" '[ $? -eq 1 ] && grep -q "columns differ" "$tmp/err"'
 
+# Without --rows, the rows are labelled by the grid columns whose values
+# differ (here allocator and load), not by allocator alone.
+cat >"$tmp/loads.csv" <<'CSV'
+workload,allocator,load,flags,version,n,makespan_mean,makespan_ci95
+w,A,0.5,,r1,2,10,1
+w,A,0.7,,r1,2,20,1
+w,B,0.5,,r1,2,30,1
+w,B,0.7,,r1,2,40,1
+CSV
+"$table" "$tmp/loads.csv" --metrics makespan >"$tmp/out" 2>"$tmp/err"
+check "default --rows: the grid columns that vary (allocator load), four distinct labels" '[ $? -eq 0 ] && grep -q "^| allocator load | n | makespan |$" "$tmp/out" && [ "$(grep -c "^| [AB] 0\.[57] |" "$tmp/out")" -eq 4 ]'
+"$table" "$tmp/loads.csv" --where load=0.5 --metrics makespan >"$tmp/out" 2>"$tmp/err"
+check "default --rows after --where: only allocator still varies" '[ $? -eq 0 ] && grep -q "^| allocator | n |" "$tmp/out" && [ "$(grep -c "^| [AB] |" "$tmp/out")" -eq 2 ]'
+
+# --out: the same table, written whole or not at all.
+"$table" "$tmp/loads.csv" --metrics makespan >"$tmp/stdout.md"
+echo old >"$tmp/t.md"
+"$table" "$tmp/loads.csv" --metrics makespan --out "$tmp/t.md" >"$tmp/out" 2>"$tmp/err"
+check "--out writes the table stdout would get, and nothing to stdout" '[ $? -eq 0 ] && cmp -s "$tmp/t.md" "$tmp/stdout.md" && [ ! -s "$tmp/out" ]'
+echo old >"$tmp/t.md"
+"$table" "$tmp/loads.csv" --metrics nosuch --out "$tmp/t.md" >/dev/null 2>"$tmp/err"
+check "a failed run leaves --out as it was" '[ $? -eq 1 ] && [ "$(cat "$tmp/t.md")" = old ] && [ -z "$(ls -A "$tmp" | grep "^\.")" ]'
+# SIGTERM while meshtable waits for its input (a FIFO): exit 143, no
+# traceback, --out untouched.
+mkfifo "$tmp/fifo.csv"
+"$table" "$tmp/fifo.csv" --metrics makespan --out "$tmp/t.md" >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 0.5
+kill -TERM $pid
+wait $pid
+check "SIGTERM: exit 143, quiet, --out untouched" '[ $? -eq 143 ] && [ ! -s "$tmp/err" ] && [ "$(cat "$tmp/t.md")" = old ]'
+exec 3<>"$tmp/fifo.csv"; exec 3>&-
+
+# A closed pipe ends meshtable quietly (5000 rows, the reader gone).
+python3 - "$tmp/big.csv" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("allocator,load,n,makespan_mean,makespan_ci95\n")
+    for i in range(5000):
+        f.write("A,%d,2,%d,1\n" % (i, i))
+PY
+"$table" "$tmp/big.csv" --metrics makespan 2>"$tmp/err" | head -n 2 >/dev/null
+check "a closed pipe is quiet (no traceback)" '[ ! -s "$tmp/err" ]'
+
 finish

@@ -28,7 +28,7 @@ GRID
 "$sweep" -j 2 --no-progress --out "$tmp/t.csv" "$tmp/g.grid" >"$tmp/out" 2>"$tmp/err"
 check "sweep of 27 points succeeds" '[ $? -eq 0 ]'
 check "tidy CSV: header and 27 rows, all ok" '[ "$(wc -l <"$tmp/t.csv")" -eq 28 ] && [ "$(grep -c ",ok," "$tmp/t.csv")" -eq 27 ]'
-check "tidy CSV has the options, version, fates and metrics as columns" 'head -1 "$tmp/t.csv" | grep -q "^point,workload,mesh,io-nodes,allocator,load,seed,flags,status,version,jobs,skipped,skipped_runtime,skipped_size,skipped_too_large,skipped_submit,refused,.*,mean_sum_pairwise,.*,avg_balance_factor"'
+check "tidy CSV has the options, version, how each point ran, fates and metrics as columns" 'head -1 "$tmp/t.csv" | grep -q "^point,workload,mesh,io-nodes,allocator,load,seed,flags,status,version,workload_seed,run_trace,run_trace_sha256,run_job_attrs,run_job_attrs_sha256,run_mesh_conf,run_mesh_conf_sha256,run_mesh,.*,run_node_bandwidth,run_link_bandwidth,run_ion_bandwidth,run_rank_order,jobs,skipped,skipped_runtime,skipped_size,skipped_too_large,skipped_submit,refused,offered_load,.*,mean_sum_pairwise,.*,avg_balance_factor"'
 ver=$("$meshsim" --version | awk '{ print $NF }')
 check "every row names meshsim's version ($ver)" 'python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(0 if r and all(x[\"version\"] == sys.argv[2] for x in r) else 1)" "$tmp/t.csv" "$ver"'
 check "fates add up: jobs + skipped + refused = 120, and skipped = its reasons" 'python3 - "$tmp/t.csv" <<PY
@@ -106,6 +106,149 @@ cp "$tmp/old.csv" "$tmp/old.keep"
 "$sweep" --no-progress --out "$tmp/old.csv" "$tmp/g.grid" >/dev/null 2>"$tmp/err"
 check "resume refuses an older meshsweep's CSV, naming it, and leaves it alone" '[ $? -eq 1 ] && grep -q "old.csv: its header is not the one this meshsweep writes" "$tmp/err" && cmp -s "$tmp/old.csv" "$tmp/old.keep"'
 
+# Provenance: every row names the run's options (defaults included), the
+# SHA-256 of its trace and sidecar, and the generator's seed; the
+# generated workloads are kept next to the CSV and can be made again
+# byte for byte from the command in their header.
+check "rows record every option, defaults included, and the inputs' SHA-256" 'python3 - "$tmp/t.csv" <<PY
+import csv, hashlib, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    assert r["run_scheduler"] == "easy" and r["run_priority"] == "fcfs" and r["run_estimate"] == "clamp", r
+    assert r["run_allocator"] == r["allocator"] and float(r["run_load"]) == float(r["load"]) and r["run_seed"] == r["seed"], r
+    assert r["run_mesh"] == "9x8" and r["run_io_nodes"] == "0,0;0,1;0,2;0,3;0,4;0,5;0,6;0,7", r["run_io_nodes"]
+    assert r["workload_seed"] == r["seed"], r
+    for k in ("trace", "job_attrs"):
+        assert hashlib.sha256(open(r["run_" + k], "rb").read()).hexdigest() == r["run_" + k + "_sha256"], (k, r["point"])
+PY'
+check "the generated workloads are kept next to the CSV: one trace and sidecar per seed" '[ "$(ls "$tmp/t-workloads" | tr "\n" " ")" = "mache+jobs=120+interarrival=900+nodes=64-seed1.csv mache+jobs=120+interarrival=900+nodes=64-seed1.swf mache+jobs=120+interarrival=900+nodes=64-seed2.csv mache+jobs=120+interarrival=900+nodes=64-seed2.swf mache+jobs=120+interarrival=900+nodes=64-seed3.csv mache+jobs=120+interarrival=900+nodes=64-seed3.swf " ]'
+w=$tmp/t-workloads/mache+jobs=120+interarrival=900+nodes=64-seed2
+cmd=$(sed -n 's/^; Note: meshsim-gen //p' "$w.swf")
+# shellcheck disable=SC2086  # the recorded command's words
+"$MESHGEN" $cmd --swf "$tmp/again.swf" --attrs "$tmp/again.csv"
+check "a kept workload is made again byte for byte from the command in its header" '[ -n "$cmd" ] && cmp -s "$w.swf" "$tmp/again.swf" && cmp -s "$w.csv" "$tmp/again.csv"'
+ws=$(python3 -c 'import csv, sys; print(next(csv.DictReader(open(sys.argv[1])))["workload_seed"])' "$tmp/t.csv")
+"$MESHGEN" --workload mache --jobs 120 --interarrival 900 --nodes 64 --seed "$ws" --swf "$tmp/again1.swf"
+check "and from the grid's workload and a row's workload_seed ($ws)" '[ -n "$ws" ] && cmp -s "$tmp/t-workloads/mache+jobs=120+interarrival=900+nodes=64-seed$ws.swf" "$tmp/again1.swf"'
+
+# Job attributes for a trace, one file per generator seed (attrs).
+"$MESHGEN" --workload bluegene --jobs 40 --seed 3 --swf "$tmp/at.swf"
+cat >"$tmp/at.grid" <<GRID
+trace         = at.swf
+mesh          = 5tx4tx4t
+attrs         = comm=mix:phases, io-fraction=1:io-intensity=0.2-0.3
+runtime-model = contention+pfs
+seed          = 1, 2
+GRID
+"$sweep" --no-progress --out "$tmp/at.csv" "$tmp/at.grid" >/dev/null 2>"$tmp/err"
+check "attrs: each (attrs, seed) gets its own sidecar, recorded with its SHA-256 and seed" '[ $? -eq 0 ] && python3 - "$tmp/at.csv" <<PY
+import csv, hashlib, sys
+r = list(csv.DictReader(open(sys.argv[1])))
+assert len(r) == 4 and all(x["status"] == "ok" for x in r), r
+assert len({x["run_job_attrs"] for x in r}) == 4, r
+for x in r:
+    assert x["workload_seed"] == x["seed"], x
+    assert x["run_job_attrs"].endswith("-seed" + x["seed"] + ".csv"), x
+    assert hashlib.sha256(open(x["run_job_attrs"], "rb").read()).hexdigest() == x["run_job_attrs_sha256"], x
+PY'
+a=$tmp/at-workloads/at.swf+io-fraction=1+io-intensity=0.2-0.3-seed2.csv
+cmd=$(sed -n '1s/^# meshsim-gen //p' "$a" | sed "s|--trace [^ ]*|--trace $tmp/at.swf|")
+# shellcheck disable=SC2086  # the recorded command's words
+"$MESHGEN" $cmd --attrs "$tmp/at-again.csv"
+check "attrs: a kept sidecar is made again byte for byte from its first line" '[ -n "$cmd" ] && cmp -s "$a" "$tmp/at-again.csv"'
+printf 'workload = mache:jobs=10\nattrs = comm=mix\nmesh = 4x4\n' >"$tmp/atbad.grid"
+"$sweep" --no-progress --out "$tmp/atbad.csv" "$tmp/atbad.grid" >/dev/null 2>"$tmp/err"
+check "attrs without a trace: exit 2, named" '[ $? -eq 2 ] && grep -q "atbad.grid:2:attrs: attrs generates a trace" "$tmp/err"'
+
+# The generator's seed (workload-seed) apart from the allocator's (seed).
+cat >"$tmp/ws.grid" <<GRID
+workload      = mache:jobs=60:interarrival=900:nodes=16
+mesh          = 4x4
+allocator     = random
+workload-seed = 5
+seed          = 1, 2
+GRID
+"$sweep" --no-progress --out "$tmp/ws.csv" "$tmp/ws.grid" >/dev/null 2>"$tmp/err"
+check "workload-seed seeds the generator, seed the allocator: one workload, two allocator seeds" '[ $? -eq 0 ] && python3 - "$tmp/ws.csv" "$tmp/ws-agg.csv" <<PY
+import csv, sys
+r = sorted(csv.DictReader(open(sys.argv[1])), key=lambda x: x["seed"])
+assert [x["workload_seed"] for x in r] == ["5", "5"] and [x["run_seed"] for x in r] == ["1", "2"], r
+assert r[0]["run_trace_sha256"] == r[1]["run_trace_sha256"] and r[0]["mean_sum_pairwise"] != r[1]["mean_sum_pairwise"], r
+a = list(csv.DictReader(open(sys.argv[2])))
+assert len(a) == 1 and a[0]["n"] == "2" and "workload-seed" not in a[0], a
+PY'
+
+# Rows of another meshsim revision are not resumed from unless asked.
+python3 - "$tmp/ws.csv" "$tmp/wsold.csv" <<PY
+import csv, sys
+r = list(csv.reader(open(sys.argv[1])))
+r[1][r[0].index("version")] = "0.0.1-gdeadbeef0000"
+csv.writer(open(sys.argv[2], "w"), lineterminator="\n").writerows(r)
+PY
+cp "$tmp/wsold.csv" "$tmp/wsold.keep"
+"$sweep" --no-progress --out "$tmp/wsold.csv" "$tmp/ws.grid" >/dev/null 2>"$tmp/err"
+check "resume refuses rows of another revision, naming both and the flag, and leaves the CSV alone" '[ $? -eq 1 ] && grep -q "was run by meshsim 0.0.1-gdeadbeef0000, not " "$tmp/err" && grep -q -- "--resume-other-revision" "$tmp/err" && cmp -s "$tmp/wsold.csv" "$tmp/wsold.keep"'
+"$sweep" --no-progress --resume-other-revision --out "$tmp/wsold.csv" "$tmp/ws.grid" >/dev/null 2>"$tmp/err"
+check "--resume-other-revision keeps them" '[ $? -eq 0 ] && grep -q "2 of 2 points already in" "$tmp/err" && cmp -s "$tmp/wsold.csv" "$tmp/wsold.keep"'
+
+# Paths in a grid are relative to the grid file, wherever meshsweep runs.
+mkdir -p "$tmp/rel/grids" "$tmp/rel/traces" "$tmp/elsewhere"
+cp "$tmp/w.swf" "$tmp/rel/traces/w.swf" 2>/dev/null || "$MESHGEN" --workload mache --jobs 50 --nodes 16 --seed 1 --swf "$tmp/rel/traces/w.swf"
+printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\n' >"$tmp/rel/grids/m.conf"
+printf 'trace = ../traces/w.swf\nmesh-conf = m.conf\n' >"$tmp/rel/grids/rel.grid"
+(cd "$tmp/elsewhere" && "$sweep" --no-progress --out r.csv ../rel/grids/rel.grid >/dev/null 2>"$tmp/err")
+check "relative trace and mesh-conf paths are taken from the grid file's directory" '[ $? -eq 0 ] && grep -q ",ok," "$tmp/elsewhere/r.csv" && grep -q "^trace=../traces/w.swf;mesh-conf=m.conf,../traces/w.swf,m.conf," "$tmp/elsewhere/r.csv"'
+
+# Signals: SIGTERM to meshsweep alone, or SIGINT to its whole process
+# group (a terminal's Ctrl-C), stops its meshsim runs and reaps them,
+# removes its temporary directory, keeps the rows that finished, and
+# exits 128 + the signal; a rerun resumes from those rows.  Points 0 and
+# 1 (EASY) take a fraction of a second, points 2 and 3 (conservative, a
+# saturated queue of 3000 jobs) minutes: the signal comes once 0 and 1
+# have their rows, while 2 and 3 run.
+cat >"$tmp/slow.grid" <<GRID
+workload  = mache:jobs=3000:interarrival=300:nodes=64
+mesh      = 8x8
+scheduler = easy, conservative
+seed      = 1, 2
+GRID
+mkdir -p "$tmp/tmpd"
+rows() { [ -f "$1" ] && tail -n +2 "$1" | grep -c ",ok," || echo 0; }
+for sig in TERM INT; do
+	out=$tmp/slow-$sig.csv
+	if [ $sig = TERM ]; then
+		TMPDIR=$tmp/tmpd "$sweep" -j 2 --no-progress --out "$out" "$tmp/slow.grid" >/dev/null 2>"$tmp/err-$sig" &
+		pid=$!
+	else
+		TMPDIR=$tmp/tmpd setsid "$sweep" -j 2 --no-progress --out "$out" "$tmp/slow.grid" >/dev/null 2>"$tmp/err-$sig" &
+		pid=$!
+	fi
+	for i in $(seq 1 300); do
+		[ "$(rows "$out")" -ge 2 ] && [ "$(pgrep -f -- "--summary $tmp/tmpd/" | wc -l)" -eq 2 ] && break
+		sleep 0.1
+	done
+	running=$(pgrep -f -- "--summary $tmp/tmpd/" | wc -l)
+	tdir=$(pgrep -af -- "--summary $tmp/tmpd/" | sed -n 's/.*--summary \([^ ]*\)\/p[0-9]*\.json.*/\1/p' | head -1)
+	if [ $sig = TERM ]; then kill -TERM $pid; else kill -INT -- -$pid; fi
+	wait $pid
+	rc=$?
+	sleep 0.5
+	left=$(pgrep -f -- "--summary $tmp/tmpd/" | wc -l)
+	check "SIG$sig to meshsweep$([ $sig = INT ] && echo "'s process group") mid-sweep: exit $((128 + $(kill -l $sig))), its 2 meshsim runs stopped and reaped, its temporary directory gone, the 2 finished rows kept" \
+		'[ "$running" -eq 2 ] && [ -n "$tdir" ] && [ $rc -eq $((128 + $(kill -l $sig))) ] && [ "$left" -eq 0 ] && [ ! -e "$tdir" ] && [ -z "$(ls -A "$tmp/tmpd")" ] && [ "$(rows "$out")" -eq 2 ] && [ "$(wc -l <"$out")" -eq 3 ] && grep -q "interrupted: 2 of 4 points ran" "$tmp/err-$sig"'
+	pkill -KILL -f -- "--summary $tmp/tmpd/" 2>/dev/null
+done
+TMPDIR=$tmp/tmpd "$sweep" -j 2 --no-progress --out "$tmp/slow-TERM.csv" "$tmp/slow.grid" >/dev/null 2>"$tmp/err" &
+pid=$!
+for i in $(seq 1 100); do
+	[ "$(pgrep -f -- "--summary $tmp/tmpd/" | wc -l)" -eq 2 ] && break
+	sleep 0.1
+done
+started=$(pgrep -af -- "--summary $tmp/tmpd/" | sed -n 's/.*--summary [^ ]*\/p\([0-9]*\)\.json.*/\1/p' | sort | tr '\n' ' ')
+kill -TERM $pid
+wait $pid
+check "the rerun resumes: the 2 rows are kept, only points 2 and 3 run" '[ $? -eq 143 ] && grep -q "2 of 4 points already in" "$tmp/err" && [ "$started" = "2 3 " ] && [ "$(rows "$tmp/slow-TERM.csv")" -eq 2 ]'
+pkill -KILL -f -- "--summary $tmp/tmpd/" 2>/dev/null
+
 # Bad grid lines.
 printf 'trace = x.swf\nallocater = mc1x1\n' >"$tmp/bad.grid"
 "$sweep" --out "$tmp/b.csv" "$tmp/bad.grid" >/dev/null 2>"$tmp/err"
@@ -124,7 +267,15 @@ check "a failing point is reported, recorded as failed, and the sweep exits 1" '
 # one point per run gives meshsweep's rows; a missing point is named.
 check "--points counts the grid" '[ "$("$sweep" --points "$tmp/g.grid")" = 27 ]'
 for i in 4 13; do "$sweep" --no-progress --point $i --out "$tmp/p$i.csv" "$tmp/g.grid" 2>>"$tmp/err"; done
-check "--point N writes exactly point N's row, equal to the full sweep's" '[ "$(wc -l <"$tmp/p4.csv")" -eq 2 ] && [ ! -e "$tmp/p4-agg.csv" ] && tail -1 "$tmp/p4.csv" | grep -qF "allocator=plas;load=0.8;seed=2" && grep -qxF "$(tail -1 "$tmp/p13.csv")" "$tmp/t.csv"'
+check "--point N writes exactly point N's row, equal to the full sweep's but for where its workload is kept" '[ "$(wc -l <"$tmp/p4.csv")" -eq 2 ] && [ ! -e "$tmp/p4-agg.csv" ] && tail -1 "$tmp/p4.csv" | grep -qF "allocator=plas;load=0.8;seed=2" && python3 - "$tmp/p13.csv" "$tmp/t.csv" <<PY
+import csv, sys
+one = list(csv.DictReader(open(sys.argv[1])))
+assert len(one) == 1
+full = {r["point"]: r for r in csv.DictReader(open(sys.argv[2]))}[one[0]["point"]]
+diff = {k for k in full if full[k] != one[0][k]}
+assert diff == {"run_trace", "run_job_attrs"}, diff
+assert one[0]["run_trace"].endswith("p13-workloads/mache+jobs=120+interarrival=900+nodes=64-seed2.swf"), one[0]["run_trace"]
+PY'
 "$sweep" --point 27 --out "$tmp/p.csv" "$tmp/g.grid" >/dev/null 2>"$tmp/err"
 check "--point past the end is refused" '[ $? -eq 2 ] && grep -q "has 27 points (0 to 26)" "$tmp/err"'
 "$sweep" --aggregate --out "$tmp/t.csv" --agg "$tmp/a2.csv" "$tmp/g.grid" >/dev/null 2>"$tmp/err"
@@ -218,6 +369,31 @@ PY'
 check "timeseries without --nodes: the most nodes ever busy (4)" '[ $? -eq 0 ] && grep -q "utilization (fraction of 4 nodes)" "$tmp/q1n.svg"'
 "$plot" timeseries "$tmp/j3.csv" --nodes 32 --out "$tmp/ts3.svg" 2>"$tmp/err"
 check "timeseries: no balance-factor panel without I/O nodes" '[ $? -eq 0 ] && grep -q "queue length (jobs)" "$tmp/ts3.svg" && ! grep -q "system balance factor" "$tmp/ts3.svg"'
+# meshplot draws into a temporary file beside --out: a signal while gnuplot
+# draws (a stand-in that writes half a picture, then waits) removes it,
+# stops gnuplot, leaves the old picture and exits 128 + the signal.
+cat >"$tmp/slowgnuplot" <<'SH'
+#!/bin/sh
+out=$(sed -n "s/^set output '\(.*\)'$/\1/p" "$1")
+printf 'half a picture' >"$out"
+exec sleep 60
+SH
+chmod +x "$tmp/slowgnuplot"
+mkdir -p "$tmp/pic"
+cp "$tmp/curve.png" "$tmp/pic/old.png"
+GNUPLOT=$tmp/slowgnuplot "$plot" curve "$tmp/t-agg.csv" --y avg_balance_factor --out "$tmp/pic/old.png" 2>"$tmp/err" &
+pid=$!
+for i in $(seq 1 100); do
+	[ -n "$(ls -A "$tmp/pic" | grep '^\.old\.png\.')" ] && [ -s "$tmp/pic/$(ls -A "$tmp/pic" | grep '^\.old\.png\.' | head -1)" ] && break
+	sleep 0.1
+done
+t0=$SECONDS
+kill -TERM $pid
+wait $pid
+rc=$?
+sleep 0.2
+check "meshplot: SIGTERM while gnuplot draws: exit 143 at once, gnuplot stopped, the old picture kept, no temporary file" '[ $rc -eq 143 ] && [ $((SECONDS - t0)) -lt 5 ] && cmp -s "$tmp/pic/old.png" "$tmp/curve.png" && [ -z "$(ls -A "$tmp/pic" | grep "^\.")" ] && ! pgrep -f "$tmp/slowgnuplot" >/dev/null'
+pkill -f "$tmp/slowgnuplot" 2>/dev/null
 "$plot" curve "$tmp/t-agg.csv" --out "$tmp/x.jpg" >/dev/null 2>"$tmp/err"
 check "meshplot refuses an unknown output format" '[ $? -eq 2 ] && grep -q "must end in .png or .svg" "$tmp/err"'
 

@@ -414,7 +414,7 @@ void ref_greedy_fill(const struct mesh_topo *t, const uint32_t *cand,
 
 /* ------------------------------------------- Gen-Alg and MM (issue 10)
  *
- * The L1 centre search of alloc_centre.c exactly as it was before issue
+ * The library's L1 centre search exactly as it was before issue
  * 10 (per-slice diamond-count tables on all three axes for meshes, shell
  * enumeration on tori), renamed, for the "today" column of meshbench and
  * for check_alloc_exact.  Gen-Alg's candidate centres are the free nodes,

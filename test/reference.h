@@ -8,7 +8,8 @@
 #include "mesh.h"
 #include "alloc_internal.h"
 #include "boxsum.h"
-#include "alloc_centre.h"
+#include "l1near.h"
+#include "mc.h"
 
 /* MC1x1 by its definition: every free centre, every free node.  Returns
  * the centre with the least sum of L-inf shell numbers of its k nearest
@@ -59,7 +60,7 @@ void ref_greedy_fill(const struct mesh_topo *t, const uint32_t *cand,
 		     uint32_t n, uint32_t *out, uint32_t inner, uint32_t m);
 
 /* Gen-Alg (mm = 0) and MM (mm = 1) as the library computed them before
- * the issue-10 speed-up (alloc_centre.c's per-slice diamond tables on
+ * the issue-10 speed-up (per-slice diamond tables on
  * all three axes, or shell enumeration on tori).  ref_l1_place returns
  * the least pair sum and writes that centre's set to out[0..k) in the
  * library's order, UINT64_MAX if no centre; ref_l1_ties calls cb for

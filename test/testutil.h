@@ -45,6 +45,39 @@ static inline uint64_t tu_rand(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* A trace of n jobs: id, submit, runtime, requested time, size (in
+ * processors, one per node); free with mesh_swf_free(). */
+struct tu_job {
+	long id;
+	double submit, run, req_time;
+	long size;
+};
+
+static inline struct mesh_swf_trace *tu_trace(const struct tu_job *js,
+					      size_t n)
+{
+	struct mesh_swf_trace *tr = calloc(1, sizeof(*tr));
+	size_t i;
+
+	ck_assert_ptr_nonnull(tr);
+	tr->jobs = calloc(n ? n : 1, sizeof(*tr->jobs));
+	ck_assert_ptr_nonnull(tr->jobs);
+	tr->n = n;
+	tr->max_nodes = tr->max_procs = -1;
+	for (i = 0; i < n; i++) {
+		struct mesh_swf_job *j = &tr->jobs[i];
+
+		j->id = js[i].id;
+		j->submit = js[i].submit;
+		j->run = js[i].run;
+		j->req_time = js[i].req_time;
+		j->procs = js[i].size;
+		j->req_procs = -1;
+		j->line = (long) i + 1;
+	}
+	return tr;
+}
+
 static inline int tu_run(Suite *s)
 {
 	SRunner *sr = srunner_create(s);

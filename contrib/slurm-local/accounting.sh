@@ -4,16 +4,33 @@
 # stopped by PID like the rest of the harness.
 #
 # Usage:
-#   accounting.sh prepare --dir DIR   choose ports, write DIR/etc/slurmdbd.conf
-#                                     and print the slurm.conf lines to pass
-#                                     to 'cluster.sh start --extra-slurm-conf'
+#   accounting.sh prepare --dir DIR [--ports DB,DBD]
+#                                     reserve two ports (ports.sh), write
+#                                     DIR/etc/slurmdbd.conf and print the
+#                                     slurm.conf lines to pass to
+#                                     'cluster.sh start --extra-slurm-conf';
+#                                     --ports: use these two, which the
+#                                     caller reserved (cluster.sh
+#                                     --accounting passes its block's last
+#                                     two)
 #   accounting.sh start --dir DIR [--timeout SECS]
 #                                     start MariaDB and slurmdbd (the
 #                                     cluster's munged must be running) and
 #                                     register the cluster; then run
 #                                     'cluster.sh restart-ctld --dir DIR' so
 #                                     slurmctld connects at start-up
-#   accounting.sh stop --dir DIR      stop slurmdbd and MariaDB
+#   accounting.sh stop --dir DIR      stop slurmdbd and MariaDB, drop the
+#                                     ports prepare reserved
+#   accounting.sh -h|--help           this help
+#   accounting.sh -V|--version        the source revision
+#
+# Options:
+#   --dir DIR          the cluster's directory (cluster.sh's --dir)
+#   --ports DB,DBD     prepare: MariaDB's and slurmdbd's ports, reserved by
+#                      the caller (default: reserve two)
+#   --timeout SECS     start: bound for each daemon to listen (default 60)
+#   -h, --help         this help, then exit
+#   -V, --version      the source revision, then exit
 #
 # Both daemons are recorded in DIR/run/pids, so 'cluster.sh stop' stops them
 # too.  The database runs with --skip-grant-tables on 127.0.0.1 only: it is
@@ -27,50 +44,49 @@ SLURMDBD=${SLURMDBD:-/usr/sbin/slurmdbd}
 CLUSTER_NAME=meshlocal
 
 prog=${0##*/}
+here=$(dirname "$(realpath "$0")")
+MESH_LIB='@MESH_LIBEXECDIR@'   # set by make install
+case $MESH_LIB in @*) MESH_LIB=$here/../lib ;; esac
+# shellcheck source=../lib/meshcli.sh
+. "$MESH_LIB/meshcli.sh"
+# shellcheck source=ports.sh
+. "$here/ports.sh"
 log() { printf '%s: %s\n' "$prog" "$*" >&2; }
 die() { printf '%s: ERROR: %s\n' "$prog" "$*" >&2; exit 1; }
-usage_die() {
-    printf '%s: %s\n' "$prog" "$*" >&2
-    printf "Try '%s --help'.\n" "$prog" >&2
-    exit 2
-}
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+val() { [ $# -ge 2 ] || usage_die "option '$1' needs a value"; }
 
 cmd=""
 dir=""
+ports=""
 timeout_s=60
+for a in "$@"; do
+    case "$a" in
+        -h|--help) usage; exit 0 ;;
+        -V|--version) mesh_version; exit 0 ;;
+    esac
+done
 while [ $# -gt 0 ]; do
     case "$1" in
-        -h|--help) usage; exit 0 ;;
         prepare|start|stop) cmd=$1 ;;
-        --dir) dir=${2:?--dir needs a value}; shift ;;
-        --timeout) timeout_s=${2:?--timeout needs a value}; shift ;;
-        *) usage_die "unknown argument: $1" ;;
+        --dir) val "$@"; dir=$2; shift ;;
+        --ports) val "$@"; ports=$2; shift ;;
+        --timeout) val "$@"; timeout_s=$2; shift ;;
+        -*) usage_die "unknown option '$1'" ;;
+        *) usage_die "unexpected argument '$1'" ;;
     esac
     shift
 done
 [ -n "$cmd" ] || usage_die "missing command (prepare, start or stop)"
 [ -n "$dir" ] || usage_die "--dir is required"
 case "$timeout_s" in ''|*[!0-9]*) usage_die "--timeout must be a number" ;; esac
+case "$ports" in ''|[0-9]*,[0-9]*) ;; *) usage_die "--ports wants DB,DBD (two port numbers)" ;; esac
 dir=$(cd "$dir" 2>/dev/null && pwd -P) || die "no such directory: $dir"
 acct=$dir/acct
 
-listening() {
-    ss -Htln 2>/dev/null | awk '{n=split($4,a,":"); print a[n]}'
-}
-
-free_port() {   # a port in 20000-29999 that nothing listens on
-    local p busy
-    busy=" $(listening | sort -un | tr '\n' ' ') "
-    for p in $(shuf -i 20000-29999 -n 200); do
-        case "$busy" in *" $p "*) ;; *) echo "$p"; return 0 ;; esac
-    done
-    die "no free port found"
-}
-
 wait_port() {   # port secs what logfile
     local end=$((SECONDS + $2))
-    until listening | grep -qx "$1"; do
+    until listening_ports | grep -qx "$1"; do
         if [ "$SECONDS" -ge "$end" ]; then
             tail -n 30 "$4" >&2 2>/dev/null || true
             die "$3 did not listen on port $1 within $2 s (log: $4)"
@@ -109,11 +125,18 @@ spawn() {   # log cmd... ; sets spawned_pid
 }
 
 cmd_prepare() {
-    local db_port dbd_port user
+    local db_port dbd_port user base
     mkdir -p "$acct" "$dir/etc" "$dir/run" "$dir/log"
-    db_port=$(free_port)
-    dbd_port=$(free_port)
-    [ "$dbd_port" != "$db_port" ] || dbd_port=$(free_port)
+    if [ -n "$ports" ]; then
+        db_port=${ports%,*}
+        dbd_port=${ports#*,}
+    else
+        # On its own: a block of two, owned by DIR/acct (cluster.sh start
+        # then keeps clear of it).
+        base=$(reserve_ports "$acct" 1) || exit 1
+        db_port=$base
+        dbd_port=$((base + 1))
+    fi
     user=$(id -un)
     echo "$db_port" >"$acct/db_port"
     echo "$dbd_port" >"$acct/dbd_port"
@@ -187,5 +210,5 @@ cmd_start() {
 case "$cmd" in
     prepare) cmd_prepare ;;
     start) cmd_start ;;
-    stop) stop_pid slurmdbd; stop_pid mariadbd; log "accounting stopped" ;;
+    stop) stop_pid slurmdbd; stop_pid mariadbd; release_ports "$acct"; log "accounting stopped" ;;
 esac

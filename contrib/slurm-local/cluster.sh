@@ -4,6 +4,8 @@
 #
 # Usage:
 #   cluster.sh start --dir DIR --mesh WxH[xD] [options]
+#       --dir DIR              the cluster's directory (every command)
+#       --mesh WxH[xD]         the mesh: one slurmd per node
 #       --select TYPE          SelectType (default select/mesh)
 #       --allocator NAME       Allocator= in the generated mesh.conf (mc1x1)
 #       --plugin-dir DIR       extra PluginDir entry (our built plugins)
@@ -34,7 +36,12 @@
 #   cluster.sh restart-ctld --dir DIR  restart only slurmctld (keeps state)
 #   cluster.sh env --dir DIR           print 'export SLURM_CONF=...' lines
 #   cluster.sh status --dir DIR        show recorded daemons and sinfo
+#   cluster.sh -h, --help              this help
+#   cluster.sh -V, --version           the source revision
 #
+# Every port comes from one reservation (ports.sh): slurmctld on the
+# block's first port, the slurmds after it, with --accounting MariaDB and
+# slurmdbd on the last two.
 # The daemons inherit cluster.sh's environment, so variables a plugin reads
 # can be set before 'start'. Exit status: 0 ok, 1 failure, 2 usage error.
 set -euo pipefail
@@ -46,14 +53,17 @@ MUNGED=${MUNGED:-/usr/sbin/munged}
 DEBIAN_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
 
 prog=${0##*/}
+here=$(dirname "$(realpath "$0")")
+MESH_LIB='@MESH_LIBEXECDIR@'   # set by make install
+case $MESH_LIB in @*) MESH_LIB=$here/../lib ;; esac
+# shellcheck source=../lib/meshcli.sh
+. "$MESH_LIB/meshcli.sh"
+# shellcheck source=ports.sh
+. "$here/ports.sh"
 log() { printf '%s: %s\n' "$prog" "$*" >&2; }
 die() { printf '%s: ERROR: %s\n' "$prog" "$*" >&2; exit 1; }
-usage_die() {
-    printf '%s: %s\n' "$prog" "$*" >&2
-    printf "Try '%s --help'.\n" "$prog" >&2
-    exit 2
-}
-usage() { sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+val() { [ $# -ge 2 ] || usage_die "option '$1' needs a value"; }
 
 # ---------------------------------------------------------------- options
 cmd=""
@@ -76,24 +86,31 @@ gres_conf_src=""
 node_params="CPUs=1 RealMemory=1000"
 
 parse_args() {
-    [ $# -gt 0 ] || usage_die "missing command"
+    local a
+    for a in "$@"; do
+        case "$a" in
+            -h|--help|help) usage; exit 0 ;;
+            -V|--version) mesh_version; exit 0 ;;
+        esac
+    done
+    [ $# -gt 0 ] || usage_die "missing command (start, stop, restart-ctld, env or status)"
     case "$1" in
-        -h|--help|help) usage; exit 0 ;;
+        -*) usage_die "unknown option '$1'" ;;
     esac
     cmd=$1
     shift
     while [ $# -gt 0 ]; do
         case "$1" in
-            --dir) dir=${2:?--dir needs a value}; shift ;;
-            --mesh) mesh=${2:?--mesh needs a value}; shift ;;
-            --select) select_type=${2:?--select needs a value}; shift ;;
-            --allocator) allocator=${2:?--allocator needs a value}; shift ;;
-            --plugin-dir) plugin_dir=${2:?--plugin-dir needs a value}; shift ;;
-            --mesh-conf) mesh_conf_src=${2:?--mesh-conf needs a value}; shift ;;
-            --extra-slurm-conf) extra_conf+=("${2:?--extra-slurm-conf needs a value}"); shift ;;
-            --port-base) port_base=${2:?--port-base needs a value}; shift ;;
-            --timeout) timeout_s=${2:?--timeout needs a value}; shift ;;
-            --batch) batch=${2:?--batch needs a value}; shift ;;
+            --dir) val "$@"; dir=$2; shift ;;
+            --mesh) val "$@"; mesh=$2; shift ;;
+            --select) val "$@"; select_type=$2; shift ;;
+            --allocator) val "$@"; allocator=$2; shift ;;
+            --plugin-dir) val "$@"; plugin_dir=$2; shift ;;
+            --mesh-conf) val "$@"; mesh_conf_src=$2; shift ;;
+            --extra-slurm-conf) val "$@"; extra_conf+=("$2"); shift ;;
+            --port-base) val "$@"; port_base=$2; shift ;;
+            --timeout) val "$@"; timeout_s=$2; shift ;;
+            --batch) val "$@"; batch=$2; shift ;;
             --keep-state) keep_state=1 ;;
             --accounting) accounting=1 ;;
             --daemon-env|--munged-env)
@@ -105,12 +122,13 @@ parse_args() {
                 shift ;;
             --gres)
                 local g
-                IFS=, read -ra g <<<"${2:?--gres needs a value}"
+                val "$@"
+                IFS=, read -ra g <<<"$2"
                 gres_specs+=("${g[@]}"); shift ;;
-            --gres-conf) gres_conf_src=${2:?--gres-conf needs a value}; shift ;;
-            --node-params) node_params=${2:?--node-params needs a value}; shift ;;
-            -h|--help) usage; exit 0 ;;
-            *) usage_die "unknown argument: $1" ;;
+            --gres-conf) val "$@"; gres_conf_src=$2; shift ;;
+            --node-params) val "$@"; node_params=$2; shift ;;
+            -*) usage_die "unknown option '$1'" ;;
+            *) usage_die "unexpected argument '$1'" ;;
         esac
         shift
     done
@@ -184,95 +202,6 @@ want_for() {
         slurmd-*) echo slurmd ;;
         *) echo "" ;;
     esac
-}
-
-# Ports currently in LISTEN state on this host.
-listening_ports() {
-    if command -v ss >/dev/null 2>&1; then
-        ss -Htln 2>/dev/null | awk '{n=split($4,a,":"); print a[n]}'
-    else
-        local f
-        for f in /proc/net/tcp /proc/net/tcp6; do
-            [ -r "$f" ] || continue
-            awk 'NR > 1 && $4 == "0A" {split($2,a,":"); print strtonum("0x" a[2])}' "$f"
-        done
-    fi
-}
-
-# Port blocks chosen by a starting cluster whose slurmctld does not
-# listen yet are reserved here, one file per block ("DIR COUNT"), under a
-# lock: two clusters starting at once (whose directories may hash to the
-# same block) never pick the same ports.  A reservation is dropped when
-# its directory is gone, after 10 minutes (a listening slurmctld then
-# keeps its block busy), or when its cluster stops.
-port_locks=${SLURM_MESH_PORT_LOCKS:-/tmp/slurm-mesh-ports}
-
-# "BASE COUNT" of every live reservation by another cluster directory.
-port_reservations() {
-    local f owner count
-    for f in "$port_locks"/[0-9]*; do
-        [ -e "$f" ] || continue
-        read -r owner count <"$f" 2>/dev/null || continue
-        if [ "$owner" = "$dir" ]; then
-            continue
-        elif [ -d "$owner" ] && [ -n "$(find "$f" -mmin -10 2>/dev/null)" ]; then
-            echo "${f##*/} ${count:-0}"
-        else
-            rm -f "$f"
-        fi
-    done
-}
-
-# Choose a base port such that base..base+count are neither listening nor
-# reserved, and reserve it.  Auto mode starts from a value derived from
-# DIR so that clusters in different directories tend not to collide, and
-# stays below the ephemeral range (32768+).
-choose_port_base() {   # count
-    local count=$1 start base p busy listening r rbase rcount
-    mkdir -p "$port_locks"
-    exec 9>"$port_locks/.lock"
-    flock -w 30 9 || log "WARNING: no lock on $port_locks/.lock after 30 s; choosing ports without it"
-    listening=" $(listening_ports | sort -un | tr '\n' ' ') "
-    r=$(port_reservations)
-    if [ -n "$port_base" ]; then
-        case "$port_base" in ''|*[!0-9]*) usage_die "--port-base must be a number" ;; esac
-        start=$port_base
-    elif [ -n "${SLURM_MESH_PORT_BASE:-}" ]; then
-        start=$SLURM_MESH_PORT_BASE
-    else
-        start=$(( 20000 + ($(printf '%s' "$dir" | cksum | cut -d' ' -f1) % 100) * 100 ))
-    fi
-    base=$start
-    while :; do
-        busy=0
-        for ((p = base; p <= base + count; p++)); do
-            case "$listening" in *" $p "*) busy=1; break ;; esac
-        done
-        while [ "$busy" -eq 0 ] && read -r rbase rcount; do
-            [ -n "$rbase" ] || continue
-            [ "$base" -gt $((rbase + rcount)) ] || [ "$rbase" -gt $((base + count)) ] \
-                || { busy=1; p=$rbase; }
-        done <<<"$r"
-        if [ "$busy" -eq 0 ]; then
-            echo "$dir $count" >"$port_locks/$base"
-            echo "$base"
-            return 0
-        fi
-        if [ -n "$port_base" ]; then
-            die "port $p (in --port-base $port_base range) is in use"
-        fi
-        base=$((base + 100))
-        [ $((base + count)) -lt 32768 ] || base=20000
-        [ "$base" -ne "$start" ] || die "no free port block found"
-    done
-}
-
-# Drop this cluster's port reservation (cmd_stop).
-release_ports() {
-    local base owner
-    base=$(cat "$dir/run/port_base" 2>/dev/null) || return 0
-    read -r owner _ <"$port_locks/$base" 2>/dev/null || return 0
-    [ "$owner" != "$dir" ] || rm -f "$port_locks/$base"
 }
 
 # Number of nodes for a mesh spec like 4x4, 4x4x2, 4tx4t.
@@ -441,7 +370,7 @@ cmd_stop() {
     [ "${#slurmds[@]}" -gt 0 ] && stop_records "${slurmds[@]}"
     stop_records
     rm -f "$f"
-    release_ports
+    release_ports "$dir" "$dir/acct"
     log "stopped cluster in $dir"
 }
 
@@ -833,11 +762,19 @@ cmd_start() {
     mkdir -p "$dir/state" "$dir/spool"
     trap interrupted_start INT TERM
 
-    base=$(choose_port_base "$n")
+    # One block for every daemon: slurmctld on base, the slurmds on
+    # base+1..base+n, with accounting MariaDB and slurmdbd on base+n+1 and
+    # base+n+2.
+    local nports=$((n + 2 * accounting))
+    case "$port_base" in *[!0-9]*) usage_die "--port-base must be a number" ;; esac
+    base=$(reserve_ports "$dir" "$nports" "$port_base") || exit 1
+    echo "$base" >"$dir/run/port_base"
+    echo "$nports" >"$dir/run/port_count"
     if [ "$accounting" -eq 1 ]; then
         [ "$keep_state" -eq 1 ] || rm -rf "${dir:?}/acct"
         local line acct_lines
-        acct_lines=$("$(dirname "$0")/accounting.sh" prepare --dir "$dir") \
+        acct_lines=$("$here/accounting.sh" prepare --dir "$dir" \
+            --ports "$((base + n + 1)),$((base + n + 2))") \
             || die "accounting.sh prepare failed"
         while read -r line; do
             extra_conf+=("$line")
@@ -846,13 +783,12 @@ cmd_start() {
     write_slurm_conf "$n" "$base"
     write_mesh_conf "$n"
     write_gres_conf "$n"
-    echo "$base" >"$dir/run/port_base"
 
     log "starting munged"
     start_munged || fail_start
     if [ "$accounting" -eq 1 ]; then
         log "starting MariaDB and slurmdbd"
-        "$(dirname "$0")/accounting.sh" start --dir "$dir" \
+        "$here/accounting.sh" start --dir "$dir" \
             --timeout "$timeout_s" || fail_start
     fi
     log "starting slurmctld ($select_type, port $base)"

@@ -25,6 +25,7 @@
 #       cons_tres, select/mesh over cons_tres (SelectTypeParameters=
 #       CR_Core_Memory,OTHER_CONS_TRES) against plain select/cons_tres
 #       (CR_Core_Memory).
+#   upstream-expect.sh -h|--help | -V|--version
 #
 # SLURM_SRC (default: the tree named in /usr/local/src/slurm-mesh/SLURM_SRC)
 # is the configured Slurm source tree; its testsuite/expect is copied to
@@ -36,13 +37,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd -P)
 CLUSTER=$here/cluster.sh
 prog=${0##*/}
+# shellcheck source=../lib/meshcli.sh
+. "$here/../lib/meshcli.sh"
 die() { printf '%s: ERROR: %s\n' "$prog" "$*" >&2; exit 1; }
-usage_die() {
-    printf '%s: %s\n' "$prog" "$*" >&2
-    printf "Try '%s --help'.\n" "$prog" >&2
-    exit 2
-}
-usage() { sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; }
+val() { [ $# -ge 2 ] || usage_die "option '$1' needs a value"; }
 
 slurm_src() {
     if [ -n "${SLURM_SRC:-}" ]; then
@@ -69,19 +68,20 @@ extra_conf=()
 parse_opts() {
     while [ $# -gt 0 ]; do
         case "$1" in
-            --select) select_type=${2:?--select needs a value}; shift ;;
-            --out) out=${2:?--out needs a value}; shift ;;
-            --plugin-dir) plugin_dir=${2:?--plugin-dir needs a value}; shift ;;
-            --tests) tests=${2:?--tests needs a value}; shift ;;
-            --list) list=${2:?--list needs a value}; shift ;;
-            --test-timeout) test_timeout=${2:?--test-timeout needs a value}; shift ;;
-            --budget) budget=${2:?--budget needs a value}; shift ;;
-            --mesh) mesh=${2:?--mesh needs a value}; shift ;;
-            --allow) allow=${2:?--allow needs a value}; shift ;;
-            --over) over=${2:?--over needs a value}; shift ;;
-            --extra-slurm-conf) extra_conf+=(--extra-slurm-conf "${2:?--extra-slurm-conf needs a value}"); shift ;;
+            --select) val "$@"; select_type=$2; shift ;;
+            --out) val "$@"; out=$2; shift ;;
+            --plugin-dir) val "$@"; plugin_dir=$2; shift ;;
+            --tests) val "$@"; tests=$2; shift ;;
+            --list) val "$@"; list=$2; shift ;;
+            --test-timeout) val "$@"; test_timeout=$2; shift ;;
+            --budget) val "$@"; budget=$2; shift ;;
+            --mesh) val "$@"; mesh=$2; shift ;;
+            --allow) val "$@"; allow=$2; shift ;;
+            --over) val "$@"; over=$2; shift ;;
+            --extra-slurm-conf) val "$@"; extra_conf+=(--extra-slurm-conf "$2"); shift ;;
             -h|--help) usage; exit 0 ;;
-            -*) usage_die "unknown option: $1" ;;
+            -V|--version) mesh_version; exit 0 ;;
+            -*) usage_die "unknown option '$1'" ;;
             *) args+=("$1") ;;
         esac
         shift
@@ -237,8 +237,10 @@ shift
 args=()
 case "$cmd" in
     -h|--help|help) usage; exit 0 ;;
+    -V|--version) mesh_version; exit 0 ;;
+    -*) usage_die "unknown option '$cmd'" ;;
     run) parse_opts "$@"; do_run ;;
     compare) parse_opts "$@"; do_compare ;;
     check) parse_opts "$@"; do_check ;;
-    *) usage_die "unknown command: $cmd" ;;
+    *) usage_die "unknown command '$cmd' (run, compare or check)" ;;
 esac

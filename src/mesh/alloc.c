@@ -1,17 +1,30 @@
-/* alloc.c - the allocator registry and the checks every placement passes.
+/* alloc.c - the allocator registry, the crop wrapper and the checks
+ * every placement passes.
  *
- * Whatever an allocator returns is verified here before the caller sees
- * it: exactly k nodes, all free, no duplicates.  A violation is reported
- * as MESH_EINTERNAL instead of reaching Slurm.
+ * HOW IT WORKS: an allocator is created by name from the table below;
+ * sl:<base> and auto create their bases through it.  Every placement
+ * goes through mesh_alloc_place(), which validates the request, takes
+ * the required nodes first, and runs the allocator, on a crop when
+ * that applies: an allocator whose answer depends only on the free
+ * nodes' geometry (its entry's crop policy) runs, when the free nodes
+ * fit a small box, on a sub-mesh of that box (crop.c), through a second
+ * allocator of the same name that the registry creates for the box and
+ * keeps while later boxes fit in it.  Whatever comes back is verified
+ * before the caller sees it: exactly k nodes, all free, no duplicates.
+ * A violation is reported as MESH_EINTERNAL instead of reaching Slurm.
  */
 #include "alloc.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc_internal.h"
+#include "crop.h"
 #include "error.h"
+#include "freenodes.h"
+
+/* Auto mode crops when the box holds at most 1/CROP_RATIO of the mesh. */
+#define CROP_RATIO 4
 
 #define CURVE_FIT(curve, fit, ci, fi, text)                                    \
 	{                                                                      \
@@ -163,7 +176,7 @@ static const struct mesh_alloc_entry registry[] = {
 	  MESH__CROP_NEVER },
 	/* One entry serves every sl:<base>; it is listed as sl:mc1x1. */
 	{ { "sl:mc1x1",
-	    "sl:<base> = walltime-aware tie-break among <base>'s equally good placements; bases: curve fits, mc1x1, mc, genalg, mm, mm-inc (Tang et al. Sec. IV-A, Alg. 1)",
+	    "sl:<base> = walltime-aware tie-break among <base>'s equally good placements; bases: curve fits, mc1x1, mc1x1-ordered, mc, genalg, mm, mm-inc, contig-ff, contig-bf (Tang et al. Sec. IV-A, Alg. 1)",
 	    MESH_ALLOC_USES_WALLTIME },
 	  &mesh__sl_ops,
 	  0,
@@ -250,6 +263,7 @@ void mesh_alloc_destroy(struct mesh_allocator *a)
 	if (a->entry && a->entry->ops->destroy)
 		a->entry->ops->destroy(a);
 	mesh_alloc_destroy(a->base);
+	mesh_alloc_destroy(a->crop_sub);
 	mesh__crop_destroy(a->crop);
 	mesh_bitmap_destroy(a->scratch_free);
 	free(a->params);
@@ -263,13 +277,15 @@ static const char *const comm_names[] = {
 	[MESH_COMM_ALL_TO_ALL] = "all-to-all",
 	[MESH_COMM_ONE_TO_ALL] = "one-to-all",
 	[MESH_COMM_NEAREST] = "nearest",
+	[MESH_COMM_CHAIN] = "chain",
+	[MESH_COMM_PAIRS] = "pairs",
 };
 
 enum mesh_comm mesh_comm_parse(const char *s)
 {
 	int c;
 
-	for (c = MESH_COMM_NONE; s && c <= MESH_COMM_NEAREST; c++)
+	for (c = MESH_COMM_NONE; s && c <= MESH_COMM_CHAIN; c++)
 		if (!strcmp(s, comm_names[c]))
 			return (enum mesh_comm) c;
 	return MESH_COMM_UNKNOWN;
@@ -277,7 +293,7 @@ enum mesh_comm mesh_comm_parse(const char *s)
 
 const char *mesh_comm_name(enum mesh_comm c)
 {
-	if ((int) c < 0 || c > MESH_COMM_NEAREST)
+	if ((int) c < 0 || c > MESH_COMM_LAST)
 		return comm_names[MESH_COMM_UNKNOWN];
 	return comm_names[c];
 }
@@ -309,13 +325,75 @@ unsigned long mesh_alloc_sparse_count(const struct mesh_allocator *a)
 	return n;
 }
 
-/* The allocator's own placement, on a crop when that applies. */
-static int run_place(struct mesh_allocator *a, const struct mesh_view *v,
-		     const struct mesh_request *req, uint32_t *out)
+/* Margin around the free nodes, or -1 if a never crops. */
+static int crop_margin(const struct mesh_allocator *a)
+{
+	if (a->base) /* sl:<base> reads one hop around a placement */
+		return a->base->entry->crop == MESH__CROP_NEVER ? -1 : 1;
+	return a->entry->crop == MESH__CROP_NEVER ? -1 : 0;
+}
+
+/* A crop of box lo/ext with an allocator of a's name on it, into a's
+ * cache; 0, or MESH_ENOMEM (the cache is then empty). */
+static int crop_rebuild(struct mesh_allocator *a, const int lo[3],
+			const int ext[3], uint64_t vol)
 {
 	int rc;
 
-	if (mesh__crop_place(a, v, req, out, &rc))
+	mesh_alloc_destroy(a->crop_sub);
+	mesh__crop_destroy(a->crop);
+	a->crop_sub = NULL;
+	a->crop = NULL;
+	rc = mesh__crop_create(
+	    a->topo, lo, ext, vol,
+	    (mesh_alloc_flags(a) & MESH_ALLOC_USES_WALLTIME) != 0, &a->crop);
+	if (!rc)
+		rc = mesh__alloc_create_geom(a->crop->topo, a->name, a->params,
+					     a->gdim, &a->crop_sub, NULL);
+	if (rc) {
+		mesh__crop_destroy(a->crop);
+		a->crop = NULL;
+		return rc;
+	}
+	mesh_alloc_set_sparse(a->crop_sub, MESH_SPARSE_OFF);
+	return 0;
+}
+
+/* Runs a on the box of the free nodes when its entry allows it and it
+ * pays: 1 with *rc set and out[] in whole-mesh indices if it did, 0 if
+ * the caller must place on the whole mesh. */
+static int crop_place(struct mesh_allocator *a, const struct mesh_view *v,
+		      const struct mesh_request *req, uint32_t *out, int *rc)
+{
+	const struct mesh_topo *t = a->topo;
+	int margin = crop_margin(a), lo[3], ext[3];
+	struct mesh_view sv;
+	uint64_t vol, limit;
+
+	if (margin < 0 || a->sparse == MESH_SPARSE_OFF)
+		return 0;
+	limit = a->sparse == MESH_SPARSE_ALWAYS ? (uint64_t) t->nodes - 1
+						: t->nodes / CROP_RATIO;
+	vol = mesh__crop_box(a, v->free, margin, limit, lo, ext);
+	if (!vol)
+		return 0;
+	if ((!a->crop || !mesh__crop_serves(a->crop, lo, ext, vol)) &&
+	    crop_rebuild(a, lo, ext, vol))
+		return 0; /* no memory: place on the whole mesh */
+	mesh__crop_view(a->crop, a, v, &sv);
+	*rc = a->crop_sub->entry->ops->place(a->crop_sub, &sv, req, out);
+	if (!*rc)
+		mesh__crop_unmap(a->crop, t, out, req->nodes);
+	a->sparse_used++;
+	return 1;
+}
+
+int mesh__alloc_run(struct mesh_allocator *a, const struct mesh_view *v,
+		    const struct mesh_request *req, uint32_t *out)
+{
+	int rc;
+
+	if (crop_place(a, v, req, out, &rc))
 		return rc;
 	return a->entry->ops->place(a, v, req, out);
 }
@@ -377,7 +455,7 @@ static int place_with_required(struct mesh_allocator *a,
 	rest.n_required = 0;
 	vrest.free = free_rest;
 	if (rest.nodes)
-		rc = run_place(a, &vrest, &rest, out + req->n_required);
+		rc = mesh__alloc_run(a, &vrest, &rest, out + req->n_required);
 out:
 	mesh_bitmap_destroy(free_rest);
 	return rc;
@@ -398,74 +476,39 @@ int mesh_alloc_place(struct mesh_allocator *a, const struct mesh_view *v,
 	if (req->n_required)
 		rc = place_with_required(a, v, req, out);
 	else
-		rc = run_place(a, v, req, out);
+		rc = mesh__alloc_run(a, v, req, out);
 	if (rc)
 		return rc;
 	return verify_placement(a, v->free, out, req->nodes);
 }
 
-int mesh__param_get(const char *params, const char *key, char *val, size_t len)
+int mesh_alloc_set_usable(struct mesh_allocator *a,
+			  const struct mesh_bitmap *usable)
 {
-	size_t klen = strlen(key);
-	const char *p = params;
+	int lo[3] = { 1 << 30, 1 << 30, 1 << 30 }, hi[3] = { -1, -1, -1 };
+	int c[3], d;
+	uint32_t w;
+	uint64_t x;
 
-	while (p && *p) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t) (end - p) : strlen(p);
-
-		if (n > klen && p[klen] == '=' && !strncmp(p, key, klen)) {
-			size_t vlen = n - klen - 1;
-
-			if (vlen >= len)
-				vlen = len - 1;
-			memcpy(val, p + klen + 1, vlen);
-			val[vlen] = '\0';
-			return 1;
+	if (usable && usable->nbits != a->topo->nodes)
+		return MESH_EINVAL;
+	for (w = 0; usable && w < (usable->nbits + 63) / 64; w++)
+		for (x = usable->words[w]; x; x &= x - 1) {
+			mesh_topo_coords(
+			    a->topo, w * 64 + (uint32_t) __builtin_ctzll(x), c);
+			for (d = 0; d < 3; d++) {
+				lo[d] = c[d] < lo[d] ? c[d] : lo[d];
+				hi[d] = c[d] > hi[d] ? c[d] : hi[d];
+			}
 		}
-		p = end ? end + 1 : NULL;
+	for (; a; a = a->base) {
+		a->bounded = usable && hi[0] >= 0;
+		memcpy(a->blo, lo, sizeof(lo));
+		memcpy(a->bhi, hi, sizeof(hi));
+		mesh_alloc_destroy(a->crop_sub); /* rebuilt for the new bound */
+		mesh__crop_destroy(a->crop);
+		a->crop_sub = NULL;
+		a->crop = NULL;
 	}
-	return 0;
-}
-
-int mesh__param_check(const char *params, const char *const *known,
-		      const char *alloc_name, struct mesh_diag *d)
-{
-	const char *p = params;
-
-	while (p && *p) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t) (end - p) : strlen(p);
-		const char *eq = memchr(p, '=', n);
-		size_t klen = eq ? (size_t) (eq - p) : n;
-		int ok = 0, i;
-
-		for (i = 0; eq && known && known[i]; i++)
-			ok |= strlen(known[i]) == klen &&
-			      !strncmp(known[i], p, klen);
-		if (!ok)
-			return mesh_diag_set(
-			    d, MESH_EINVAL, NULL, 0, "AllocatorParameters",
-			    "allocator %s does not take parameter \"%.*s\"",
-			    alloc_name, (int) n, p);
-		p = end ? end + 1 : NULL;
-	}
-	return 0;
-}
-
-int mesh__param_uint(const char *params, const char *key, unsigned long min,
-		     unsigned long max, unsigned long *val, struct mesh_diag *d)
-{
-	char buf[32], *end;
-	unsigned long v;
-
-	if (!mesh__param_get(params, key, buf, sizeof(buf)))
-		return 0;
-	v = strtoul(buf, &end, 10);
-	if (end == buf || *end || buf[0] == '-' || v < min || v > max)
-		return mesh_diag_set(
-		    d, MESH_EINVAL, NULL, 0, key,
-		    "expected an integer in [%lu, %lu], got \"%s\"", min, max,
-		    buf);
-	*val = v;
 	return 0;
 }

@@ -39,10 +39,17 @@ enum mesh_comm {
 	MESH_COMM_NONE,        /* no inter-node traffic */
 	MESH_COMM_ALL_TO_ALL,  /* every rank to every other rank */
 	MESH_COMM_ONE_TO_ALL,  /* rank 0 to every other rank */
-	MESH_COMM_NEAREST,     /* rank i to ranks i-1 and i+1 (a chain) */
+	/* a 2D/3D stencil: each rank to its neighbours on the job's own
+	 * logical grid (its shape, else a near-cubic one; traffic.h) */
+	MESH_COMM_NEAREST,
+	MESH_COMM_CHAIN, /* rank i to ranks i-1 and i+1 */
+	/* listed rank pairs (meshsim's job attributes); not parsed by name */
+	MESH_COMM_PAIRS,
 };
+#define MESH_COMM_LAST MESH_COMM_PAIRS
 
-/** \brief Parse "none", "all-to-all", "one-to-all" or "nearest".
+/** \brief Parse "none", "all-to-all", "one-to-all", "nearest" or
+ *  "chain".
  *  \return the pattern, or MESH_COMM_UNKNOWN if s names none of them. */
 enum mesh_comm mesh_comm_parse(const char *s);
 

@@ -74,9 +74,8 @@ static int auto_create(struct mesh_allocator *a, const char *params,
 const char *mesh_auto_choice(const struct mesh_request *req, double threshold)
 {
 	int io = req->io_intensity >= 0 && req->io_intensity >= threshold;
-	int talks = req->comm == MESH_COMM_ALL_TO_ALL ||
-		    req->comm == MESH_COMM_ONE_TO_ALL ||
-		    req->comm == MESH_COMM_NEAREST;
+	int talks =
+	    req->comm != MESH_COMM_UNKNOWN && req->comm != MESH_COMM_NONE;
 
 	if (io)
 		return auto_names[talks ? AUTO_IO_COMM : AUTO_IO];
@@ -96,16 +95,12 @@ static int auto_place(struct mesh_allocator *a, const struct mesh_view *v,
 		if (!strcmp(auto_names[i], name))
 			b = p->by[i];
 	/* mc1x1 and the curve fit look at free nodes only, so they may crop
-	 * (crop.c); plas and mc-elongated take their sparse path themselves */
+	 * (alloc.c); plas and mc-elongated take their sparse path themselves */
 	b->sparse = a->sparse;
 	b->bounded = a->bounded;
 	memcpy(b->blo, a->blo, sizeof(b->blo));
 	memcpy(b->bhi, a->bhi, sizeof(b->bhi));
-	if (mesh__crop_place(b, v, req, out, &rc)) {
-		a->sparse_used++;
-		return rc;
-	}
-	rc = b->entry->ops->place(b, v, req, out);
+	rc = mesh__alloc_run(b, v, req, out);
 	a->sparse_used += b->sparse_used;
 	b->sparse_used = 0;
 	return rc;

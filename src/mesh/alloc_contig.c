@@ -32,8 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_centre.h"
 #include "alloc_internal.h"
+#include "boxsum.h"
 #include "error.h"
 
 #define MAX_SHAPES 512

@@ -11,21 +11,21 @@
  * taken in offset order (the least offset from the centre in z, then y,
  * then x; on a mesh that is the lowest node index first, and on a torus
  * it does not depend on where the node numbering starts); equal sums go
- * to the lowest centre index.  The search itself is alloc_centre.c: on
+ * to the lowest centre index.  The search itself is l1near.h's: on
  * meshes a centre whose ball of radius 3 (2D: 5) holds k free nodes is
  * scored from a 64-bit pattern of that ball, any other from per-slice
  * diamond-count tables in O(R) lookups plus part of one L1 shell; tori
  * do the same on an unrolled copy where the ball fits it (or on a
  * window that holds one short ring as one turn around the centre), and
  * otherwise enumerate shells with an early exit once a centre cannot
- * beat the best so far.  Either way the answer is exactly that of the exhaustive
- * definition.
+ * beat the best so far.  Either way the answer is exactly that of the
+ * exhaustive definition.
  */
 #include <stdlib.h>
 
-#include "alloc_centre.h"
 #include "alloc_internal.h"
 #include "error.h"
+#include "l1near.h"
 
 static int genalg_create(struct mesh_allocator *a, const char *params,
 			 struct mesh_diag *d)

@@ -4,6 +4,7 @@
 #define MESH_ALLOC_INTERNAL_H
 
 #include "alloc.h"
+#include "freenodes.h"
 
 struct mesh_alloc_ops {
 	/* Parse params and set a->priv.  Optional. */
@@ -25,7 +26,8 @@ struct mesh_alloc_ops {
 			  void *ctx);
 };
 
-/* May the dispatcher run the allocator on a cropped sub-mesh (crop.c)?
+/* May the registry run the allocator on a cropped sub-mesh (alloc.c,
+ * crop.c)?
  * Only if its answer depends on nothing but the free nodes, their L1
  * geometry, node index order and a->gdim; see doc/design.md, "Sparse
  * meshes". */
@@ -41,7 +43,7 @@ struct mesh_alloc_entry {
 	enum mesh__crop_policy crop;
 };
 
-struct mesh__crop; /* crop.c: the cached sub-mesh and its allocator */
+struct mesh__crop; /* crop.h: the cached sub-mesh */
 
 struct mesh_allocator {
 	const struct mesh_topo *topo;
@@ -63,7 +65,10 @@ struct mesh_allocator {
 	int bounded;
 	int blo[MESH_MAX_DIMS], bhi[MESH_MAX_DIMS];
 	unsigned long sparse_used; /* decisions that took a sparse path */
+	/* The registry's crop (alloc.c): the box's sub-mesh and the
+	 * allocator of the same name on it; both NULL, or both set. */
 	struct mesh__crop *crop;
+	struct mesh_allocator *crop_sub;
 };
 
 /* mesh_alloc_create() deciding for a mesh of dimensions gdim (a crop's
@@ -72,31 +77,14 @@ int mesh__alloc_create_geom(const struct mesh_topo *t, const char *name,
 			    const char *params, const int *gdim,
 			    struct mesh_allocator **out, struct mesh_diag *d);
 
-/* Run a->entry->ops->place on the bounding box of the free nodes when
- * the allocator allows it and it pays (crop.c).  Returns 1 with *rc set
- * and out[] in whole-mesh indices if it did, 0 if the caller must place
- * on the whole mesh. */
-int mesh__crop_place(struct mesh_allocator *a, const struct mesh_view *v,
-		     const struct mesh_request *req, uint32_t *out, int *rc);
-void mesh__crop_destroy(struct mesh__crop *c);
+/* a's own placement, on a crop when that applies (alloc.c): what
+ * mesh_alloc_place() runs after the request's checks, for allocators
+ * that place through a base allocator (auto). */
+int mesh__alloc_run(struct mesh_allocator *a, const struct mesh_view *v,
+		    const struct mesh_request *req, uint32_t *out);
 
-/* Order-based allocators (curves, plas) on sparse meshes: 1, counted in
- * a->sparse_used, if this decision should read the free nodes instead of
- * scanning the order (at most 1/64 of the nodes free, per a->sparse). */
-int mesh__sparse_wanted(struct mesh_allocator *a, const struct mesh_view *v);
-/* pos[node] of every free node into buf, ascending; returns how many. */
-uint32_t mesh__free_sorted(const struct mesh_allocator *a,
-			   const struct mesh_bitmap *f, const uint32_t *pos,
-			   uint32_t *buf);
-/* Free nodes of f, within a's usable box if it has one. */
-uint32_t mesh__free_count(const struct mesh_allocator *a,
-			  const struct mesh_bitmap *f);
-/* fn(ctx, node) for every free node of f in ascending order (within a's
- * usable box if any) until fn returns non-zero; returns that value. */
-int mesh__free_each(const struct mesh_allocator *a, const struct mesh_bitmap *f,
-		    int (*fn)(void *ctx, uint32_t node), void *ctx);
-
-/* Parameter helpers: look up "key" in "k=v,k=v"; 1 if found. */
+/* Parameter helpers (params.c): look up "key" in "k=v,k=v"; 1 if
+ * found. */
 int mesh__param_get(const char *params, const char *key, char *val, size_t len);
 /* Reject keys not in the NULL-terminated list; fills d. */
 int mesh__param_check(const char *params, const char *const *known,

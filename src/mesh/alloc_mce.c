@@ -24,9 +24,10 @@
  */
 #include <stdlib.h>
 
-#include "alloc_centre.h"
 #include "alloc_internal.h"
 #include "error.h"
+#include "iogeom.h"
+#include "mc.h"
 
 struct mce_priv {
 	struct mesh__mc mc;
@@ -51,7 +52,7 @@ static int mce_create(struct mesh_allocator *a, const char *params,
 
 	if (rc)
 		return rc;
-	rc = mesh__io_required(a, d);
+	rc = mesh__io_required(a->topo, a->name, d);
 	if (rc)
 		return rc;
 	p = calloc(1, sizeof(*p));

@@ -31,16 +31,18 @@
  * form) every pair is tried, from per-axis coordinates without a
  * division, for the b whose D(b, S) leaves room for a gain (planes and
  * x-rows without one are skipped from per-axis least sums).
- * The centre search is shared with Gen-Alg (alloc_centre.c,
- * mesh__l1near_best(): diamond-count tables on meshes, shell enumeration
- * on tori; same answers as the definition).
+ * The centre search is shared with Gen-Alg (l1near.h,
+ * mesh__l1near_best(): ball patterns and diamond-count tables on meshes
+ * and on copies of tori, shell enumeration otherwise; same answers as
+ * the definition).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc_centre.h"
 #include "alloc_internal.h"
 #include "error.h"
+#include "l1near.h"
+#include "pairsum.h"
 
 struct mm_priv {
 	struct mesh__l1near near;

@@ -26,9 +26,9 @@
  */
 #include <stdlib.h>
 
-#include "alloc_centre.h"
 #include "alloc_internal.h"
 #include "error.h"
+#include "iogeom.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -120,7 +120,7 @@ static int plas_create(struct mesh_allocator *a, const char *params,
 
 	if (rc)
 		return rc;
-	rc = mesh__io_required(a, d);
+	rc = mesh__io_required(a->topo, a->name, d);
 	if (rc)
 		return rc;
 	p = calloc(1, sizeof(*p));

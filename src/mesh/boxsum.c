@@ -1,4 +1,16 @@
-/* boxsum.c - summed-volume tables over the free map. */
+/* boxsum.c - free nodes in boxes: summed-volume tables over the free
+ * map, word boxes, and boxes that wrap around a torus.
+ *
+ * HOW IT WORKS: the summed-volume table holds, per cell, the free nodes
+ * of the box from the origin to it, so any box is eight lookups; it is
+ * built a row at a time from the row's own prefix counts and the three
+ * rows it builds on.  Word boxes answer "is the box of extents e with
+ * this low corner all free?" for every corner at once, one bit each:
+ * per x-row the starts of free runs of e[0] (by doubling shifts), then
+ * ANDed over e[1] rows and e[2] planes.  On a torus a box is split on
+ * each wrapped axis into at most two in-range intervals
+ * (mesh__split_axis()), and counted as the sum of those boxes.
+ */
 #include "boxsum.h"
 
 #include <stdlib.h>
@@ -91,57 +103,6 @@ uint32_t mesh__boxsum_box(const struct mesh__boxsum *b, const int lo[3],
 	       s[at(t, x1, y0, z1)] - s[at(t, x1, y1, z0)] +
 	       s[at(t, x0, y0, z1)] + s[at(t, x0, y1, z0)] +
 	       s[at(t, x1, y0, z0)] - s[at(t, x0, y0, z0)];
-}
-
-/* Split [c-r, c+r] on axis d into at most two in-range intervals. */
-static int axis_intervals(const struct mesh_topo *t, int d, int c, int r,
-			  int lo[2], int hi[2])
-{
-	int len = t->dim[d];
-
-	if (!t->wrap[d]) {
-		lo[0] = c - r < 0 ? 0 : c - r;
-		hi[0] = c + r >= len ? len - 1 : c + r;
-		return 1;
-	}
-	if (2 * r + 1 >= len) {
-		lo[0] = 0;
-		hi[0] = len - 1;
-		return 1;
-	}
-	if (c - r < 0) {
-		lo[0] = 0, hi[0] = c + r;
-		lo[1] = c - r + len, hi[1] = len - 1;
-		return 2;
-	}
-	if (c + r >= len) {
-		lo[0] = c - r, hi[0] = len - 1;
-		lo[1] = 0, hi[1] = c + r - len;
-		return 2;
-	}
-	lo[0] = c - r;
-	hi[0] = c + r;
-	return 1;
-}
-
-uint32_t mesh__boxsum_ball(const struct mesh__boxsum *b, const int c[3],
-			   const int rad[3])
-{
-	int lo[3][2], hi[3][2], n[3], i, j, k, d;
-	int blo[3], bhi[3];
-	uint32_t total = 0;
-
-	for (d = 0; d < 3; d++)
-		n[d] = axis_intervals(b->topo, d, c[d], rad[d], lo[d], hi[d]);
-	for (i = 0; i < n[0]; i++)
-		for (j = 0; j < n[1]; j++)
-			for (k = 0; k < n[2]; k++) {
-				blo[0] = lo[0][i], bhi[0] = hi[0][i];
-				blo[1] = lo[1][j], bhi[1] = hi[1][j];
-				blo[2] = lo[2][k], bhi[2] = hi[2][k];
-				total += mesh__boxsum_box(b, blo, bhi);
-			}
-	return total;
 }
 
 /* AND of the len words src[at], src[at + stride], ... (stops at 0). */
@@ -292,4 +253,78 @@ int mesh__box_starts(const struct mesh_topo *t, const uint64_t *w,
 	mesh__row_bits(t, w, tmp);
 	mesh__row_runs(t, tmp, e[0], 0, tmp);
 	return mesh__box_starts_from_runs(t, tmp, e, 0, tmp + n, out);
+}
+
+int mesh__split_axis(const struct mesh_topo *t, int d, int lo, int hi,
+		     int ilo[2], int ihi[2])
+{
+	int len = t->dim[d];
+
+	if (!t->wrap[d]) {
+		ilo[0] = lo < 0 ? 0 : lo;
+		ihi[0] = hi >= len ? len - 1 : hi;
+		return ilo[0] <= ihi[0];
+	}
+	if (hi - lo + 1 >= len) {
+		ilo[0] = 0;
+		ihi[0] = len - 1;
+		return 1;
+	}
+	hi -= lo; /* the length less one */
+	/* (one ring away without a division) */
+	if (lo < 0)
+		lo = lo >= -len ? lo + len : ((lo % len) + len) % len;
+	else if (lo >= len)
+		lo = lo < 2 * len ? lo - len : lo % len;
+	hi += lo;
+	if (hi < len) {
+		ilo[0] = lo;
+		ihi[0] = hi;
+		return 1;
+	}
+	ilo[0] = lo;
+	ihi[0] = len - 1;
+	ilo[1] = 0;
+	ihi[1] = hi - len;
+	return 2;
+}
+
+uint32_t mesh__box_count(const struct mesh__boxsum *b, const int lo[3],
+			 const int hi[3])
+{
+	int ilo[3][2], ihi[3][2], n[3], i, j, k, d, blo[3], bhi[3];
+	uint32_t total = 0;
+
+	for (d = 0; d < 3; d++) {
+		n[d] =
+		    mesh__split_axis(b->topo, d, lo[d], hi[d], ilo[d], ihi[d]);
+		if (!n[d])
+			return 0;
+	}
+	for (i = 0; i < n[0]; i++)
+		for (j = 0; j < n[1]; j++)
+			for (k = 0; k < n[2]; k++) {
+				blo[0] = ilo[0][i], bhi[0] = ihi[0][i];
+				blo[1] = ilo[1][j], bhi[1] = ihi[1][j];
+				blo[2] = ilo[2][k], bhi[2] = ihi[2][k];
+				total += mesh__boxsum_box(b, blo, bhi);
+			}
+	return total;
+}
+
+int mesh__interval_distance(const struct mesh_topo *t, int d, int q, int lo,
+			    int hi)
+{
+	int len = t->dim[d], a, b;
+
+	if (!t->wrap[d])
+		return q < lo ? lo - q : q > hi ? q - hi : 0;
+	if (hi - lo + 1 >= len)
+		return 0;
+	a = ((q - lo) % len + len) % len; /* forward from lo */
+	if (a <= hi - lo)
+		return 0;
+	b = len - a;  /* back to lo */
+	a -= hi - lo; /* forward past hi */
+	return a < b ? a : b;
 }

@@ -26,10 +26,22 @@ void mesh__boxsum_build(struct mesh__boxsum *b,
 uint32_t mesh__boxsum_box(const struct mesh__boxsum *b, const int lo[3],
 			  const int hi[3]);
 
-/* Free nodes within L-inf radius r(d) = rad[d] of centre c; wrapped
- * dimensions wrap, others are clipped. */
-uint32_t mesh__boxsum_ball(const struct mesh__boxsum *b, const int c[3],
-			   const int rad[3]);
+/* Split [lo, hi] on axis d into at most two in-range intervals
+ * [ilo[i], ihi[i]]: clipped on a mesh (0 if nothing is left); on a torus
+ * wrapped, or the whole ring when it is longer. */
+int mesh__split_axis(const struct mesh_topo *t, int d, int lo, int hi,
+		     int ilo[2], int ihi[2]);
+
+/* Free nodes in the box lo[d] <= c[d] <= hi[d]; bounds may lie outside
+ * the mesh: wrapped axes wrap (a box at least as long as the ring is the
+ * whole ring), other axes are clipped. */
+uint32_t mesh__box_count(const struct mesh__boxsum *b, const int lo[3],
+			 const int hi[3]);
+
+/* Distance from coordinate q to the interval [lo, hi] on axis d (wrapped
+ * as above); 0 inside. */
+int mesh__interval_distance(const struct mesh_topo *t, int d, int q, int lo,
+			    int hi);
 
 /* Word boxes, for meshes whose x-rows fit a 64-bit word (dim[0] <= 64),
  * without wrapping: per x-row i = z * Y + y, out[i] has bit x set when

@@ -10,6 +10,7 @@
 #include "conf.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ struct conf_raw {
 	const char *file;
 	struct conf_kv dims, nodes, order, io, alloc, params, curve, dshape,
 	    dio, dcomm;
+	struct conf_kv bw[4]; /* LinkBandwidth= ... FileSystemBandwidth= */
 	struct conf_def *defs;
 	size_t ndefs, cap;
 	long last_line;
@@ -87,6 +89,8 @@ static void raw_free(struct conf_raw *r)
 	free(r->dshape.val);
 	free(r->dio.val);
 	free(r->dcomm.val);
+	for (i = 0; i < 4; i++)
+		free(r->bw[i].val);
 	for (i = 0; i < r->ndefs; i++)
 		free(r->defs[i].name);
 	free(r->defs);
@@ -131,8 +135,15 @@ static int add_def(struct conf_raw *r, const char *name, long line)
 	return 0;
 }
 
+/* The runtime models' capacities (contention.h), in struct order. */
+static const char *const bw_keys[4] = { "LinkBandwidth", "NodeBandwidth",
+					"IONodeBandwidth",
+					"FileSystemBandwidth" };
+
 static struct conf_kv *single_key(struct conf_raw *r, const char *key)
 {
+	int i;
+
 	if (!strcasecmp(key, "Dimensions"))
 		return &r->dims;
 	if (!strcasecmp(key, "Nodes"))
@@ -153,6 +164,9 @@ static struct conf_kv *single_key(struct conf_raw *r, const char *key)
 		return &r->dio;
 	if (!strcasecmp(key, "DefaultComm"))
 		return &r->dcomm;
+	for (i = 0; i < 4; i++)
+		if (!strcasecmp(key, bw_keys[i]))
+			return &r->bw[i];
 	return NULL;
 }
 
@@ -199,7 +213,7 @@ static int unknown_key(const struct conf_raw *r, const char *key,
 			 mesh_diag_char(p, what, sizeof(what)), column(l, p));
 	return conf_err(
 	    d, MESH_EPARSE, r, l->line, key,
-	    "unknown key \"%s\"%s (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator, AllocatorParameters, Curve, DefaultMeshShape, DefaultIOIntensity or DefaultComm)",
+	    "unknown key \"%s\"%s (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator, AllocatorParameters, Curve, DefaultMeshShape, DefaultIOIntensity, DefaultComm, LinkBandwidth, NodeBandwidth, IONodeBandwidth or FileSystemBandwidth)",
 	    key, note);
 }
 
@@ -670,6 +684,40 @@ static int check_hint_defaults(struct mesh_conf *c, const struct conf_raw *r,
 	return 0;
 }
 
+/* LinkBandwidth= ... FileSystemBandwidth=: GB/s > 0, or inf; a key not
+ * given keeps the default (mesh_net_params_init()), and net_set says
+ * which were given. */
+static int check_bandwidths(struct mesh_conf *c, const struct conf_raw *r,
+			    struct mesh_diag *d)
+{
+	double *v[4] = { &c->net.link_bw, &c->net.node_bw, &c->net.ion_bw,
+			 &c->net.fs_bw };
+	char *end;
+	int i;
+
+	mesh_net_params_init(&c->net);
+	for (i = 0; i < 4; i++) {
+		const char *s = r->bw[i].val;
+
+		if (!s)
+			continue;
+		c->net_set |= 1u << i;
+		if (!strcasecmp(s, "inf") || !strcasecmp(s, "unlimited")) {
+			*v[i] = INFINITY;
+			continue;
+		}
+		errno = 0;
+		*v[i] = strtod(s, &end);
+		if (end == s || *end || errno || !(*v[i] > 0) || isinf(*v[i]))
+			return conf_err(
+			    d, MESH_EPARSE, r, r->bw[i].line, bw_keys[i],
+			    "bad value \"%.64s\": expected GB/s > 0, "
+			    "or inf for unlimited",
+			    s);
+	}
+	return 0;
+}
+
 static int build_topo(struct mesh_conf *c, const struct conf_raw *r,
 		      struct mesh_diag *d)
 {
@@ -712,6 +760,8 @@ static int build(struct mesh_conf *c, const struct conf_raw *r,
 		rc = check_curve(c, r, d);
 	if (!rc)
 		rc = check_hint_defaults(c, r, d);
+	if (!rc)
+		rc = check_bandwidths(c, r, d);
 	if (!rc)
 		rc = check_allocator(c, r, d);
 	c->nodes_line =

@@ -15,6 +15,10 @@
  *   DefaultMeshShape=4x2      # per-job hint defaults (hints.h)
  *   DefaultIOIntensity=0.2
  *   DefaultComm=nearest
+ *   LinkBandwidth=12.5        # the runtime models' capacities, GB/s
+ *   NodeBandwidth=12.5        # (meshsim; inf = unlimited)
+ *   IONodeBandwidth=2.08
+ *   FileSystemBandwidth=48
  *
  * Every problem is reported through struct mesh_diag with the file, the
  * line and the key; nothing is guessed or silently repaired.
@@ -25,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "contention.h"
 #include "curve.h"
 #include "diag.h"
 #include "hints.h"
@@ -52,6 +57,11 @@ struct mesh_conf {
 	/* DefaultMeshShape=, DefaultIOIntensity=, DefaultComm=: what a job
 	 * that gives no hint of its own is taken to say (unset = none). */
 	struct mesh_job_hints hint_defaults;
+	/* LinkBandwidth= ... FileSystemBandwidth=: the runtime models'
+	 * capacities, the defaults where not given; bit i of net_set says
+	 * the i-th key (in struct order) was given. */
+	struct mesh_net_params net;
+	unsigned net_set;
 };
 
 /** \brief Read and validate a mesh.conf file.

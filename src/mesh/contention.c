@@ -1,16 +1,17 @@
-/* contention.c - link loads of job traffic and the stretch they cause.
+/* contention.c - capacities, demands and slowdowns (contention.h).
  *
- * HOW IT WORKS: complete bipartite traffic from a sender set A to a
- * receiver set B (all-to-all is A = B = the job, I/O is A = the job and
- * B = the I/O nodes) is counted ring by ring instead of route by route.
- * A dimension-ordered route from p to q runs along axis a on the ring
- * whose coordinates before a are q's and after a are p's.  So the pairs
- * on one ring factor into (senders of A matching the ring after a) x
- * (receivers of B matching it before a), and one ring costs O(L^2 + L)
- * with difference arrays over its L positions, whatever |A| and |B|.
- * Nearest-neighbour chains and one-to-all are few routes, walked hop by
- * hop.  Loads go into a dense scratch array whose touched slots are then
- * gathered into the job's sparse link list.
+ * HOW IT WORKS: the network keeps, per resource, the demand of all
+ * running jobs in GB/s (each job's flow counts times its alone rate,
+ * weighted by its phase shares) and the capacity.  A job's slowdown in a
+ * phase reads only the resources of its own load list: O(its resources).
+ * The best rate ref of a phase is the largest alone rate over a fixed
+ * set of candidate placements (best_rate()), cached per pattern, size
+ * and logical grid: boxes of the few most compact shapes that hold the
+ * job, plus the lines along each axis, filled row by row or as a snake;
+ * at one central position for communication (which only its own nodes
+ * see), at up to three positions per axis for I/O (whose routes depend
+ * on where the I/O nodes are).  A placement better than every candidate
+ * runs at slowdown 1, never below.
  */
 #include "contention.h"
 
@@ -20,488 +21,458 @@
 
 #include "error.h"
 
-struct mesh_net {
-	const struct mesh_topo *t;
-	double *total;    /* weighted load of all running jobs, per slot */
-	double *io_total; /* unweighted I/O load of all running jobs */
-	double *d_comm;   /* scratch: one job's loads, per slot */
-	double *d_io;
-	uint8_t *mark; /* scratch: slot touched */
-	uint32_t *touched;
-	size_t n_touched;
-	uint32_t *ha, *hb; /* scratch: per-ring histograms, nodes each */
-	double *diff;      /* scratch: 2 * (maxdim + 1) */
-	double *comm_ref[MESH_COMM_NEAREST + 1]; /* cache by job size */
+#define REF_SHAPES 8    /* most compact box shapes tried */
+#define REF_CACHE 1024u /* slots of the best-rate cache (a power of 2) */
+
+struct ref_entry {
+	int used;
+	int kind; /* enum mesh_comm, or -1 for I/O */
+	size_t k;
+	int grid[MESH_MAX_DIMS];
+	double rate;
 };
 
-static size_t n_slots(const struct mesh_topo *t)
+struct mesh_net {
+	const struct mesh_topo *t;
+	struct mesh_net_params p;
+	unsigned parts;
+	const struct mesh_bitmap *usable;
+	struct mesh_traffic *tr;
+	double *cap;      /* per resource, GB/s (INFINITY: unlimited) */
+	double *demand;   /* per resource, GB/s, all running jobs */
+	double *io_pairs; /* per link, Mache's I/O pairs of running jobs */
+	uint32_t *cand;   /* a candidate placement */
+	struct ref_entry cache[REF_CACHE];
+	double *merge_comm, *merge_io; /* dense scratch for mesh_net_job() */
+	uint8_t *merge_mark;
+	uint32_t *merge_list;
+};
+
+void mesh_net_params_init(struct mesh_net_params *p)
 {
-	return (size_t) t->nodes * 6;
+	p->link_bw = 12.5;
+	p->node_bw = 12.5;
+	p->ion_bw = 12.5 / 6;
+	p->fs_bw = 48;
 }
 
-int mesh_net_create(const struct mesh_topo *t, struct mesh_net **out)
+static int bad_bw(double v)
+{
+	return isnan(v) || v <= 0;
+}
+
+static void set_caps(struct mesh_net *n)
+{
+	const struct mesh_topo *t = n->t;
+	int net = (n->parts & MESH_NET_NETWORK) != 0;
+	size_t r, links = (size_t) t->nodes * 6;
+
+	for (r = 0; r < links; r++)
+		n->cap[r] = net ? n->p.link_bw : INFINITY;
+	for (r = links; r < (size_t) t->nodes * 8; r++)
+		n->cap[r] = n->p.node_bw;
+	for (r = 0; r < t->n_io; r++)
+		n->cap[mesh_res_ion(t, r)] = net ? n->p.ion_bw : INFINITY;
+	n->cap[mesh_res_fs(t)] = n->parts & MESH_NET_FS ? n->p.fs_bw : INFINITY;
+}
+
+int mesh_net_create(const struct mesh_topo *t, const struct mesh_net_params *p,
+		    unsigned parts, const struct mesh_bitmap *usable,
+		    struct mesh_net **out)
 {
 	struct mesh_net *n;
-	size_t s = n_slots(t);
-	int c, maxdim = 1;
+	size_t r = mesh_res_count(t);
 
-	for (c = 0; c < MESH_MAX_DIMS; c++)
-		maxdim = t->dim[c] > maxdim ? t->dim[c] : maxdim;
+	if (bad_bw(p->link_bw) || bad_bw(p->node_bw) || bad_bw(p->ion_bw) ||
+	    bad_bw(p->fs_bw) || (usable && usable->nbits != t->nodes))
+		return MESH_EINVAL;
 	n = calloc(1, sizeof(*n));
 	if (!n)
 		return MESH_ENOMEM;
 	n->t = t;
-	n->total = calloc(s, sizeof(double));
-	n->io_total = calloc(s, sizeof(double));
-	n->d_comm = calloc(s, sizeof(double));
-	n->d_io = calloc(s, sizeof(double));
-	n->mark = calloc(s, 1);
-	n->touched = malloc(s * sizeof(uint32_t));
-	n->ha = calloc(t->nodes, sizeof(uint32_t));
-	n->hb = calloc(t->nodes, sizeof(uint32_t));
-	n->diff = calloc(2 * ((size_t) maxdim + 1), sizeof(double));
-	for (c = 0; c <= MESH_COMM_NEAREST; c++)
-		n->comm_ref[c] = calloc((size_t) t->nodes + 1, sizeof(double));
-	for (c = 0; c <= MESH_COMM_NEAREST; c++)
-		if (!n->comm_ref[c])
-			break;
-	if (c <= MESH_COMM_NEAREST || !n->total || !n->io_total || !n->d_comm ||
-	    !n->d_io || !n->mark || !n->touched || !n->ha || !n->hb ||
-	    !n->diff) {
+	n->p = *p;
+	n->parts = parts;
+	n->usable = usable;
+	n->cap = malloc(r * sizeof(*n->cap));
+	n->demand = calloc(r, sizeof(*n->demand));
+	n->io_pairs = calloc((size_t) t->nodes * 6, sizeof(*n->io_pairs));
+	n->cand = malloc(t->nodes * sizeof(*n->cand));
+	n->merge_comm = calloc(r, sizeof(double));
+	n->merge_io = calloc(r, sizeof(double));
+	n->merge_mark = calloc(r, 1);
+	n->merge_list = malloc(r * sizeof(uint32_t));
+	if (!n->cap || !n->demand || !n->io_pairs || !n->cand ||
+	    !n->merge_comm || !n->merge_io || !n->merge_mark ||
+	    !n->merge_list || mesh_traffic_create(t, &n->tr)) {
 		mesh_net_destroy(n);
 		return MESH_ENOMEM;
 	}
+	set_caps(n);
 	*out = n;
 	return 0;
 }
 
 void mesh_net_destroy(struct mesh_net *n)
 {
-	int c;
-
 	if (!n)
 		return;
-	for (c = 0; c <= MESH_COMM_NEAREST; c++)
-		free(n->comm_ref[c]);
-	free(n->total);
-	free(n->io_total);
-	free(n->d_comm);
-	free(n->d_io);
-	free(n->mark);
-	free(n->touched);
-	free(n->ha);
-	free(n->hb);
-	free(n->diff);
+	mesh_traffic_destroy(n->tr);
+	free(n->cap);
+	free(n->demand);
+	free(n->io_pairs);
+	free(n->cand);
+	free(n->merge_comm);
+	free(n->merge_io);
+	free(n->merge_mark);
+	free(n->merge_list);
 	free(n);
 }
 
-static void add_load(struct mesh_net *n, double *dense, size_t slot, double w)
+/* Per-flow rate of flows f alone: min over r of capacity / count. */
+static double alone_rate(const struct mesh_net *n, const struct mesh_flows *f)
 {
-	if (!n->mark[slot]) {
-		n->mark[slot] = 1;
-		n->touched[n->n_touched++] = (uint32_t) slot;
-	}
-	dense[slot] += w;
+	double x = INFINITY;
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		if (f->count[i] > 0 && n->cap[f->res[i]] / f->count[i] < x)
+			x = n->cap[f->res[i]] / f->count[i];
+	return x;
 }
 
-/* Direction (+1, -1 or 0) the router takes on axis d from a to b; on a
- * ring the shorter way, + on a tie (as ioload.c routes). */
-static int route_dir(const struct mesh_topo *t, int d, int a, int b)
+static enum mesh_io_route io_route(const struct mesh_net *n)
 {
-	int len = t->dim[d], f;
-
-	if (a == b)
-		return 0;
-	if (!t->wrap[d])
-		return b > a ? 1 : -1;
-	f = ((b - a) % len + len) % len;
-	return f <= len - f ? 1 : -1;
+	return (n->parts & MESH_NET_NETWORK) && n->t->n_io ? MESH_IO_VIA_IONS
+							   : MESH_IO_DIRECT;
 }
 
-static void walk_route(struct mesh_net *n, double *dense, uint32_t src,
-		       uint32_t dst)
+/* Alone rate of the phase (comm kind >= 0, I/O for -1) on nodes. */
+static int phase_rate(struct mesh_net *n, const uint32_t *nodes, size_t k,
+		      const struct mesh_pattern *p, int kind, double *x)
+{
+	struct mesh_flows f;
+	int rc = kind < 0 ? mesh_traffic_io(n->tr, nodes, k, io_route(n), &f)
+			  : mesh_traffic_comm(n->tr, nodes, k, p, &f);
+
+	if (rc)
+		return rc;
+	*x = alone_rate(n, &f);
+	mesh_flows_free(&f);
+	return 0;
+}
+
+/* The k first cells of box b at origin o, row by row (snake: every
+ * other row reversed), into n->cand; 0 if a cell is not usable. */
+static int fill_box(struct mesh_net *n, const int b[3], const int o[3],
+		    size_t k, int snake)
 {
 	const struct mesh_topo *t = n->t;
-	int p[3], q[3], d, s;
-
-	mesh_topo_coords(t, src, p);
-	mesh_topo_coords(t, dst, q);
-	for (d = 0; d < 3; d++)
-		while ((s = route_dir(t, d, p[d], q[d])) != 0) {
-			add_load(n, dense,
-				 (size_t) mesh_topo_index(t, p) * 6 +
-				     (size_t) d * 2 + (s < 0),
-				 1.0);
-			p[d] = (p[d] + s + t->dim[d]) % t->dim[d];
-		}
-}
-
-/* Key of coordinates c on the axes in [lo, hi), row-major. */
-static uint32_t axes_key(const struct mesh_topo *t, const int c[3], int lo,
-			 int hi)
-{
-	uint32_t k = 0;
-	int d;
-
-	for (d = hi - 1; d >= lo; d--)
-		k = k * (uint32_t) t->dim[d] + (uint32_t) c[d];
-	return k;
-}
-
-static void key_coords(const struct mesh_topo *t, uint32_t key, int lo, int hi,
-		       int c[3])
-{
-	int d;
-
-	for (d = lo; d < hi; d++) {
-		c[d] = (int) (key % (uint32_t) t->dim[d]);
-		key /= (uint32_t) t->dim[d];
-	}
-}
-
-/* Range [from, to) of ring positions gets w in diff (length L + 1). */
-static void diff_range(double *diff, int from, int to, double w)
-{
-	diff[from] += w;
-	diff[to] -= w;
-}
-
-/* Loads of one ring: senders ha[0..L), receivers hb[0..L). */
-static void ring_loads(struct mesh_net *n, double *dense, int a, int c[3],
-		       const uint32_t *ha, const uint32_t *hb)
-{
-	const struct mesh_topo *t = n->t;
-	int L = t->dim[a], x, y;
-	double *plus = n->diff, *minus = n->diff + L + 1, accp = 0, accm = 0;
-
-	memset(n->diff, 0, 2 * ((size_t) L + 1) * sizeof(double));
-	for (x = 0; x < L; x++) {
-		if (!ha[x])
-			continue;
-		for (y = 0; y < L; y++) {
-			double w = (double) ha[x] * hb[y];
-			int s = hb[y] ? route_dir(t, a, x, y) : 0;
-
-			if (s > 0 && x < y) {
-				diff_range(plus, x, y, w);
-			} else if (s > 0) { /* wraps past L - 1 */
-				diff_range(plus, x, L, w);
-				diff_range(plus, 0, y, w);
-			} else if (s < 0 && y < x) {
-				diff_range(minus, y + 1, x + 1, w);
-			} else if (s < 0) {
-				diff_range(minus, 0, x + 1, w);
-				diff_range(minus, y + 1, L, w);
-			}
-		}
-	}
-	for (x = 0; x < L; x++) {
-		size_t slot;
-
-		accp += plus[x];
-		accm += minus[x];
-		c[a] = x;
-		slot = (size_t) mesh_topo_index(t, c) * 6 + (size_t) a * 2;
-		if (accp > 0.5)
-			add_load(n, dense, slot, accp);
-		if (accm > 0.5)
-			add_load(n, dense, slot + 1, accm);
-	}
-}
-
-/* Complete bipartite routes A -> B (pairs with p == q use no link). */
-static void bipartite(struct mesh_net *n, double *dense, const uint32_t *A,
-		      size_t na, const uint32_t *B, size_t nb)
-{
-	const struct mesh_topo *t = n->t;
-	int a, c[3];
-	size_t i;
-
-	for (a = 0; a < 3; a++) {
-		int L = t->dim[a];
-		uint32_t nka = 1, nkb = 1, ka, kb;
-
-		if (L == 1)
-			continue;
-		for (i = 0; i < 3; i++)
-			if ((int) i > a)
-				nka *= (uint32_t) t->dim[i];
-			else if ((int) i < a)
-				nkb *= (uint32_t) t->dim[i];
-		memset(n->ha, 0, (size_t) nka * L * sizeof(uint32_t));
-		memset(n->hb, 0, (size_t) nkb * L * sizeof(uint32_t));
-		for (i = 0; i < na; i++) {
-			mesh_topo_coords(t, A[i], c);
-			n->ha[axes_key(t, c, a + 1, 3) * L + c[a]]++;
-		}
-		for (i = 0; i < nb; i++) {
-			mesh_topo_coords(t, B[i], c);
-			n->hb[axes_key(t, c, 0, a) * L + c[a]]++;
-		}
-		for (kb = 0; kb < nkb; kb++)
-			for (ka = 0; ka < nka; ka++) {
-				const uint32_t *ha = n->ha + (size_t) ka * L;
-				const uint32_t *hb = n->hb + (size_t) kb * L;
-				int x, any_a = 0, any_b = 0;
-
-				for (x = 0; x < L; x++) {
-					any_a |= ha[x] != 0;
-					any_b |= hb[x] != 0;
-				}
-				if (!any_a || !any_b)
-					continue;
-				key_coords(t, kb, 0, a, c);
-				key_coords(t, ka, a + 1, 3, c);
-				ring_loads(n, dense, a, c, ha, hb);
-			}
-	}
-}
-
-static void pattern_loads(struct mesh_net *n, double *dense,
-			  const uint32_t *nodes, size_t k, enum mesh_comm comm)
-{
-	size_t i;
-
-	switch (comm) {
-	case MESH_COMM_ALL_TO_ALL:
-		bipartite(n, dense, nodes, k, nodes, k);
-		break;
-	case MESH_COMM_ONE_TO_ALL:
-		for (i = 1; i < k; i++)
-			walk_route(n, dense, nodes[0], nodes[i]);
-		break;
-	case MESH_COMM_NEAREST:
-		for (i = 0; i + 1 < k; i++) {
-			walk_route(n, dense, nodes[i], nodes[i + 1]);
-			walk_route(n, dense, nodes[i + 1], nodes[i]);
-		}
-		break;
-	case MESH_COMM_UNKNOWN:
-	case MESH_COMM_NONE:
-		break;
-	}
-}
-
-static double dense_max(struct mesh_net *n, const double *dense)
-{
-	double mx = 0;
-	size_t i;
-
-	for (i = 0; i < n->n_touched; i++)
-		mx = dense[n->touched[i]] > mx ? dense[n->touched[i]] : mx;
-	return mx;
-}
-
-static void dense_clear(struct mesh_net *n)
-{
-	size_t i;
-
-	for (i = 0; i < n->n_touched; i++) {
-		n->d_comm[n->touched[i]] = 0;
-		n->d_io[n->touched[i]] = 0;
-		n->mark[n->touched[i]] = 0;
-	}
-	n->n_touched = 0;
-}
-
-/* The k first nodes of a near-cubic box at the origin, in snake order:
- * the compact placement that a job's pattern is measured against. */
-static size_t compact_box(const struct mesh_topo *t, size_t k, uint32_t *out)
-{
-	int b[3] = { 1, 1, 1 }, d, x, y, z, c[3];
+	int x, y, z, c[3];
 	size_t got = 0;
 
-	while ((size_t) b[0] * b[1] * b[2] < k) {
-		int best = -1;
-
-		for (d = 0; d < 3; d++)
-			if (b[d] < t->dim[d] && (best < 0 || b[d] < b[best]))
-				best = d;
-		if (best < 0)
-			break;
-		b[best]++;
-	}
 	for (z = 0; z < b[2] && got < k; z++)
 		for (y = 0; y < b[1] && got < k; y++)
 			for (x = 0; x < b[0] && got < k; x++) {
 				int row = y + z * b[1];
 
-				c[0] = row % 2 ? b[0] - 1 - x : x;
-				c[1] = z % 2 ? b[1] - 1 - y : y;
-				c[2] = z;
-				out[got++] = mesh_topo_index(t, c);
+				c[0] = o[0] +
+				       (snake && row % 2 ? b[0] - 1 - x : x);
+				c[1] = o[1] + y;
+				c[2] = o[2] + z;
+				n->cand[got] = mesh_topo_index(t, c);
+				if (n->usable &&
+				    !mesh_bitmap_test(n->usable, n->cand[got]))
+					return 0;
+				got++;
 			}
-	return got;
+	return got == k;
 }
 
-static int comm_reference(struct mesh_net *n, size_t k, enum mesh_comm comm,
-			  double *ref)
+/* Box shapes that hold k cells: the REF_SHAPES of least surface (each
+ * the shortest along x for its y, z extents), then a line along each
+ * axis; returns their number. */
+static size_t box_shapes(const struct mesh_topo *t, size_t k, int shapes[][3])
 {
-	double *cache = n->comm_ref[comm];
-	uint32_t *box;
+	size_t ns = 0, i, j;
+	long area[REF_SHAPES + 1];
+	int b1, b2, d;
 
-	if (comm == MESH_COMM_UNKNOWN || comm == MESH_COMM_NONE || k < 2) {
-		*ref = 1;
-		return 0;
+	for (b2 = 1; b2 <= t->dim[2]; b2++)
+		for (b1 = 1; b1 <= t->dim[1]; b1++) {
+			size_t cells = (size_t) b1 * (size_t) b2;
+			long b0 = (long) ((k + cells - 1) / cells), a;
+
+			if (b0 > t->dim[0] ||
+			    (b1 > 1 && b0 * (b1 - 1) * b2 >= (long) k))
+				continue;
+			a = b0 * b1 + (long) b1 * b2 + b0 * b2;
+			for (i = ns; i > 0 && area[i - 1] > a; i--)
+				if (i < REF_SHAPES) {
+					area[i] = area[i - 1];
+					memcpy(shapes[i], shapes[i - 1],
+					       sizeof(shapes[i]));
+				}
+			if (i < REF_SHAPES) {
+				area[i] = a;
+				shapes[i][0] = (int) b0;
+				shapes[i][1] = b1;
+				shapes[i][2] = b2;
+				ns += ns < REF_SHAPES;
+			}
+		}
+	for (d = 0; d < 3; d++)
+		if ((size_t) t->dim[d] >= k && (k > 1 || d == 0)) {
+			for (j = 0; j < 3; j++)
+				shapes[ns][j] = j == (size_t) d ? (int) k : 1;
+			ns++;
+		}
+	return ns;
+}
+
+/* Positions of a box of extent b along an axis of length L: the centre
+ * alone, or (all) also both ends. */
+static int positions(int L, int b, int all, int out[3])
+{
+	int n = 0;
+
+	out[n++] = (L - b) / 2;
+	if (all && L - b > 0)
+		out[n++] = 0;
+	if (all && L - b > 0 && L - b != (L - b) / 2)
+		out[n++] = L - b;
+	return n;
+}
+
+/* The best alone rate over the candidates (see HOW IT WORKS). */
+static int best_rate(struct mesh_net *n, size_t k, const struct mesh_pattern *p,
+		     int kind, double *best)
+{
+	int shapes[REF_SHAPES + 3][3], px[3], py[3], pz[3], o[3];
+	int nx, ny, nz, ix, iy, iz, snake, rc;
+	size_t ns = box_shapes(n->t, k, shapes), s;
+	double x;
+
+	*best = 0;
+	for (s = 0; s < ns; s++) {
+		nx = positions(n->t->dim[0], shapes[s][0], kind < 0, px);
+		ny = positions(n->t->dim[1], shapes[s][1], kind < 0, py);
+		nz = positions(n->t->dim[2], shapes[s][2], kind < 0, pz);
+		for (ix = 0; ix < nx; ix++)
+			for (iy = 0; iy < ny; iy++)
+				for (iz = 0; iz < nz; iz++)
+					for (snake = 0; snake < 2; snake++) {
+						o[0] = px[ix];
+						o[1] = py[iy];
+						o[2] = pz[iz];
+						if (!fill_box(n, shapes[s], o,
+							      k, snake))
+							continue;
+						rc = phase_rate(n, n->cand, k,
+								p, kind, &x);
+						if (rc)
+							return rc;
+						*best = x > *best ? x : *best;
+					}
 	}
-	if (cache[k] == 0) {
-		box = malloc(k * sizeof(*box));
-		if (!box)
-			return MESH_ENOMEM;
-		k = compact_box(n->t, k, box);
-		pattern_loads(n, n->d_comm, box, k, comm);
-		cache[k] = dense_max(n, n->d_comm);
-		if (cache[k] < 1)
-			cache[k] = 1;
-		dense_clear(n);
-		free(box);
-	}
-	*ref = cache[k];
 	return 0;
 }
 
-/* Mache, Ch. VI, Thm. 1 (I/O nodes in a column, XY routing): no layout
- * of n writers gets below m*n/4, and a writer sends all m of its pairs
- * down its first link, so max(m*n/4, m). */
-static double io_reference(const struct mesh_topo *t, size_t k)
+/* The cached best rate of a phase; pair lists are not cached. */
+static int ref_rate(struct mesh_net *n, size_t k, const struct mesh_pattern *p,
+		    int kind, double *rate)
 {
-	double m = (double) t->n_io, r = m * (double) k / 4;
-
-	r = r > m ? r : m;
-	return r > 1 ? r : 1;
-}
-
-static int gather(struct mesh_net *n, struct mesh_job_traffic *out)
-{
-	size_t i, nl = n->n_touched;
-
-	out->link = malloc((nl ? nl : 1) * sizeof(*out->link));
-	out->comm = malloc((nl ? nl : 1) * sizeof(*out->comm));
-	out->io = malloc((nl ? nl : 1) * sizeof(*out->io));
-	if (!out->link || !out->comm || !out->io) {
-		mesh_job_traffic_free(out);
-		dense_clear(n);
-		return MESH_ENOMEM;
-	}
-	for (i = 0; i < nl; i++) {
-		uint32_t s = n->touched[i];
-
-		out->link[i] = s;
-		out->comm[i] = n->d_comm[s];
-		out->io[i] = n->d_io[s];
-	}
-	out->n_links = nl;
-	dense_clear(n);
-	return 0;
-}
-
-int mesh_net_traffic(struct mesh_net *n, const uint32_t *nodes, size_t k,
-		     enum mesh_comm comm, double comm_share, double io_share,
-		     struct mesh_job_traffic *out)
-{
-	const struct mesh_topo *t = n->t;
-	size_t i;
+	struct ref_entry key;
+	uint64_t h;
+	size_t i, slot;
 	int rc;
 
-	memset(out, 0, sizeof(*out));
-	if (!(comm_share >= 0 && io_share >= 0 && comm_share + io_share <= 1) ||
-	    (int) comm < 0 || comm > MESH_COMM_NEAREST)
+	memset(&key, 0, sizeof(key));
+	key.kind = kind;
+	key.k = k;
+	if (kind == MESH_COMM_NEAREST &&
+	    mesh_pattern_grid(n->t, p, k, key.grid))
 		return MESH_EINVAL;
-	for (i = 0; i < k; i++)
-		if (nodes[i] >= t->nodes)
-			return MESH_EINVAL;
-	rc = comm_reference(n, k, comm, &out->comm_ref);
+	if (kind == MESH_COMM_PAIRS)
+		return best_rate(n, k, p, kind, rate);
+	h = (uint64_t) (kind + 2) * 0x9E3779B97F4A7C15ull ^ k ^
+	    ((uint64_t) key.grid[0] << 20) ^ ((uint64_t) key.grid[1] << 36) ^
+	    ((uint64_t) key.grid[2] << 48);
+	for (i = 0; i < REF_CACHE; i++) {
+		struct ref_entry *e = &n->cache[(h + i) & (REF_CACHE - 1)];
+
+		if (!e->used)
+			break;
+		if (e->kind == kind && e->k == k &&
+		    !memcmp(e->grid, key.grid, sizeof(key.grid))) {
+			*rate = e->rate;
+			return 0;
+		}
+	}
+	rc = best_rate(n, k, p, kind, rate);
+	if (rc || i == REF_CACHE)
+		return rc; /* a full cache only costs time */
+	slot = (h + i) & (REF_CACHE - 1);
+	key.used = 1;
+	key.rate = *rate;
+	n->cache[slot] = key;
+	return 0;
+}
+
+/* Merge the two phases' flows into l's one resource list. */
+static int merge(struct mesh_net *n, const struct mesh_flows *c,
+		 const struct mesh_flows *io, struct mesh_job_load *l)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < c->n + io->n; i++) {
+		int is_io = i >= c->n;
+		uint32_t r = is_io ? io->res[i - c->n] : c->res[i];
+		double v = is_io ? io->count[i - c->n] : c->count[i];
+
+		if (!n->merge_mark[r]) {
+			n->merge_mark[r] = 1;
+			n->merge_list[m++] = r;
+		}
+		(is_io ? n->merge_io : n->merge_comm)[r] += v;
+	}
+	l->res = malloc((m ? m : 1) * sizeof(*l->res));
+	l->comm = malloc((m ? m : 1) * sizeof(*l->comm));
+	l->io = malloc((m ? m : 1) * sizeof(*l->io));
+	for (i = 0; i < m; i++) {
+		uint32_t r = n->merge_list[i];
+
+		if (l->res && l->comm && l->io) {
+			l->res[i] = r;
+			l->comm[i] = n->merge_comm[r];
+			l->io[i] = n->merge_io[r];
+		}
+		n->merge_comm[r] = n->merge_io[r] = 0;
+		n->merge_mark[r] = 0;
+	}
+	l->n = m;
+	return l->res && l->comm && l->io ? 0 : MESH_ENOMEM;
+}
+
+int mesh_net_job(struct mesh_net *n, const uint32_t *nodes, size_t k,
+		 const struct mesh_pattern *p, struct mesh_job_load *out)
+{
+	struct mesh_flows c = { 0, NULL, NULL }, io = { 0, NULL, NULL };
+	size_t i;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (n->parts & MESH_NET_NETWORK) /* else communication is free */
+		rc = mesh_traffic_comm(n->tr, nodes, k, p, &c);
+	if (!rc && n->parts)
+		rc = mesh_traffic_io(n->tr, nodes, k, io_route(n), &io);
+	if (!rc)
+		rc = merge(n, &c, &io, out);
+	if (!rc && n->t->n_io)
+		rc = mesh_traffic_io_pairs(n->tr, nodes, k, &out->io_pairs);
+	out->comm_x0 = alone_rate(n, &c);
+	out->io_x0 = alone_rate(n, &io);
+	for (i = 0; i < io.n; i++) /* every I/O flow reaches the FS */
+		if (io.res[i] == mesh_res_fs(n->t))
+			out->io_flows = io.count[i];
+	if (!rc && c.n)
+		rc = ref_rate(n, k, p, (int) p->comm, &out->comm_ref);
+	if (!rc && io.n)
+		rc = ref_rate(n, k, p, -1, &out->io_ref);
+	/* a placement better than every candidate (or the only one that
+	 * fits) is the best one */
+	out->comm_ref = fmax(out->comm_ref, out->comm_x0);
+	out->io_ref = fmax(out->io_ref, out->io_x0);
+	mesh_flows_free(&c);
+	mesh_flows_free(&io);
 	if (rc)
-		return rc;
-	out->io_ref = io_reference(t, k);
-	out->comm_share = comm_share;
-	out->io_share = io_share;
-	if (comm_share > 0)
-		pattern_loads(n, n->d_comm, nodes, k, comm);
-	if (t->n_io) /* also for the I/O metrics when io_share is 0 */
-		bipartite(n, n->d_io, nodes, k, t->io_nodes, t->n_io);
-	return gather(n, out);
+		mesh_job_load_free(out);
+	return rc;
 }
 
-void mesh_job_traffic_free(struct mesh_job_traffic *tr)
+void mesh_job_load_free(struct mesh_job_load *l)
 {
-	if (!tr)
+	if (!l)
 		return;
-	free(tr->link);
-	free(tr->comm);
-	free(tr->io);
-	tr->link = NULL;
-	tr->comm = tr->io = NULL;
-	tr->n_links = 0;
+	free(l->res);
+	free(l->comm);
+	free(l->io);
+	mesh_flows_free(&l->io_pairs);
+	memset(l, 0, sizeof(*l));
 }
 
-static double weighted(const struct mesh_job_traffic *tr, size_t i)
+/* The job's demand on its i-th resource at weights wc, wi. */
+static double own_demand(const struct mesh_job_load *l, size_t i, double wc,
+			 double wi)
 {
-	return tr->comm_share * tr->comm[i] + tr->io_share * tr->io[i];
+	double d = 0;
+
+	if (wc > 0 && l->comm[i] > 0)
+		d += wc * l->comm[i] * l->comm_x0;
+	if (wi > 0 && l->io[i] > 0)
+		d += wi * l->io[i] * l->io_x0;
+	return d;
 }
 
-void mesh_net_add(struct mesh_net *n, const struct mesh_job_traffic *tr,
-		  int sign)
+void mesh_net_weigh(struct mesh_net *n, struct mesh_job_load *l, double w_comm,
+		    double w_io)
 {
+	int was_in = l->w_comm > 0 || l->w_io > 0;
+	int now_in = w_comm > 0 || w_io > 0;
 	size_t i;
 
-	for (i = 0; i < tr->n_links; i++) {
-		double *v = &n->total[tr->link[i]];
+	for (i = 0; i < l->n; i++) {
+		double *v = &n->demand[l->res[i]];
 
-		*v += sign * weighted(tr, i);
-		if (*v < 1e-9) /* rounding left by removals */
+		*v += own_demand(l, i, w_comm, w_io) -
+		      own_demand(l, i, l->w_comm, l->w_io);
+		if (*v < 1e-12) /* rounding left by removals */
 			*v = 0;
-		n->io_total[tr->link[i]] += sign * tr->io[i]; /* integers */
 	}
+	for (i = 0; was_in != now_in && i < l->io_pairs.n; i++)
+		n->io_pairs[l->io_pairs.res[i]] +=
+		    (now_in ? 1 : -1) * l->io_pairs.count[i];
+	l->w_comm = w_comm;
+	l->w_io = w_io;
+}
+
+double mesh_net_slowdown(const struct mesh_net *n,
+			 const struct mesh_job_load *l, int io)
+{
+	const double *count = io ? l->io : l->comm;
+	double x0 = io ? l->io_x0 : l->comm_x0;
+	double ref = io ? l->io_ref : l->comm_ref, f = 1;
+	size_t i;
+
+	if (!(x0 < INFINITY) || !(x0 > 0))
+		return 1;
+	for (i = 0; i < l->n; i++) {
+		double others, cap = n->cap[l->res[i]], mine, share;
+
+		if (count[i] <= 0 || !(cap < INFINITY))
+			continue;
+		/* the others: all demand but this job's own at its weights */
+		others =
+		    n->demand[l->res[i]] - own_demand(l, i, l->w_comm, l->w_io);
+		if (!(others > 0))
+			continue; /* alone, x0 already fits: no rounding */
+		mine = count[i] * x0;
+		share = cap / (mine + others);
+		f = share < f ? share : f;
+	}
+	return fmax(1.0, ref / (x0 * f));
+}
+
+double mesh_net_io_rate(const struct mesh_job_load *l)
+{
+	return l->io_x0 < INFINITY ? l->io_flows * l->io_x0 : 0;
 }
 
 double mesh_net_io_max_contention(const struct mesh_net *n)
 {
-	size_t i, s = n_slots(n->t);
+	size_t i, s = (size_t) n->t->nodes * 6;
 	double mx = 0;
 
 	for (i = 0; i < s; i++)
-		mx = n->io_total[i] > mx ? n->io_total[i] : mx;
-	return mx;
-}
-
-double mesh_net_stretch(const struct mesh_net *n,
-			const struct mesh_job_traffic *tr, double *s_comm,
-			double *s_io)
-{
-	double bc = 0, bi = 0, sc, si;
-	size_t i;
-
-	for (i = 0; i < tr->n_links; i++) {
-		/* In a phase the job's own traffic of that kind is all there;
-		 * the rest of the network is there at its weights. */
-		double others = n->total[tr->link[i]] - weighted(tr, i);
-
-		others = others > 0 ? others : 0;
-		if (tr->comm[i] > 0 && tr->comm[i] + others > bc)
-			bc = tr->comm[i] + others;
-		if (tr->io[i] > 0 && tr->io[i] + others > bi)
-			bi = tr->io[i] + others;
-	}
-	sc = fmax(1.0, bc / tr->comm_ref);
-	si = fmax(1.0, bi / tr->io_ref);
-	if (s_comm)
-		*s_comm = sc;
-	if (s_io)
-		*s_io = si;
-	return (1 - tr->comm_share - tr->io_share) + tr->comm_share * sc +
-	       tr->io_share * si;
-}
-
-double mesh_job_traffic_max(const struct mesh_job_traffic *tr, int kind_io)
-{
-	double mx = 0;
-	size_t i;
-
-	for (i = 0; i < tr->n_links; i++) {
-		double v = kind_io ? tr->io[i] : tr->comm[i];
-
-		mx = v > mx ? v : mx;
-	}
+		mx = n->io_pairs[i] > mx ? n->io_pairs[i] : mx;
 	return mx;
 }

@@ -1,18 +1,21 @@
-/* contention.h - network load of running jobs and the slowdown it causes
- * (meshsim --runtime-model contention).
+/* contention.h - the shared resources of the runtime models and the
+ * slowdown that running jobs cause each other (doc/runtime-models.md).
  *
- * Traffic is counted as Mache does in Ch. VI of his dissertation: the
- * load of a directed link is the number of sender-receiver pairs whose
- * dimension-ordered route uses it.  A job has two kinds of traffic:
- *   - its communication pattern among its own nodes (enum mesh_comm);
- *   - its parallel I/O, the complete bipartite write traffic from its
- *     nodes to every I/O node.
- * Each kind is present in the network in proportion to the share of the
- * job's runtime spent in that phase.  A job in a phase meets its own
- * traffic of that kind plus the weighted traffic of every other running
- * job; the phase is slowed by the bottleneck link it uses, relative to a
- * reference load that no placement can beat.  doc/runtime-models.md
- * gives the formulas.
+ * A job's phase is a set of flows of equal volume (traffic.h).  Every
+ * resource has a capacity in GB/s: a link per direction, a node's
+ * injection and ejection, an I/O node's service, the file system.  Alone,
+ * a phase's flows run at the rate its tightest resource allows,
+ *   x0 = min over resources r of capacity(r) / count(r).
+ * Among other jobs, resource r also carries their demand D(r): the
+ * rates at which they use it, each weighted by the share of its time
+ * the job spends in that phase (1 or 0 for a job that is in or out of a
+ * burst).  Where the phase's own demand count(r) x0 and D(r) together
+ * exceed the capacity, r is shared in proportion to demand, so
+ *   x = x0 * min over r of min(1, capacity(r) / (count(r) x0 + D(r))).
+ * The phase's slowdown is ref / x (at least 1), where ref is x0 of the
+ * same phase in the best placement the model knows for the job: a job
+ * alone on an empty machine, placed at its best, runs at its trace
+ * runtime.
  */
 #ifndef MESH_CONTENTION_H
 #define MESH_CONTENTION_H
@@ -20,62 +23,85 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alloc.h"
-#include "topo.h"
+#include "bitmap.h"
+#include "traffic.h"
 
-/* The links of one running job: sparse, in slot order (ioload.h's
- * numbering: node * 6 + axis * 2 + (1 for the - direction)). */
-struct mesh_job_traffic {
-	size_t n_links;
-	uint32_t *link;
-	double *comm;                /* pairs of its pattern on each link */
-	double *io;                  /* pairs of its I/O traffic on each link */
-	double comm_share, io_share; /* runtime shares of the two phases */
-	double comm_ref, io_ref;     /* reference bottlenecks, >= 1 */
+/* Capacities in GB/s; INFINITY (or any value <= 0 given by a user,
+ * mapped by the caller) means unlimited. */
+struct mesh_net_params {
+	double link_bw; /* one direction of one link */
+	double node_bw; /* a node's injection, and its ejection */
+	double ion_bw;  /* an I/O node's writes to storage */
+	double fs_bw;   /* the parallel file system */
 };
 
-/* All running jobs' weighted load, link by link. */
+/* Which resources a model has. */
+enum mesh_net_part {
+	MESH_NET_NETWORK = 1u << 0, /* links, injection, I/O nodes */
+	MESH_NET_FS = 1u << 1,      /* the file system */
+};
+
+/** \brief The defaults: 12.5 GB/s links and nodes (Özden et al.'s 100
+ *  Gbit/s), I/O nodes at a sixth of a link (Mache's f = B_l / B_0 = 6,
+ *  Ch. VI, from the Intel TFLOPS's 380 and 64 MB/s), a 48 GB/s file
+ *  system (Özden et al.). */
+void mesh_net_params_init(struct mesh_net_params *p);
+
+/* One running job's phases on the resources: one list of the resources
+ * either phase uses, with both counts. */
+struct mesh_job_load {
+	size_t n;
+	uint32_t *res;
+	double *comm, *io;          /* flow counts of each phase */
+	double comm_x0, io_x0;      /* per-flow rate alone, here */
+	double comm_ref, io_ref;    /* per-flow rate alone, best placement */
+	double w_comm, w_io;        /* its weights in the totals now */
+	double io_flows;            /* flows of its I/O phase */
+	struct mesh_flows io_pairs; /* Mache's I/O pair counts (metrics) */
+};
+
 struct mesh_net;
 
-/** \brief Create an empty network for t.
- *  \return 0 or MESH_ENOMEM; *out untouched on error. */
-int mesh_net_create(const struct mesh_topo *t, struct mesh_net **out);
+/** \brief A network for t.
+ *  \param parts enum mesh_net_part, or 0 for the I/O metrics alone (no
+ *  phase is slowed); \param usable positions jobs may use (for the best
+ *  placements), or NULL for all.
+ *  \return 0, MESH_EINVAL (a NaN or non-positive capacity) or
+ *  MESH_ENOMEM; *out untouched on error. */
+int mesh_net_create(const struct mesh_topo *t, const struct mesh_net_params *p,
+		    unsigned parts, const struct mesh_bitmap *usable,
+		    struct mesh_net **out);
 
 /** \brief Free; NULL is a no-op. */
 void mesh_net_destroy(struct mesh_net *n);
 
-/** \brief Compute the traffic of a job on nodes[0..k) (rank order).
- *  \param comm pattern (UNKNOWN and NONE: no communication traffic);
- *  \param comm_share, io_share runtime shares in [0, 1], sum <= 1.  The
- *  I/O loads are computed whenever t has I/O nodes, even with io_share
- *  0, for the I/O metrics; without I/O nodes they are 0.
- *  \param[out] out filled; free with mesh_job_traffic_free().
- *  \return 0, MESH_EINVAL (bad node or share) or MESH_ENOMEM. */
-int mesh_net_traffic(struct mesh_net *n, const uint32_t *nodes, size_t k,
-		     enum mesh_comm comm, double comm_share, double io_share,
-		     struct mesh_job_traffic *out);
+/** \brief The load of a job on nodes[0..k) (rank order) with pattern p,
+ *  its alone and best rates; weights 0 (not yet in the totals).
+ *  \param[out] out free with mesh_job_load_free().
+ *  \return 0, MESH_EINVAL (see mesh_traffic_comm()) or MESH_ENOMEM. */
+int mesh_net_job(struct mesh_net *n, const uint32_t *nodes, size_t k,
+		 const struct mesh_pattern *p, struct mesh_job_load *out);
 
-void mesh_job_traffic_free(struct mesh_job_traffic *tr);
+void mesh_job_load_free(struct mesh_job_load *l);
 
-/** \brief Add (sign 1) or remove (sign -1) a running job's weighted load. */
-void mesh_net_add(struct mesh_net *n, const struct mesh_job_traffic *tr,
-		  int sign);
+/** \brief Set the job's weights in the totals (the share of its time in
+ *  each phase now); 0, 0 takes it out.  The first non-zero weighing also
+ *  adds its I/O pairs to the metrics' totals, 0, 0 removes them. */
+void mesh_net_weigh(struct mesh_net *n, struct mesh_job_load *l, double w_comm,
+		    double w_io);
 
-/** \brief Stretch of a running job (already added): wall seconds per
- *  second of trace runtime, (1 - c - i) + c * s_comm + i * s_io, where
- *  s_kind = max(1, bottleneck / reference).  s_comm and s_io may be
- *  NULL. */
-double mesh_net_stretch(const struct mesh_net *n,
-			const struct mesh_job_traffic *tr, double *s_comm,
-			double *s_io);
+/** \brief Slowdown (>= 1) of the job's communication (io = 0) or I/O
+ *  (io = 1) phase while it is in that phase and the other jobs are at
+ *  their weights; 1 for a phase without flows. */
+double mesh_net_slowdown(const struct mesh_net *n,
+			 const struct mesh_job_load *l, int io);
 
-/** \brief max_contention of the I/O write traffic of all running jobs
- *  together (Mache, Ch. VI-VII): the largest unweighted I/O load on any
- *  link; O(links). */
+/** \brief The I/O write rate of the job alone in its placement, GB/s
+ *  (the volume a checkpoint moves per second); 0 without I/O flows. */
+double mesh_net_io_rate(const struct mesh_job_load *l);
+
+/** \brief max_contention of all running jobs' I/O writes together
+ *  (Mache, Ch. VI-VII): the most I/O pairs on one link. */
 double mesh_net_io_max_contention(const struct mesh_net *n);
-
-/** \brief Largest load of one kind on any link of the job alone
- *  (max_contention of its I/O traffic when kind_io is nonzero). */
-double mesh_job_traffic_max(const struct mesh_job_traffic *tr, int kind_io);
 
 #endif

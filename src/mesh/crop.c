@@ -1,12 +1,18 @@
-/* crop.c - run an allocator on the bounding box of the free nodes.
+/* crop.c - the bounding box of the free nodes as a sub-mesh, for the
+ * registry's crop wrapper (alloc.c).
  *
  * On a sparse mesh (a mesh.conf naming 32 nodes in Dimensions=2048x2048)
  * every per-decision pass over all positions (prefix sums, centre loops,
  * per-axis distance tables) costs millions of steps for a few dozen
  * candidate nodes.  When every free node lies in a small box, the
- * dispatcher runs the allocator on that box instead: a sub-mesh of the
- * box's extents, the free map and end times copied into it, the answer
- * mapped back to whole-mesh indices.
+ * registry runs the allocator on that box instead.
+ *
+ * HOW IT WORKS: mesh__crop_box() finds the box an x-row at a time, 64
+ * positions per step, and gives up as soon as it exceeds the limit;
+ * mesh__crop_create() makes a mesh of the box's extents (with the I/O
+ * nodes inside it); mesh__crop_view() copies the free map and end times
+ * into it; mesh__crop_unmap() maps the answer back to whole-mesh
+ * indices.  The allocator that runs on the crop is the registry's.
  *
  * Why the answer is the same (doc/design.md, "Sparse meshes"):
  *  - every position outside the box is busy, and the allocators allowed
@@ -25,51 +31,30 @@
  * ranks come from the whole mesh) and the buddy systems and paging (whose
  * blocks are aligned to the whole mesh) never crop.
  * test/check_crop.c compares cropped and whole-mesh answers.
- *
- * Also here: the free-node path of the order-based allocators (curves,
- * plas), which cannot crop: the free nodes' positions in the order,
- * looked up and sorted, instead of a scan of the whole order.
  */
+#include "crop.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc_internal.h"
 #include "boxsum.h"
 #include "error.h"
+#include "freenodes.h"
 
-/* Auto mode crops when the box holds at most 1/CROP_RATIO of the mesh. */
-#define CROP_RATIO 4
 /* A cached box is kept for a smaller one while at most this big... */
 #define CROP_KEEP_VOL 4096
 /* ... or at most CROP_KEEP_RATIO times the box needed. */
 #define CROP_KEEP_RATIO 8
 
-struct mesh__crop {
-	int lo[MESH_MAX_DIMS], ext[MESH_MAX_DIMS];
-	uint64_t vol;
-	struct mesh_topo *topo;
-	struct mesh_allocator *sub;
-	struct mesh_bitmap *free;
-	double *end; /* vol entries, for walltime-aware allocators */
-};
-
 void mesh__crop_destroy(struct mesh__crop *c)
 {
 	if (!c)
 		return;
-	mesh_alloc_destroy(c->sub);
 	mesh_topo_destroy(c->topo);
 	mesh_bitmap_destroy(c->free);
 	free(c->end);
 	free(c);
-}
-
-/* Margin around the free nodes, or -1 if a never crops. */
-static int crop_margin(const struct mesh_allocator *a)
-{
-	if (a->base) /* sl:<base> reads one hop around a placement */
-		return a->base->entry->crop == MESH__CROP_NEVER ? -1 : 1;
-	return a->entry->crop == MESH__CROP_NEVER ? -1 : 0;
 }
 
 static uint64_t box_volume(const struct mesh_topo *t, const int lo[3],
@@ -88,14 +73,13 @@ static uint64_t box_volume(const struct mesh_topo *t, const int lo[3],
 	return vol;
 }
 
-/* The box of the free nodes grown by margin (clipped; whole extent on
- * wrapped dimensions) into lo/ext; its volume, or 0 as soon as it
- * exceeds limit.  Row by row (y, z fixed), 64 positions at a time: a
- * chunk's lowest and highest free bits widen the box in x (issue 10: a
- * call per free node cost 7% of an mc1x1 decision at 32x32x32). */
-static uint64_t free_box(const struct mesh_allocator *a,
-			 const struct mesh_bitmap *f, int margin,
-			 uint64_t limit, int lo[3], int ext[3])
+/* Row by row (y, z fixed), 64 positions at a time: a chunk's lowest and
+ * highest free bits widen the box in x (issue 10: a call per free node
+ * cost 7% of an mc1x1 decision at 32x32x32); it stops as soon as the
+ * box exceeds limit. */
+uint64_t mesh__crop_box(const struct mesh_allocator *a,
+			const struct mesh_bitmap *f, int margin, uint64_t limit,
+			int lo[3], int ext[3])
 {
 	const struct mesh_topo *t = a->topo;
 	int l[3] = { 1 << 30, 1 << 30, 1 << 30 }, h[3] = { -1, -1, -1 };
@@ -145,23 +129,21 @@ static uint64_t free_box(const struct mesh_allocator *a,
 	return vol;
 }
 
-static int box_contains(const struct mesh__crop *c, const int lo[3],
-			const int ext[3])
+int mesh__crop_serves(const struct mesh__crop *c, const int lo[3],
+		      const int ext[3], uint64_t vol)
 {
 	int d;
 
 	for (d = 0; d < 3; d++)
 		if (lo[d] < c->lo[d] || lo[d] + ext[d] > c->lo[d] + c->ext[d])
 			return 0;
-	return 1;
+	return c->vol <= CROP_KEEP_VOL || c->vol <= CROP_KEEP_RATIO * vol;
 }
 
-/* A crop of box lo/ext with a's allocator on it, or NULL. */
-static struct mesh__crop *crop_build(const struct mesh_allocator *a,
-				     const int lo[3], const int ext[3],
-				     uint64_t vol)
+int mesh__crop_create(const struct mesh_topo *t, const int lo[3],
+		      const int ext[3], uint64_t vol, int with_end,
+		      struct mesh__crop **out)
 {
-	const struct mesh_topo *t = a->topo;
 	struct mesh__crop *c = calloc(1, sizeof(*c));
 	uint32_t *io = t->n_io ? malloc(t->n_io * sizeof(*io)) : NULL;
 	size_t j, nio = 0;
@@ -186,21 +168,15 @@ static struct mesh__crop *crop_build(const struct mesh_allocator *a,
 	}
 	if (nio && mesh_topo_set_io_nodes(c->topo, io, nio))
 		goto fail;
-	if (mesh_alloc_flags(a) & MESH_ALLOC_USES_WALLTIME) {
-		c->end = malloc(vol * sizeof(*c->end));
-		if (!c->end)
-			goto fail;
-	}
-	if (mesh__alloc_create_geom(c->topo, a->name, a->params, a->gdim,
-				    &c->sub, NULL))
+	if (with_end && !(c->end = malloc(vol * sizeof(*c->end))))
 		goto fail;
-	mesh_alloc_set_sparse(c->sub, MESH_SPARSE_OFF);
 	free(io);
-	return c;
+	*out = c;
+	return 0;
 fail:
 	free(io);
 	mesh__crop_destroy(c);
-	return NULL;
+	return MESH_ENOMEM;
 }
 
 struct fill_ctx {
@@ -220,14 +196,17 @@ static int fill_one(void *ctx, uint32_t node)
 	return 0;
 }
 
-/* The crop's free map and end times from the whole mesh's view. */
-static void crop_fill(const struct mesh_allocator *a, struct mesh__crop *c,
-		      const struct mesh_view *v)
+void mesh__crop_view(struct mesh__crop *c, const struct mesh_allocator *a,
+		     const struct mesh_view *v, struct mesh_view *sv)
 {
 	const struct mesh_topo *t = a->topo;
 	struct fill_ctx x = { t, c };
 	int y, z;
 
+	*sv = *v;
+	sv->topo = c->topo;
+	sv->free = c->free;
+	sv->end_time = v->end_time ? c->end : NULL;
 	mesh_bitmap_fill(c->free, false);
 	mesh__free_each(a, v->free, fill_one, &x);
 	if (!c->end || !v->end_time)
@@ -243,178 +222,16 @@ static void crop_fill(const struct mesh_allocator *a, struct mesh__crop *c,
 		}
 }
 
-int mesh__crop_place(struct mesh_allocator *a, const struct mesh_view *v,
-		     const struct mesh_request *req, uint32_t *out, int *rc)
+void mesh__crop_unmap(const struct mesh__crop *c, const struct mesh_topo *t,
+		      uint32_t *out, uint32_t k)
 {
-	const struct mesh_topo *t = a->topo;
-	int margin = crop_margin(a), lo[3], ext[3], q[3], d;
-	struct mesh_view sv;
-	struct mesh__crop *c;
-	uint64_t vol, limit;
+	int q[3], d;
 	uint32_t i;
 
-	if (margin < 0 || a->sparse == MESH_SPARSE_OFF)
-		return 0;
-	limit = a->sparse == MESH_SPARSE_ALWAYS ? (uint64_t) t->nodes - 1
-						: t->nodes / CROP_RATIO;
-	vol = free_box(a, v->free, margin, limit, lo, ext);
-	if (!vol)
-		return 0;
-	c = a->crop;
-	if (!c || !box_contains(c, lo, ext) ||
-	    (c->vol > CROP_KEEP_VOL && c->vol > CROP_KEEP_RATIO * vol)) {
-		mesh__crop_destroy(a->crop);
-		a->crop = c = crop_build(a, lo, ext, vol);
-		if (!c)
-			return 0; /* no memory: place on the whole mesh */
+	for (i = 0; i < k; i++) {
+		mesh_topo_coords(c->topo, out[i], q);
+		for (d = 0; d < 3; d++)
+			q[d] += c->lo[d];
+		out[i] = mesh_topo_index(t, q);
 	}
-	crop_fill(a, c, v);
-	sv = *v;
-	sv.topo = c->topo;
-	sv.free = c->free;
-	sv.end_time = v->end_time ? c->end : NULL;
-	*rc = c->sub->entry->ops->place(c->sub, &sv, req, out);
-	if (!*rc)
-		for (i = 0; i < req->nodes; i++) {
-			mesh_topo_coords(c->topo, out[i], q);
-			for (d = 0; d < 3; d++)
-				q[d] += c->lo[d];
-			out[i] = mesh_topo_index(t, q);
-		}
-	a->sparse_used++;
-	return 1;
-}
-
-int mesh__sparse_wanted(struct mesh_allocator *a, const struct mesh_view *v)
-{
-	if (a->sparse == MESH_SPARSE_OFF ||
-	    (a->sparse == MESH_SPARSE_AUTO &&
-	     mesh__free_count(a, v->free) > v->topo->nodes / 64))
-		return 0;
-	a->sparse_used++;
-	return 1;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
-
-	return (x > y) - (x < y);
-}
-
-struct sorted_ctx {
-	const uint32_t *pos;
-	uint32_t *buf, m;
-};
-
-static int sorted_one(void *ctx, uint32_t node)
-{
-	struct sorted_ctx *x = ctx;
-
-	x->buf[x->m++] = x->pos[node];
-	return 0;
-}
-
-uint32_t mesh__free_sorted(const struct mesh_allocator *a,
-			   const struct mesh_bitmap *f, const uint32_t *pos,
-			   uint32_t *buf)
-{
-	struct sorted_ctx x = { pos, buf, 0 };
-
-	mesh__free_each(a, f, sorted_one, &x);
-	qsort(buf, x.m, sizeof(*buf), cmp_u32);
-	return x.m;
-}
-
-/* Bits first..last (inclusive) of word w's range in f, as a mask. */
-static uint64_t span_mask(uint32_t w, uint32_t first, uint32_t last)
-{
-	uint64_t m = ~(uint64_t) 0;
-
-	if (w == first >> 6)
-		m &= ~(uint64_t) 0 << (first & 63);
-	if (w == last >> 6 && (last & 63) != 63)
-		m &= ((uint64_t) 1 << ((last & 63) + 1)) - 1;
-	return m;
-}
-
-uint32_t mesh__free_count(const struct mesh_allocator *a,
-			  const struct mesh_bitmap *f)
-{
-	const struct mesh_topo *t = a->topo;
-	uint32_t n = 0, w, first, last;
-	int c[3], y, z;
-
-	if (!a->bounded)
-		return mesh_bitmap_count(f);
-	for (z = a->blo[2]; z <= a->bhi[2]; z++)
-		for (y = a->blo[1]; y <= a->bhi[1]; y++) {
-			c[0] = a->blo[0], c[1] = y, c[2] = z;
-			first = mesh_topo_index(t, c);
-			last = first + (uint32_t) (a->bhi[0] - a->blo[0]);
-			for (w = first >> 6; w <= last >> 6; w++)
-				n += mesh__popcount64(
-				    f->words[w] & span_mask(w, first, last));
-		}
-	return n;
-}
-
-int mesh__free_each(const struct mesh_allocator *a, const struct mesh_bitmap *f,
-		    int (*fn)(void *ctx, uint32_t node), void *ctx)
-{
-	const struct mesh_topo *t = a->topo;
-	uint32_t w, first = 0, last = t->nodes - 1;
-	int c[3], y = 0, z = 0, rc;
-	uint64_t x;
-
-	if (a->bounded)
-		y = a->blo[1], z = a->blo[2];
-	for (;;) {
-		if (a->bounded) {
-			c[0] = a->blo[0], c[1] = y, c[2] = z;
-			first = mesh_topo_index(t, c);
-			last = first + (uint32_t) (a->bhi[0] - a->blo[0]);
-		}
-		for (w = first >> 6; w <= last >> 6; w++)
-			for (x = f->words[w] & span_mask(w, first, last); x;
-			     x &= x - 1) {
-				rc = fn(ctx,
-					w * 64 + (uint32_t) __builtin_ctzll(x));
-				if (rc)
-					return rc;
-			}
-		if (!a->bounded || (y == a->bhi[1] && z == a->bhi[2]))
-			return 0;
-		if (++y > a->bhi[1])
-			y = a->blo[1], z++;
-	}
-}
-
-int mesh_alloc_set_usable(struct mesh_allocator *a,
-			  const struct mesh_bitmap *usable)
-{
-	int lo[3] = { 1 << 30, 1 << 30, 1 << 30 }, hi[3] = { -1, -1, -1 };
-	int c[3], d;
-	uint32_t w;
-	uint64_t x;
-
-	if (usable && usable->nbits != a->topo->nodes)
-		return MESH_EINVAL;
-	for (w = 0; usable && w < (usable->nbits + 63) / 64; w++)
-		for (x = usable->words[w]; x; x &= x - 1) {
-			mesh_topo_coords(
-			    a->topo, w * 64 + (uint32_t) __builtin_ctzll(x), c);
-			for (d = 0; d < 3; d++) {
-				lo[d] = c[d] < lo[d] ? c[d] : lo[d];
-				hi[d] = c[d] > hi[d] ? c[d] : hi[d];
-			}
-		}
-	for (; a; a = a->base) {
-		a->bounded = usable && hi[0] >= 0;
-		memcpy(a->blo, lo, sizeof(lo));
-		memcpy(a->bhi, hi, sizeof(hi));
-		mesh__crop_destroy(a->crop); /* rebuilt for the new bound */
-		a->crop = NULL;
-	}
-	return 0;
 }

@@ -110,3 +110,21 @@ const char *mesh_diag_char(const char *p, char *buf, size_t len)
 		snprintf(buf, len, "byte 0x%02X (not valid UTF-8)", s[0]);
 	return buf;
 }
+
+const char *mesh_diag_quote(const char *p, size_t n, char *buf, size_t len)
+{
+	const unsigned char *s = (const unsigned char *) p;
+	size_t i, o = 0;
+
+	if (!len)
+		return buf;
+	for (i = 0; i < n && s[i] && o + 5 < len; i++) {
+		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\')
+			buf[o++] = (char) s[i];
+		else
+			o += (size_t) snprintf(buf + o, len - o, "\\x%02X",
+					       s[i]);
+	}
+	buf[o] = '\0';
+	return buf;
+}

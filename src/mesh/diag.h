@@ -31,6 +31,13 @@ int mesh_diag_set(struct mesh_diag *d, int rc, const char *file, long line,
  *  \return buf (always terminated). */
 const char *mesh_diag_char(const char *p, char *buf, size_t len);
 
+/** \brief Copy the n bytes at p (up to a NUL) so that a terminal shows
+ *  each of them: printable ASCII stays, every other byte (controls,
+ *  anything non-ASCII, which may be an invisible character) becomes
+ *  \\xHH, and a backslash \\x5C; cut short to fit len.
+ *  \return buf (always terminated). */
+const char *mesh_diag_quote(const char *p, size_t n, char *buf, size_t len);
+
 /** \brief Render "file:line:field: message" into buf (always terminated). */
 const char *mesh_diag_format(const struct mesh_diag *d, char *buf, size_t len);
 

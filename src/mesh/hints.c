@@ -69,7 +69,7 @@ int mesh_comm_parse_checked(const char *s, enum mesh_comm *c,
 		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, "comm",
 				     "bad communication pattern \"%.64s\": "
 				     "expected all-to-all, one-to-all, "
-				     "nearest or none",
+				     "nearest, chain or none",
 				     s ? s : "");
 	*c = x;
 	return 0;

@@ -129,6 +129,60 @@ static int hint_field(struct reader *r, enum column c, int rc)
 			     "%s", msg);
 }
 
+/* "pairs:S>R S>R ...": directed rank pairs, separated by blanks. */
+static int parse_pairs(struct reader *r, const char *v, struct mesh_job_attr *a)
+{
+	size_t n = 0, cap = 0;
+	uint32_t *p = NULL, *np;
+	unsigned long s, d;
+	char *end, tok[64];
+	int len;
+
+	while (*v == ' ')
+		v++;
+	while (*v) {
+		len = (int) strcspn(v, " ");
+		snprintf(tok, sizeof(tok), "%.*s", len, v);
+		errno = 0;
+		s = strtoul(v, &end, 10);
+		if (end == v || *end != '>' || *v == '-' || errno ||
+		    s > 1u << 22)
+			goto bad;
+		v = end + 1;
+		d = strtoul(v, &end, 10);
+		if (end == v || (*end && *end != ' ') || *v == '-' || errno ||
+		    d > 1u << 22)
+			goto bad;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			np = realloc(p, 2 * cap * sizeof(*p));
+			if (!np) {
+				free(p);
+				return MESH_ENOMEM;
+			}
+			p = np;
+		}
+		p[2 * n] = (uint32_t) s;
+		p[2 * n++ + 1] = (uint32_t) d;
+		for (v = end; *v == ' '; v++)
+			;
+	}
+	if (!n) {
+		free(p);
+		return fail(r, "comm", "pairs: lists no pair, e.g. %s",
+			    "\"pairs:0>1 1>0\"");
+	}
+	free(a->pairs);
+	a->pairs = p;
+	a->n_pairs = n;
+	a->hints.comm = MESH_COMM_PAIRS;
+	return 0;
+bad:
+	free(p);
+	return fail(r, "comm",
+		    "expected sender>receiver rank pairs, got \"%.64s\"", tok);
+}
+
 static int parse_field(struct reader *r, enum column c, const char *v,
 		       struct mesh_job_attr *a)
 {
@@ -147,6 +201,8 @@ static int parse_field(struct reader *r, enum column c, const char *v,
 		    r, c,
 		    mesh_io_intensity_parse(v, &a->hints.io_intensity, r->d));
 	case COL_COMM:
+		if (!strncmp(v, "pairs:", 6))
+			return parse_pairs(r, v + 6, a);
 		return hint_field(
 		    r, c, mesh_comm_parse_checked(v, &a->hints.comm, r->d));
 	case COL_SHAPE:
@@ -194,8 +250,10 @@ static int parse_row(struct reader *r, char *line)
 		if (!*f[i] && r->col[i] != COL_ID)
 			continue; /* not given */
 		rc = parse_field(r, r->col[i], f[i], &a);
-		if (rc)
+		if (rc) {
+			free(a.pairs);
 			return rc;
+		}
 	}
 	if (a.comm_share >= 0 && a.hints.io_intensity >= 0 &&
 	    a.comm_share + a.hints.io_intensity > 1 + 1e-12) {
@@ -203,6 +261,7 @@ static int parse_row(struct reader *r, char *line)
 
 		snprintf(sum, sizeof(sum), "%g + %g", a.hints.io_intensity,
 			 a.comm_share);
+		free(a.pairs);
 		return fail(r, "comm_share",
 			    "io_intensity + comm_share = %s exceeds 1", sum);
 	}
@@ -210,8 +269,10 @@ static int parse_row(struct reader *r, char *line)
 		size_t ncap = r->cap ? r->cap * 2 : 64;
 		struct mesh_job_attr *na = realloc(r->s->a, ncap * sizeof(*na));
 
-		if (!na)
+		if (!na) {
+			free(a.pairs);
 			return MESH_ENOMEM;
+		}
 		r->s->a = na;
 		r->cap = ncap;
 	}
@@ -318,8 +379,12 @@ const struct mesh_job_attr *mesh_job_attrs_find(const struct mesh_job_attrs *s,
 
 void mesh_job_attrs_free(struct mesh_job_attrs *s)
 {
+	size_t i;
+
 	if (!s)
 		return;
+	for (i = 0; i < s->n; i++)
+		free(s->a[i].pairs);
 	free(s->a);
 	free(s);
 }

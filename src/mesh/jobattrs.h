@@ -11,7 +11,8 @@
  *
  *   io_intensity      share of the runtime in parallel I/O, 0..1
  *   io_volume         data the job reads or writes, in GB (>= 0)
- *   comm              all-to-all, one-to-all, nearest or none
+ *   comm              all-to-all, one-to-all, nearest, chain or none;
+ *                     or "pairs:S>R S>R ..." (directed rank pairs)
  *   shape             requested shape WxH or WxHxD (for mc)
  *   compute_phase     seconds of one compute phase (> 0)
  *   checkpoint_phase  seconds of one checkpoint phase (>= 0)
@@ -25,6 +26,7 @@
 #define MESH_JOBATTRS_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "hints.h"
@@ -36,6 +38,8 @@ struct mesh_job_attr {
 	double compute_phase;        /* s, < 0 = not given */
 	double checkpoint_phase;     /* s, < 0 = not given */
 	double comm_share;           /* 0..1, < 0 = not given */
+	uint32_t *pairs;             /* comm pairs: sender, receiver ranks */
+	size_t n_pairs;
 	long line;
 };
 

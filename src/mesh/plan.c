@@ -3,7 +3,9 @@
  * HOW IT WORKS: the candidate start times are now and every end of a
  * running job or reservation, in order.  The free set at time t is the
  * nodes free now, plus those of running jobs ended by t, minus those of
- * reservations that overlap [t, t + duration).
+ * reservations that overlap [t, t + duration).  A running job past its
+ * estimated end is planned as ending just after now
+ * (mesh_plan_running_end()), so at t = now the set is free_now alone.
  *
  * Without reservations the free set only grows with t, so feasibility is
  * monotone for every allocator whose answer depends on a superset
@@ -53,12 +55,18 @@ struct mesh_planner {
 	double *times;             /* candidate start times, sorted */
 	struct by_end *order;      /* running jobs by end */
 	struct by_end *ends;       /* reservations' ends after now, sorted */
+	struct by_end *starts;     /* the same reservations by start */
 	struct by_end *tmp;        /* radix sort scratch */
+	/* per node: reservations holding it in scan()'s window; all 0
+	 * between calls */
+	uint32_t *held;
+	uint8_t *state; /* per reservation in scan(): waiting, in, gone */
 	/* the running jobs' keys in job order when order was sorted:
 	 * backfill asks about many jobs while the same jobs run */
 	uint64_t *keys;
 	size_t n_keys;
-	size_t cap_times, cap_order, cap_ends, cap_tmp, cap_keys;
+	size_t cap_times, cap_order, cap_ends, cap_starts, cap_state, cap_tmp;
+	size_t cap_keys;
 };
 
 int mesh_planner_create(const struct mesh_topo *t, struct mesh_planner **out)
@@ -68,7 +76,8 @@ int mesh_planner_create(const struct mesh_topo *t, struct mesh_planner **out)
 	if (!p)
 		return MESH_ENOMEM;
 	p->topo = t;
-	if (mesh_bitmap_create(t->nodes, &p->base) ||
+	p->held = calloc(t->nodes, sizeof(*p->held));
+	if (!p->held || mesh_bitmap_create(t->nodes, &p->base) ||
 	    mesh_bitmap_create(t->nodes, &p->cur) ||
 	    mesh_bitmap_create(t->nodes, &p->floor)) {
 		mesh_planner_destroy(p);
@@ -88,6 +97,9 @@ void mesh_planner_destroy(struct mesh_planner *p)
 	free(p->times);
 	free(p->order);
 	free(p->ends);
+	free(p->starts);
+	free(p->state);
+	free(p->held);
 	free(p->tmp);
 	free(p->keys);
 	free(p);
@@ -181,11 +193,15 @@ static void sort_by_key(struct by_end *v, struct by_end *tmp, size_t n)
 		memcpy(v, from, n * sizeof(*v));
 }
 
-/* The end of running job r as the planner takes it: an end before now
- * counts as now (fmax() without the libm call; ends are not NaN). */
+double mesh_plan_running_end(double end, double now)
+{
+	return end > now ? end : now + MESH_PLAN_OVERRUN;
+}
+
+/* The end of running job r as the planner takes it. */
 static double run_end(const struct mesh_plan_query *q, size_t r)
 {
-	return q->running[r].end > q->now ? q->running[r].end : q->now;
+	return mesh_plan_running_end(q->running[r].end, q->now);
 }
 
 /* p->order: the running jobs by end, ties in index order (the sort is
@@ -250,7 +266,7 @@ static size_t candidates_by_definition(struct mesh_planner *p,
 
 	p->times[n++] = q->now;
 	for (i = 0; i < q->n_running; i++)
-		p->times[n++] = fmax(q->running[i].end, q->now);
+		p->times[n++] = run_end(q, i);
 	for (i = 0; i < q->n_reserved; i++)
 		if (q->reserved[i].end > q->now)
 			p->times[n++] = q->reserved[i].end;
@@ -327,6 +343,10 @@ static int prepare(struct mesh_planner *p, const struct mesh_plan_query *q,
 		 sizeof(*p->order)) ||
 	    grow((void **) &p->ends, &p->cap_ends, q->n_reserved + 1,
 		 sizeof(*p->ends)) ||
+	    grow((void **) &p->starts, &p->cap_starts, q->n_reserved + 1,
+		 sizeof(*p->starts)) ||
+	    grow((void **) &p->state, &p->cap_state, q->n_reserved + 1,
+		 sizeof(*p->state)) ||
 	    grow((void **) &p->tmp, &p->cap_tmp, n, sizeof(*p->tmp)) ||
 	    grow((void **) &p->keys, &p->cap_keys, q->n_running + 1,
 		 sizeof(*p->keys)))
@@ -365,29 +385,103 @@ static void advance(struct mesh_planner *p, const struct mesh_plan_query *q,
 		set_nodes(p->base, &q->running[p->order[(*next)++].job]);
 }
 
-/* Every candidate in order (reservations, or refusing allocators). */
+/* A reservation enters (sign 1) or leaves (-1) the window: cur loses a
+ * node when its first holder enters, and gets it back (if free in base)
+ * when its last holder leaves. */
+static void hold(struct mesh_planner *p, const struct mesh_plan_hold *h,
+		 int sign)
+{
+	uint32_t i, n;
+
+	for (i = 0; i < h->n; i++) {
+		n = h->nodes[i];
+		if (sign > 0 && p->held[n]++ == 0)
+			mesh_bitmap_clear(p->cur, n);
+		else if (sign < 0 && --p->held[n] == 0 &&
+			 mesh_bitmap_test(p->base, n))
+			mesh_bitmap_set(p->cur, n);
+	}
+}
+
+/* Running jobs' releases up to t, into base and (where no reservation
+ * holds the node) cur. */
+static void release_running(struct mesh_planner *p,
+			    const struct mesh_plan_query *q, double t,
+			    size_t *next)
+{
+	const struct mesh_plan_hold *h;
+	uint32_t i;
+
+	while (*next < q->n_running && key_time(p->order[*next].key) <= t) {
+		h = &q->running[p->order[(*next)++].job];
+		for (i = 0; i < h->n; i++) {
+			mesh_bitmap_set(p->base, h->nodes[i]);
+			if (!p->held[h->nodes[i]])
+				mesh_bitmap_set(p->cur, h->nodes[i]);
+		}
+	}
+}
+
+enum { RES_WAITING, RES_IN, RES_GONE };
+
+/* Every candidate in order (reservations, or refusing allocators).
+ * HOW: the reservations that overlap [t, t + duration) are kept as a
+ * count per node while t sweeps the candidates.  A reservation is in the
+ * window once its start is before t + duration, and out for good once
+ * its end is at or before t (an empty one, start = end, may be out
+ * before it was ever in); both only happen as t grows, so each
+ * reservation enters and leaves at most once per call, in the orders of
+ * p->starts and p->ends, where rebuilding the set at every candidate
+ * cost candidates x reservations x nodes. */
 static int scan(struct mesh_planner *p, struct mesh_allocator *a,
 		const struct mesh_plan_query *q, const struct mesh_request *req,
 		size_t nt, double *start, uint32_t *out)
 {
-	size_t c, next = 0;
-	int rc;
+	size_t c, next = 0, in = 0, gone = 0, m = 0, r;
+	int rc = MESH_ENOSPC;
+	double t;
 
+	for (r = 0; r < q->n_reserved; r++)
+		if (q->reserved[r].end > q->now) { /* as p->ends */
+			p->starts[m].key = time_key(q->reserved[r].start);
+			p->starts[m++].job = r;
+			p->state[r] = RES_WAITING;
+		}
+	sort_by_key(p->starts, p->tmp, m);
 	mesh_bitmap_copy(p->base, q->free_now);
-	for (c = 0; c < nt; c++) {
-		advance(p, q, p->times[c], &next);
-		apply_reservations(p, q, p->times[c]);
+	mesh_bitmap_copy(p->cur, q->free_now);
+	for (c = 0; c < nt && rc == MESH_ENOSPC; c++) {
+		t = p->times[c];
+		release_running(p, q, t, &next);
+		for (; in < m && key_time(p->starts[in].key) < t + q->duration;
+		     in++) {
+			r = p->starts[in].job;
+			if (p->state[r] == RES_WAITING) {
+				p->state[r] = RES_IN;
+				hold(p, &q->reserved[r], 1);
+			}
+		}
+		for (; gone < m && key_time(p->ends[gone].key) <= t; gone++) {
+			r = p->ends[gone].job;
+			if (p->state[r] == RES_IN)
+				hold(p, &q->reserved[r], -1);
+			p->state[r] = RES_GONE;
+		}
 		if (mesh__free_count(a, p->cur) < req->nodes)
 			continue;
-		rc = try_at(p, a, q, req, p->times[c], out);
-		if (rc < 0)
-			return rc;
-		if (rc) {
-			*start = p->times[c];
-			return 0;
+		rc = try_at(p, a, q, req, t, out);
+		if (rc == 1) {
+			*start = t;
+			rc = 0;
+		} else if (rc == 0) {
+			rc = MESH_ENOSPC;
 		}
 	}
-	return MESH_ENOSPC;
+	/* leave held[] all 0 for the next call */
+	for (r = 0; r < in; r++)
+		if (p->state[p->starts[r].job] == RES_IN)
+			hold(p, &q->reserved[p->starts[r].job], -1);
+	return rc;
 }
 
 /* First candidate with at least k free nodes, by counting (running

@@ -18,7 +18,9 @@
 
 /* Nodes held over [start, end): a running job (start <= now; its nodes
  * are not in free_now, nor in another running job's hold) or a
- * reservation (nodes free until start). */
+ * reservation (nodes free until start).  A running job's end is its
+ * estimated end; the planner moves one at or before now to
+ * mesh_plan_running_end(). */
 struct mesh_plan_hold {
 	double start, end;
 	const uint32_t *nodes;
@@ -60,10 +62,23 @@ int mesh_planner_create(const struct mesh_topo *t, struct mesh_planner **out);
 
 void mesh_planner_destroy(struct mesh_planner *p);
 
+/* How long a running job that has reached its estimated end is still
+ * planned to hold its nodes: it has not ended, so it may not be planned
+ * as ending now (which would hand its nodes out while it runs).  Slurm's
+ * cons_common does the same (job_test.c, _guess_job_end(): an end at or
+ * before now becomes now + 1). */
+#define MESH_PLAN_OVERRUN 1.0
+
+/** \brief The end the planner assumes for a running job estimated to end
+ *  at end: end itself if it is after now, else now + MESH_PLAN_OVERRUN.
+ *  Every scheduler that plans around running jobs uses it. */
+double mesh_plan_running_end(double end, double now);
+
 /** \brief Earliest time >= q->now at which allocator a places req, and
  *  the nodes it chooses then.  Candidate times are now and the ends of
- *  running jobs and reservations; a running job whose end is already past
- *  counts as ending now.
+ *  running jobs (mesh_plan_running_end(), so always after now) and of
+ *  reservations.  At now the free set is q->free_now alone: a plan that
+ *  starts now names only nodes free now.
  *  \param[out] start the time; \param[out] out req->nodes entries.
  *  \return 0; MESH_ENOSPC if no candidate time works (the job does not
  *  fit even when everything ends); MESH_EINVAL (no free map of the

@@ -14,6 +14,7 @@
 
 #include "alloc.h"
 #include "bitmap.h"
+#include "contention.h"
 #include "diag.h"
 #include "swf.h"
 #include "topo.h"
@@ -49,16 +50,19 @@ enum mesh_estimate {
 	MESH_ESTIMATE_EXACT,
 };
 
+/* How long a placed job runs (doc/runtime-models.md, contention.h). */
 enum mesh_runtime_model {
 	MESH_RUNTIME_TRACE, /* every job runs for its trace runtime */
-	/* Communication and I/O phases are stretched by the link load that
-	 * the job's placement meets among all running jobs (contention.h,
-	 * doc/runtime-models.md). */
+	/* The network: communication phases through the links and nodes'
+	 * injection, I/O phases through the links to the I/O nodes and
+	 * their service rate (Mache, Ch. VI). */
 	MESH_RUNTIME_CONTENTION,
-	/* Özden et al. (003_*): the I/O phases share one parallel file system
-	 * of pfs_bandwidth as a fluid; a job alone writes at the lesser of
-	 * its nodes' bandwidth and the PFS's (doc/runtime-models.md). */
+	/* The parallel file system alone: I/O phases share its bandwidth,
+	 * each job writing at most at its nodes' bandwidth (Özden et al.). */
 	MESH_RUNTIME_PFS,
+	/* Both: network phases through the links, I/O phases through the
+	 * links, the I/O nodes and the file system. */
+	MESH_RUNTIME_CONTENTION_PFS,
 };
 
 /* The runtime estimate that placement (sl:*) sees; queue order and
@@ -69,6 +73,14 @@ enum mesh_spatial_estimate {
 	 * of the user's earlier finished jobs of the same size. */
 	MESH_SPATIAL_ADJUSTED,
 	MESH_SPATIAL_ACTUAL, /* ActRun: the actual runtime (ideal) */
+};
+
+/* Which rank runs on which of a job's nodes (the runtime models). */
+enum mesh_rank_order {
+	/* node-index order: Slurm's block distribution over the job's node
+	 * list, which Slurm keeps sorted by node index */
+	MESH_RANKS_INDEX,
+	MESH_RANKS_ALLOCATOR, /* the order the allocator returned the nodes */
 };
 
 enum mesh_size_field {
@@ -82,6 +94,14 @@ struct mesh_sim_job_info {
 	double comm_share, io_share; /* runtime shares, sum <= 1 */
 	int shape[MESH_MAX_DIMS];    /* requested shape, 0 = none */
 	double io_intensity;         /* for the allocator; < 0 = unknown */
+	/* Bursts: compute phases of compute_phase trace seconds (with
+	 * communication at comm_share inside them) alternate with
+	 * checkpoints of checkpoint_phase trace seconds, or of io_volume GB
+	 * at the job's best alone rate; <= 0 = not given (the job is then
+	 * fluid: shares comm_share and io_share of its whole runtime). */
+	double compute_phase, checkpoint_phase, io_volume;
+	const uint32_t *pairs; /* MESH_COMM_PAIRS: sender, receiver ranks */
+	size_t n_pairs;
 };
 
 struct mesh_sim_opts {
@@ -112,10 +132,12 @@ struct mesh_sim_opts {
 	 * I/O phases, unless job_info says otherwise for a job. */
 	enum mesh_comm comm;
 	double comm_share, io_share;
-	double pfs_bandwidth, node_bandwidth; /* PFS model, GB/s, > 0 */
+	struct mesh_net_params net; /* capacities, GB/s (contention.h) */
+	enum mesh_rank_order rank_order;
 	/* Per-job attributes (meshsim's --job-attrs sidecar), or NULL.
 	 * Called once per accepted job with info holding the defaults above
-	 * (shape 0, io_intensity -1 = unknown); it overwrites what it knows.
+	 * (shape 0, io_intensity -1 = unknown, no phases); it overwrites
+	 * what it knows.  Pointers it sets must outlive the run.
 	 * shape and io_intensity go into the allocator's request. */
 	void (*job_info)(void *arg, long job_id,
 			 struct mesh_sim_job_info *info);
@@ -165,15 +187,22 @@ struct mesh_size_class {
 struct mesh_sim_summary {
 	size_t jobs;              /* simulated */
 	size_t skipped;           /* all skipped */
-	size_t skipped_runtime;   /* missing or non-positive runtime */
+	size_t skipped_runtime;   /* missing runtime (-1), or 0 when skipped */
 	size_t skipped_size;      /* missing or non-positive size */
 	size_t skipped_too_large; /* larger than the mesh */
 	size_t skipped_submit;    /* missing submit time */
 	size_t refused;           /* not placeable even on the empty mesh */
 	double makespan;          /* last end - first submit */
-	double utilization;       /* node-seconds used / (nodes * makespan) */
+	/* Useful work: trace node-seconds / (usable nodes * makespan). */
+	double utilization;
+	/* Occupied node-seconds (the stretched runtimes) over the same; what
+	 * Mache's simulator reports as utilization.  Equal under the trace
+	 * model. */
+	double occupied_utilization;
 	double mean_wait;
-	double mean_bounded_slowdown;   /* tau = 10 s */
+	/* max(1, (wait + run) / max(trace_run, 10 s)): the stretched run over
+	 * the trace runtime, so contention shows in it. */
+	double mean_bounded_slowdown;
 	double mean_sum_pairwise;       /* over all jobs, 1-node jobs = 0 */
 	double mean_avg_pairwise_multi; /* over jobs of >= 2 nodes */
 	/* Contention model (0 under the trace model): */

@@ -30,7 +30,7 @@ const char *mesh_swf_field_name(int i)
 static int parse_field(const char **p, int i, double *v, struct mesh_diag *d)
 {
 	const char *s = *p;
-	char *end;
+	char *end, q[4 * 40 + 1];
 	size_t len;
 
 	while (*s == ' ' || *s == '\t')
@@ -43,19 +43,20 @@ static int parse_field(const char **p, int i, double *v, struct mesh_diag *d)
 	len = strcspn(s, " \t\r\n");
 	errno = 0;
 	*v = strtod(s, &end);
+	/* What is echoed is escaped: a binary file's bytes reach no
+	 * terminal as they are. */
+	mesh_diag_quote(s, len > 40 ? 40 : len, q, sizeof(q));
 	if (end != s + len || errno || !isfinite(*v))
 		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, field_names[i],
-				     "expected a number, got \"%.*s\"",
-				     (int) (len > 40 ? 40 : len), s);
+				     "expected a number, got \"%s\"", q);
 	if (!field_is_real[i] && (*v != floor(*v) || fabs(*v) > 9.0e15))
 		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, field_names[i],
-				     "expected an integer, got \"%.*s\"",
-				     (int) (len > 40 ? 40 : len), s);
+				     "expected an integer, got \"%s\"", q);
 	if (*v < 0 && *v != -1)
 		return mesh_diag_set(
 		    d, MESH_EPARSE, NULL, 0, field_names[i],
-		    "negative value %.*s (only -1, meaning missing, is allowed)",
-		    (int) (len > 40 ? 40 : len), s);
+		    "negative value %s (only -1, meaning missing, is allowed)",
+		    q);
 	*p = s + len;
 	return 0;
 }
@@ -76,10 +77,12 @@ int mesh_swf_parse_line(const char *line, struct mesh_swf_job *job,
 		p++;
 	if (*p) {
 		size_t n = strcspn(p, "\r\n"); /* no raw newline in quotes */
+		char q[4 * 20 + 1];
 
-		return mesh_diag_set(d, MESH_EPARSE, NULL, 0, "line",
-				     "more than 18 fields (extra \"%.*s\")",
-				     (int) (n > 20 ? 20 : n), p);
+		return mesh_diag_set(
+		    d, MESH_EPARSE, NULL, 0, "line",
+		    "more than 18 fields (extra \"%s\")",
+		    mesh_diag_quote(p, n > 20 ? 20 : n, q, sizeof(q)));
 	}
 	job->id = (long) f[0];
 	job->submit = f[1];

@@ -76,6 +76,13 @@ int mesh_topo_parse(const char *spec, struct mesh_topo **out,
 					     "more than 3 dimensions in \"%s\"",
 					     spec);
 		rc = parse_dim(p, &p, &dim[n], &wrap[n]);
+		if (rc == MESH_ERANGE)
+			return mesh_diag_set(
+			    d, rc, NULL, 0, "mesh",
+			    *p == '0' && strtol(p, NULL, 10) == 0
+				? "\"%s\": dimension %d is 0; each is at least 1 (a mesh has at most %u nodes)"
+				: "\"%s\": dimension %d is too large (a mesh has at most %u nodes)",
+			    spec, n + 1, MESH_MAX_NODES);
 		if (rc)
 			return mesh_diag_set(
 			    d, rc, NULL, 0, "mesh",
@@ -96,10 +103,20 @@ int mesh_topo_parse(const char *spec, struct mesh_topo **out,
 				     "need 2 or 3 dimensions, got \"%s\"",
 				     spec);
 	rc = mesh_topo_create(n, dim, wrap, out);
+	if (rc == MESH_ERANGE) {
+		double nodes = 1;
+		int i;
+
+		for (i = 0; i < n; i++)
+			nodes *= dim[i];
+		return mesh_diag_set(
+		    d, rc, NULL, 0, "mesh",
+		    "\"%s\": %.0f nodes, too many (a mesh has at most %u nodes)",
+		    spec, nodes, MESH_MAX_NODES);
+	}
 	if (rc)
-		return mesh_diag_set(d, rc, NULL, 0, "mesh",
-				     "\"%s\": %s (at most %u nodes)", spec,
-				     mesh_strerror(rc), MESH_MAX_NODES);
+		return mesh_diag_set(d, rc, NULL, 0, "mesh", "\"%s\": %s", spec,
+				     mesh_strerror(rc));
 	return 0;
 }
 

@@ -228,13 +228,6 @@ int mesh_workload_write(const struct mesh_workload_opts *o,
 		(unsigned long long) o->seed, o->max_nodes, o->interarrival,
 		o->io_fraction, o->runtime_scale, ratio, o->jobs, o->jobs,
 		o->max_nodes, o->max_nodes);
-	if (attrs)
-		fprintf(attrs,
-			"# meshsim-gen --workload %s --seed %llu\n"
-			"job_id,io_intensity,io_volume,comm,"
-			"compute_phase,checkpoint_phase,comm_share\n",
-			mesh_workload_name(o->kind),
-			(unsigned long long) o->seed);
 	for (i = 0; i < o->jobs; i++) {
 		const struct mesh_gen_job *j = &jobs[i];
 
@@ -243,23 +236,100 @@ int mesh_workload_write(const struct mesh_workload_opts *o,
 			"-1 -1 -1\n",
 			j->id, j->submit, j->run, j->size, j->size, j->req_time,
 			j->user);
-		if (!attrs)
-			continue;
-		fprintf(attrs, "%ld,%.6f,", j->id, j->io_intensity);
-		if (j->io_volume > 0)
-			fprintf(attrs, "%.3f", j->io_volume);
-		fprintf(attrs, ",%s,", mesh_comm_name(j->comm));
-		if (j->compute_phase > 0)
-			fprintf(attrs, "%.3f,%.3f", j->compute_phase,
-				j->checkpoint_phase);
-		else
-			fputc(',', attrs);
-		fputc(',', attrs);
-		if (j->comm_share > 0)
-			fprintf(attrs, "%.6f", j->comm_share);
-		fputc('\n', attrs);
+	}
+	if (attrs) {
+		char note[96];
+
+		snprintf(
+		    note, sizeof(note), "meshsim-gen --workload %s --seed %llu",
+		    mesh_workload_name(o->kind), (unsigned long long) o->seed);
+		if (mesh_attrs_write(attrs, note, jobs, o->jobs))
+			return MESH_EIO;
 	}
 	if (ferror(swf) || (attrs && ferror(attrs)))
 		return MESH_EIO;
+	return 0;
+}
+
+int mesh_attrs_write(FILE *f, const char *note, const struct mesh_gen_job *jobs,
+		     size_t n)
+{
+	size_t i;
+
+	fprintf(f,
+		"# %s\njob_id,io_intensity,io_volume,comm,"
+		"compute_phase,checkpoint_phase,comm_share\n",
+		note);
+	for (i = 0; i < n; i++) {
+		const struct mesh_gen_job *j = &jobs[i];
+
+		fprintf(f, "%ld,%.6f,", j->id, j->io_intensity);
+		if (j->io_volume > 0)
+			fprintf(f, "%.3f", j->io_volume);
+		fprintf(f, ",%s,", mesh_comm_name(j->comm));
+		if (j->compute_phase > 0)
+			fprintf(f, "%.3f,%.3f", j->compute_phase,
+				j->checkpoint_phase);
+		else
+			fputc(',', f);
+		fputc(',', f);
+		if (j->comm_share > 0)
+			fprintf(f, "%.6f", j->comm_share);
+		fputc('\n', f);
+	}
+	return ferror(f) ? MESH_EIO : 0;
+}
+
+void mesh_attrgen_defaults(struct mesh_attrgen_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->io_fraction = 0.5;
+	o->io_lo = 0.05;
+	o->io_hi = 0.5;
+	o->comm = MESH_COMM_ALL_TO_ALL;
+	o->comm_lo = 0.1;
+	o->comm_hi = 0.5;
+}
+
+int mesh_attrgen(const struct mesh_attrgen_opts *o, const long *ids, size_t n,
+		 struct mesh_gen_job *out)
+{
+	static const enum mesh_comm mix[] = {
+		MESH_COMM_ALL_TO_ALL, MESH_COMM_NEAREST, MESH_COMM_CHAIN,
+		MESH_COMM_ONE_TO_ALL, MESH_COMM_NONE
+	};
+	size_t i;
+
+	if (!(o->io_fraction >= 0 && o->io_fraction <= 1) ||
+	    !(o->io_lo >= 0 && o->io_lo <= o->io_hi && o->io_hi <= 1) ||
+	    !(o->comm_lo >= 0 && o->comm_lo <= o->comm_hi && o->comm_hi <= 1) ||
+	    (int) o->comm < 0 || o->comm > MESH_COMM_CHAIN)
+		return MESH_EINVAL;
+	for (i = 0; i < n; i++) {
+		struct mesh_gen_job *j = &out[i];
+		/* one stream per job: the same job gets the same attributes
+		 * whatever else the trace holds */
+		uint64_t s =
+		    o->seed ^ ((uint64_t) ids[i] * 0xD1B54A32D192ED03ull);
+		double io = unif(&s) < o->io_fraction
+				? o->io_lo + (o->io_hi - o->io_lo) * unif(&s)
+				: 0;
+
+		memset(j, 0, sizeof(*j));
+		j->id = ids[i];
+		j->io_intensity = io;
+		j->comm =
+		    o->comm == MESH_COMM_UNKNOWN ? mix[next(&s) % 5] : o->comm;
+		j->comm_share =
+		    j->comm == MESH_COMM_NONE
+			? 0
+			: fmin(o->comm_lo +
+				   (o->comm_hi - o->comm_lo) * unif(&s),
+			       1 - io);
+		if (o->phases && io > 0 && io < 1) {
+			j->compute_phase = 100 + 500 * unif(&s);
+			j->checkpoint_phase = j->compute_phase * io / (1 - io);
+		}
+	}
 	return 0;
 }

@@ -73,4 +73,37 @@ int mesh_workload_write(const struct mesh_workload_opts *o,
 			const struct mesh_gen_job *jobs, FILE *swf,
 			FILE *attrs);
 
+/* Attributes for the jobs of an existing trace (meshsim-gen attrs), from
+ * stated distributions (doc/workloads.md):
+ *   - a job does I/O with probability io_fraction; its I/O share is then
+ *     uniform in [io_lo, io_hi], else 0;
+ *   - its pattern is comm, or with MESH_COMM_UNKNOWN one of all-to-all,
+ *     nearest, chain, one-to-all and none, equally likely;
+ *   - its communication share is uniform in [comm_lo, comm_hi] (0 for
+ *     none), cut to 1 minus its I/O share;
+ *   - with phases, an I/O job is phased: compute phases uniform in
+ *     100-600 s, checkpoints as long as keeps its I/O share. */
+struct mesh_attrgen_opts {
+	uint64_t seed;
+	double io_fraction, io_lo, io_hi;
+	enum mesh_comm comm;
+	double comm_lo, comm_hi;
+	int phases;
+};
+
+/** \brief Defaults: seed 0, half the jobs doing 5-50% I/O, all-to-all at
+ *  10-50%, no phases. */
+void mesh_attrgen_defaults(struct mesh_attrgen_opts *o);
+
+/** \brief Attributes for n jobs of ids[0..n), deterministic in o->seed
+ *  and the ids.  \param[out] out n entries (caller's; only the attribute
+ *  fields and the id are set).  \return 0 or MESH_EINVAL. */
+int mesh_attrgen(const struct mesh_attrgen_opts *o, const long *ids, size_t n,
+		 struct mesh_gen_job *out);
+
+/** \brief Write a sidecar of n jobs; the header line records the
+ *  command (note).  \return 0 or MESH_EIO. */
+int mesh_attrs_write(FILE *f, const char *note, const struct mesh_gen_job *jobs,
+		     size_t n);
+
 #endif

@@ -10,17 +10,22 @@
 
 #include "config.h"
 
+#include "cli.h"
 #include "mesh.h"
+#include "outfile.h"
 
 #define EXIT_USAGE 2
+#define NUM 256 /* getopt codes of the numeric options: NUM + index */
 
 static void usage(FILE *f)
 {
 	fprintf(
 	    f,
 	    "Usage: meshsim-gen --workload mache|ozden|bluegene [OPTIONS]\n"
+	    "       meshsim-gen attrs --trace T.swf [ATTRS OPTIONS]\n"
 	    "Write a seeded synthetic workload: an SWF trace and a job-attribute\n"
-	    "sidecar for meshsim --job-attrs (see meshsim-gen(1), doc/workloads.md).\n\n"
+	    "sidecar for meshsim --job-attrs (see meshsim-gen(1), doc/workloads.md);\n"
+	    "or, with attrs, a sidecar for the jobs of an existing trace.\n\n"
 	    "  --workload NAME       mache: Mache's I/O-intensive Workload I;\n"
 	    "                        ozden: compute + checkpoint phases (Ozden et al.);\n"
 	    "                        bluegene: midplane-sized jobs for Tang et al.\n"
@@ -37,8 +42,19 @@ static void usage(FILE *f)
 	    "  --io-scale F          ozden: multiply checkpoint volumes (default 1)\n"
 	    "  --runtime-scale F     multiply every runtime (default 1)\n"
 	    "  --swf FILE            trace output (default: stdout)\n"
-	    "  --attrs FILE          sidecar output (default: none)\n"
-	    "  --help, --version\n");
+	    "  --attrs FILE          sidecar output (default: none; attrs: stdout)\n"
+	    "attrs options (each job's draws depend on the seed and its id):\n"
+	    "  --trace FILE          the SWF trace whose jobs get attributes\n"
+	    "  --io-fraction F       share of jobs doing I/O (default 0.5)\n"
+	    "  --io-intensity LO:HI  their I/O share, uniform (default 0.05:0.5)\n"
+	    "  --comm PATTERN|mix    all-to-all (default), one-to-all, nearest,\n"
+	    "                        chain, none, or mix: one of them at random\n"
+	    "  --comm-share LO:HI    communication share, uniform (default\n"
+	    "                        0.1:0.5), at most 1 - the I/O share\n"
+	    "  --phases              I/O jobs alternate compute phases (100-600 s)\n"
+	    "                        with checkpoints, keeping their I/O share\n"
+	    "  -h, --help            this help, then exit\n"
+	    "  -V, --version         the source revision, then exit\n");
 }
 
 static int bad(const char *opt, const char *val, const char *why)
@@ -79,7 +95,7 @@ static int parse_opt(int c, struct cli *o)
 	static const double lo[] = { 1, 0, 1, 1e-6, 0, 1e-6, 0, 1e-6 };
 	static const double hi[] = { 1e7, 9e15, MESH_MAX_NODES, 1e9, 1, 1e6,
 				     1,   1e6 };
-	int i = c - 'a';
+	int i = c - NUM;
 
 	if (c == 'w') {
 		o->kind_set = mesh_workload_parse(optarg) >= 0;
@@ -104,14 +120,14 @@ static int parse(int argc, char **argv, struct cli *o)
 {
 	static const struct option opts[] = {
 		{ "workload", required_argument, NULL, 'w' },
-		{ "jobs", required_argument, NULL, 'a' },
-		{ "seed", required_argument, NULL, 'b' },
-		{ "nodes", required_argument, NULL, 'c' },
-		{ "interarrival", required_argument, NULL, 'd' },
-		{ "io-fraction", required_argument, NULL, 'e' },
-		{ "runtime-scale", required_argument, NULL, 'f' },
-		{ "io-ratio", required_argument, NULL, 'g' },
-		{ "io-scale", required_argument, NULL, 'h' },
+		{ "jobs", required_argument, NULL, NUM + 0 },
+		{ "seed", required_argument, NULL, NUM + 1 },
+		{ "nodes", required_argument, NULL, NUM + 2 },
+		{ "interarrival", required_argument, NULL, NUM + 3 },
+		{ "io-fraction", required_argument, NULL, NUM + 4 },
+		{ "runtime-scale", required_argument, NULL, NUM + 5 },
+		{ "io-ratio", required_argument, NULL, NUM + 6 },
+		{ "io-scale", required_argument, NULL, NUM + 7 },
 		{ "swf", required_argument, NULL, 's' },
 		{ "attrs", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'H' },
@@ -120,24 +136,24 @@ static int parse(int argc, char **argv, struct cli *o)
 	};
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'H' || c == 'V') {
-			if (c == 'H')
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
+		if (c == 'h' || c == 'H' || c == 'V') {
+			if (c != 'V')
 				usage(stdout);
 			else
-				printf("meshsim-gen (slurm-mesh) %s\n",
-				       PACKAGE_VERSION);
+				cli_print_version("meshsim-gen");
 			return 0;
 		}
 		if (c == 's' || c == 't') {
 			*(c == 's' ? &o->swf : &o->attrs) = optarg;
 			continue;
 		}
-		if (c == '?' || (rc = parse_opt(c, o)) >= 0) {
-			if (c == '?')
-				fprintf(stderr, "Try 'meshsim-gen --help'.\n");
-			return c == '?' ? EXIT_USAGE : rc;
-		}
+		if (c == '?' || c == ':')
+			return cli_bad_option("meshsim-gen", argv, c);
+		rc = parse_opt(c, o);
+		if (rc >= 0)
+			return rc;
 	}
 	if (optind != argc || !o->kind_set) {
 		fprintf(stderr, "meshsim-gen: %s\nTry 'meshsim-gen --help'.\n",
@@ -165,34 +181,173 @@ static void apply(struct cli *o)
 	o->w = w;
 }
 
-static FILE *open_out(const char *opt, const char *path)
+/* "LO:HI" (or LO-HI, as a meshsweep grid writes it) with 0 <= LO <= HI
+ * <= 1. */
+static int range(const char *opt, const char *v, double *lo, double *hi)
 {
-	FILE *f = !path || !strcmp(path, "-") ? stdout : fopen(path, "w");
+	char buf[64], *colon;
 
-	if (!f)
-		fprintf(stderr, "meshsim-gen: %s: cannot open %s: %s\n", opt,
-			path, strerror(errno));
-	return f;
+	snprintf(buf, sizeof(buf), "%s", v);
+	colon = strchr(buf, ':');
+	if (!colon && buf[0] != '-')
+		colon = strchr(buf, '-');
+	if (colon)
+		*colon = '\0';
+	if (!colon || number(buf, 0, 1, lo) || number(colon + 1, 0, 1, hi) ||
+	    *lo > *hi)
+		return bad(opt, v,
+			   "expected LO:HI (or LO-HI) with 0 <= LO <= HI <= 1");
+	return -1;
 }
 
-static int close_out(const char *path, FILE *f)
+struct attrs_cli {
+	struct mesh_attrgen_opts a;
+	const char *trace, *out;
+	char note[512];
+};
+
+static int attrs_opt(int c, struct attrs_cli *o)
 {
-	if (!f || f == stdout)
-		return f && fflush(f) ? -1 : 0;
-	if (fclose(f)) {
-		fprintf(stderr, "meshsim-gen: write error on %s\n", path);
+	double v;
+
+	switch (c) {
+	case 'T':
+		o->trace = optarg;
+		return -1;
+	case 't':
+		o->out = optarg;
+		return -1;
+	case 'p':
+		o->a.phases = 1;
+		return -1;
+	case NUM + 1:
+		if (number(optarg, 0, 9e15, &v) || v != floor(v))
+			return bad("--seed", optarg,
+				   "expected a whole number in range");
+		o->a.seed = (uint64_t) v;
+		return -1;
+	case NUM + 4:
+		if (number(optarg, 0, 1, &o->a.io_fraction))
+			return bad("--io-fraction", optarg,
+				   "expected a number from 0 to 1");
+		return -1;
+	case 'i':
+		return range("--io-intensity", optarg, &o->a.io_lo,
+			     &o->a.io_hi);
+	case 's':
+		return range("--comm-share", optarg, &o->a.comm_lo,
+			     &o->a.comm_hi);
+	case 'c':
+		o->a.comm = strcmp(optarg, "mix") ? mesh_comm_parse(optarg)
+						  : MESH_COMM_UNKNOWN;
+		if (o->a.comm == MESH_COMM_UNKNOWN && strcmp(optarg, "mix"))
+			return bad("--comm", optarg,
+				   "expected all-to-all, one-to-all, nearest, "
+				   "chain, none or mix");
 		return -1;
 	}
-	return 0;
+	return EXIT_USAGE;
+}
+
+static int attrs_parse(int argc, char **argv, struct attrs_cli *o)
+{
+	static const struct option opts[] = {
+		{ "trace", required_argument, NULL, 'T' },
+		{ "seed", required_argument, NULL, NUM + 1 },
+		{ "io-fraction", required_argument, NULL, NUM + 4 },
+		{ "io-intensity", required_argument, NULL, 'i' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "comm-share", required_argument, NULL, 's' },
+		{ "phases", no_argument, NULL, 'p' },
+		{ "attrs", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'H' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, rc;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
+		if (c == 'h' || c == 'H' || c == 'V') {
+			if (c != 'V')
+				usage(stdout);
+			else
+				cli_print_version("meshsim-gen");
+			return 0;
+		}
+		if (c == '?' || c == ':')
+			return cli_bad_option("meshsim-gen", argv, c);
+		rc = attrs_opt(c, o);
+		if (rc >= 0)
+			return rc;
+	}
+	if (optind != argc || !o->trace) {
+		fprintf(stderr,
+			"meshsim-gen: attrs: %s\nTry 'meshsim-gen --help'.\n",
+			optind != argc ? "unexpected argument"
+				       : "--trace is required");
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* meshsim-gen attrs: a sidecar for the jobs of an existing trace. */
+static int attrs_main(int argc, char **argv)
+{
+	struct cli_outfile out = { NULL, NULL, -1 };
+	struct mesh_swf_trace *tr = NULL;
+	struct mesh_gen_job *jobs = NULL;
+	struct attrs_cli o;
+	struct mesh_diag d;
+	char buf[600];
+	long *ids = NULL;
+	size_t i;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	mesh_attrgen_defaults(&o.a);
+	rc = attrs_parse(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	mesh_diag_clear(&d);
+	if (mesh_swf_load(o.trace, &tr, &d)) {
+		fprintf(stderr, "meshsim-gen: %s\n",
+			mesh_diag_format(&d, buf, sizeof(buf)));
+		return EXIT_FAILURE;
+	}
+	snprintf(o.note, sizeof(o.note),
+		 "meshsim-gen attrs --trace %s --seed %llu --io-fraction %g "
+		 "--io-intensity %g:%g --comm %s --comm-share %g:%g%s",
+		 o.trace, (unsigned long long) o.a.seed, o.a.io_fraction,
+		 o.a.io_lo, o.a.io_hi,
+		 o.a.comm == MESH_COMM_UNKNOWN ? "mix"
+					       : mesh_comm_name(o.a.comm),
+		 o.a.comm_lo, o.a.comm_hi, o.a.phases ? " --phases" : "");
+	ids = malloc((tr->n ? tr->n : 1) * sizeof(*ids));
+	jobs = calloc(tr->n ? tr->n : 1, sizeof(*jobs));
+	for (i = 0; ids && i < tr->n; i++)
+		ids[i] = tr->jobs[i].id;
+	rc = !ids || !jobs || mesh_attrgen(&o.a, ids, tr->n, jobs) ||
+	     cli_out_open(&out, "meshsim-gen", "--attrs", o.out) ||
+	     mesh_attrs_write(out.f, o.note, jobs, tr->n) ||
+	     cli_out_commit(&out, "meshsim-gen", "--attrs");
+	cli_out_abort(&out);
+	free(ids);
+	free(jobs);
+	mesh_swf_free(tr);
+	return rc ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 int main(int argc, char **argv)
 {
+	struct cli_outfile swf = { NULL, NULL, -1 }, attrs = { NULL, NULL, -1 };
 	struct mesh_gen_job *jobs;
 	struct cli o;
-	FILE *swf, *attrs = NULL;
 	int rc;
 
+	cli_signals(0);
+	if (argc > 1 && !strcmp(argv[1], "attrs"))
+		return attrs_main(argc - 1, argv + 1);
 	memset(&o, 0, sizeof(o));
 	o.io_fraction = o.runtime_scale = o.io_ratio = o.io_scale = -1;
 	rc = parse(argc, argv, &o);
@@ -209,17 +364,17 @@ int main(int argc, char **argv)
 				"workload has checkpoint volumes\n");
 		return EXIT_USAGE;
 	}
-	swf = open_out("--swf", o.swf);
-	if (o.attrs)
-		attrs = open_out("--attrs", o.attrs);
+	/* Both files are complete, or neither is touched. */
 	jobs = calloc(o.w.jobs, sizeof(*jobs));
-	if (!swf || (o.attrs && !attrs) || !jobs) {
-		rc = EXIT_FAILURE;
-	} else {
-		rc = mesh_workload_generate(&o.w, jobs) ||
-		     mesh_workload_write(&o.w, jobs, swf, attrs);
-	}
-	rc |= close_out(o.swf, swf) | close_out(o.attrs, attrs);
+	rc = !jobs || cli_out_open(&swf, "meshsim-gen", "--swf", o.swf) ||
+	     (o.attrs &&
+	      cli_out_open(&attrs, "meshsim-gen", "--attrs", o.attrs)) ||
+	     mesh_workload_generate(&o.w, jobs) ||
+	     mesh_workload_write(&o.w, jobs, swf.f, o.attrs ? attrs.f : NULL) ||
+	     cli_out_commit(&swf, "meshsim-gen", "--swf") ||
+	     (o.attrs && cli_out_commit(&attrs, "meshsim-gen", "--attrs"));
+	cli_out_abort(&swf);
+	cli_out_abort(&attrs);
 	free(jobs);
 	return rc ? EXIT_FAILURE : EXIT_SUCCESS;
 }

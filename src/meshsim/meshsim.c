@@ -10,15 +10,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
 
 #include "meshsim.h"
+#include "outfile.h"
+#include "sha256.h"
 
 /* Loads --mesh-conf; the options then point into *conf. */
 static int load_mesh_conf(struct options *o, struct mesh_conf **conf)
 {
+	double *bw[4] = { &o->sim.net.link_bw, &o->sim.net.node_bw,
+			  &o->sim.net.ion_bw, &o->sim.net.fs_bw };
+	const double *conf_bw[4];
+	int i;
 	struct mesh_diag d;
 	char buf[600];
 
@@ -30,6 +37,14 @@ static int load_mesh_conf(struct options *o, struct mesh_conf **conf)
 	}
 	o->allocator = (*conf)->allocator;
 	o->alloc_params = (*conf)->alloc_params;
+	conf_bw[0] = &(*conf)->net.link_bw;
+	conf_bw[1] = &(*conf)->net.node_bw;
+	conf_bw[2] = &(*conf)->net.ion_bw;
+	conf_bw[3] = &(*conf)->net.fs_bw;
+	/* the mesh's capacities, where the command line gives none */
+	for (i = 0; i < 4; i++)
+		if (((*conf)->net_set >> i & 1) && !(o->net_set >> i & 1))
+			*bw[i] = *conf_bw[i];
 	return 0;
 }
 
@@ -108,7 +123,10 @@ struct run {
 	struct mesh_bitmap *usable;
 	struct mesh_job_attrs *attrs;
 	struct mesh_sim_result *res;
-	FILE *csv, *summary;
+	/* Opened before the simulation so that a typo fails at once, as
+	 * temporary files renamed into place when complete; "-" is
+	 * stdout. */
+	struct cli_outfile csv, summary;
 };
 
 static void run_free(struct run *r)
@@ -121,31 +139,6 @@ static void run_free(struct run *r)
 		mesh_topo_destroy(r->t);
 	mesh_conf_destroy(r->conf);
 	mesh_swf_free(r->tr);
-}
-
-/* Opened before the simulation so that a typo fails at once; "-" is
- * stdout. */
-static int open_output(const char *opt, const char *path, FILE **f)
-{
-	if (!path)
-		return 0;
-	*f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (*f)
-		return 0;
-	fprintf(stderr, "meshsim: %s: cannot open %s: %s\n", opt, path,
-		strerror(errno));
-	return EXIT_USAGE;
-}
-
-static int close_output(const char *opt, const char *path, FILE *f)
-{
-	if (!f || f == stdout)
-		return f && fflush(f) ? -1 : 0;
-	if (fclose(f)) {
-		fprintf(stderr, "meshsim: %s: write error on %s\n", opt, path);
-		return -1;
-	}
-	return 0;
 }
 
 /* Positions jobs may get: the named nodes of a mesh.conf; without one,
@@ -184,6 +177,11 @@ static void job_info_from_attrs(void *arg, long id,
 	if (a->comm_share >= 0)
 		info->comm_share = a->comm_share;
 	memcpy(info->shape, a->hints.shape, sizeof(info->shape));
+	info->pairs = a->pairs;
+	info->n_pairs = a->n_pairs;
+	info->compute_phase = a->compute_phase;
+	info->checkpoint_phase = a->checkpoint_phase;
+	info->io_volume = a->io_volume;
 }
 
 static int load_job_attrs(struct options *o, struct run *r)
@@ -204,6 +202,54 @@ static int load_job_attrs(struct options *o, struct run *r)
 	return 0;
 }
 
+static int by_id_line(const void *a, const void *b)
+{
+	const struct mesh_swf_job *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* An empty trace, and job ids given more than once (each line is still
+ * simulated as a job of its own), are warned about with their lines. */
+static void warn_trace(const struct options *o, const struct mesh_swf_trace *tr)
+{
+	struct mesh_swf_job *j;
+	size_t i, k, dups = 0;
+
+	if (!tr->n) {
+		fprintf(stderr,
+			"meshsim: warning: %s: no job lines (only comments or "
+			"blank lines): nothing to simulate\n",
+			o->trace);
+		return;
+	}
+	j = malloc(tr->n * sizeof(*j));
+	if (!j)
+		return;
+	memcpy(j, tr->jobs, tr->n * sizeof(*j));
+	qsort(j, tr->n, sizeof(*j), by_id_line);
+	for (i = 0; i < tr->n; i = k) {
+		for (k = i + 1; k < tr->n && j[k].id == j[i].id; k++)
+			;
+		if (k - i < 2 || ++dups > 5)
+			continue;
+		fprintf(
+		    stderr,
+		    "meshsim: warning: %s: job id %ld is on %zu lines (%ld, "
+		    "%ld%s); each is simulated as a job\n",
+		    o->trace, j[i].id, k - i, j[i].line, j[i + 1].line,
+		    k - i > 2 ? ", ..." : "");
+	}
+	if (dups > 5)
+		fprintf(stderr,
+			"meshsim: warning: %s: %zu job ids in all are on more "
+			"than one line\n",
+			o->trace, dups);
+	free(j);
+}
+
 /* Trace, mesh, usable positions, sidecar and allocator. */
 static int prepare(struct options *o, struct run *r)
 {
@@ -217,6 +263,7 @@ static int prepare(struct options *o, struct run *r)
 			mesh_diag_format(&d, buf, sizeof(buf)));
 		return EXIT_FAILURE;
 	}
+	warn_trace(o, r->tr);
 	if (o->mesh_conf) {
 		status = load_mesh_conf(o, &r->conf);
 		if (!status)
@@ -242,6 +289,55 @@ static int prepare(struct options *o, struct run *r)
 	return 0;
 }
 
+/* The SHA-256 of path into hex, if it is a regular file ("" if not: a
+ * pipe can be read only once); 0, or EXIT_FAILURE if it cannot be
+ * read. */
+static int hash_input(const char *opt, const char *path, char hex[65])
+{
+	struct stat st;
+
+	hex[0] = '\0';
+	if (!path || stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	if (!cli_sha256_file(path, hex))
+		return 0;
+	fprintf(stderr, "meshsim: %s: cannot read %s: %s\n", opt, path,
+		strerror(errno));
+	return EXIT_FAILURE;
+}
+
+static int hash_inputs(struct options *o)
+{
+	return hash_input("trace", o->trace, o->trace_sha256) ||
+		       hash_input("--job-attrs", o->job_attrs,
+				  o->job_attrs_sha256) ||
+		       hash_input("--mesh-conf", o->mesh_conf,
+				  o->mesh_conf_sha256)
+		   ? EXIT_FAILURE
+		   : 0;
+}
+
+/* Offered load: the work of the simulated jobs (trace runtime times
+ * size) over the usable nodes times the span of their (load-scaled)
+ * submit times; -1 if the span is 0.  Above 1 the queue grows without
+ * bound, and the means measure the queue, not the placement. */
+static double offered_load(const struct mesh_sim_result *r, uint32_t usable)
+{
+	double work = 0, first = 0, last = 0;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const struct mesh_sim_job *j = &r->jobs[i];
+
+		work += j->trace_run * j->size;
+		first = i && first < j->submit ? first : j->submit;
+		last = i && last > j->submit ? last : j->submit;
+	}
+	return last > first && usable
+		   ? work / ((double) usable * (last - first))
+		   : -1;
+}
+
 /* One line on stderr whenever jobs did not run, so none goes unseen. */
 static void warn_lost(const struct options *o, const struct mesh_sim_summary *s)
 {
@@ -257,19 +353,34 @@ static void warn_lost(const struct options *o, const struct mesh_sim_summary *s)
 		s->skipped_submit, s->refused);
 }
 
+/* Both outputs, or (on any error) neither: a file that existed is then
+ * left as it was. */
 static int write_outputs(const struct options *o, struct run *r)
 {
 	int rc = 0;
 
-	if (r->csv)
-		rc |= meshsim_write_jobs_csv(r->csv, o->jobs_csv, r->t, r->res);
-	if (r->summary)
-		rc |= meshsim_write_summary(r->summary, o->summary_json, o,
+	if (o->jobs_csv)
+		rc |=
+		    meshsim_write_jobs_csv(r->csv.f, o->jobs_csv, r->t, r->res);
+	if (o->summary_json)
+		rc |= meshsim_write_summary(r->summary.f, o->summary_json, o,
 					    r->t, &r->res->summary);
-	rc |= close_output("--jobs-csv", o->jobs_csv, r->csv);
-	rc |= close_output("--summary", o->summary_json, r->summary);
-	r->csv = r->summary = NULL;
+	if (!rc && o->jobs_csv)
+		rc |= cli_out_commit(&r->csv, "meshsim", "--jobs-csv");
+	if (!rc && o->summary_json)
+		rc |= cli_out_commit(&r->summary, "meshsim", "--summary");
 	return rc ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static int open_outputs(const struct options *o, struct run *r)
+{
+	if (o->jobs_csv &&
+	    cli_out_open(&r->csv, "meshsim", "--jobs-csv", o->jobs_csv))
+		return EXIT_USAGE;
+	if (o->summary_json &&
+	    cli_out_open(&r->summary, "meshsim", "--summary", o->summary_json))
+		return EXIT_USAGE;
+	return 0;
 }
 
 static int run(struct options *o)
@@ -280,9 +391,10 @@ static int run(struct options *o)
 	int status;
 
 	memset(&r, 0, sizeof(r));
-	status = open_output("--jobs-csv", o->jobs_csv, &r.csv);
+	r.csv.slot = r.summary.slot = -1;
+	status = open_outputs(o, &r);
 	if (!status)
-		status = open_output("--summary", o->summary_json, &r.summary);
+		status = hash_inputs(o);
 	if (!status)
 		status = prepare(o, &r);
 	if (status)
@@ -291,6 +403,8 @@ static int run(struct options *o)
 		o->sim.progress = progress;
 	mesh_diag_clear(&d);
 	status = mesh_sim_run(r.t, r.a, r.tr, &o->sim, &r.res, &d);
+	if (!status)
+		o->offered_load = offered_load(r.res, o->usable_nodes);
 	if (status) {
 		fprintf(stderr, "meshsim: %s: %s\n", o->trace,
 			d.message[0] ? mesh_diag_format(&d, buf, sizeof(buf))
@@ -299,18 +413,24 @@ static int run(struct options *o)
 		goto out;
 	}
 	/* The table moves to stderr when stdout carries a file's data. */
-	meshsim_print_table(r.csv == stdout || r.summary == stdout ? stderr
-								   : stdout,
+	meshsim_print_table(r.csv.f == stdout || r.summary.f == stdout ? stderr
+								       : stdout,
 			    o, r.t, &r.res->summary);
 	warn_lost(o, &r.res->summary);
+	if (o->offered_load > 1)
+		fprintf(
+		    stderr,
+		    "meshsim: warning: %s: saturated: offered load %.3f > 1 "
+		    "(the jobs' work over %u usable nodes times their "
+		    "submit span): the queue grows without bound, so the "
+		    "means measure the queue, not the placement\n",
+		    o->trace, o->offered_load, o->usable_nodes);
 	status = write_outputs(o, &r);
 out:
-	/* An output opened for a run that failed is removed, not left
-	 * empty. */
-	if (r.csv && r.csv != stdout && !fclose(r.csv))
-		remove(o->jobs_csv);
-	if (r.summary && r.summary != stdout && !fclose(r.summary))
-		remove(o->summary_json);
+	/* A run that failed removes its temporary files (none is left if
+	 * they were renamed). */
+	cli_out_abort(&r.csv);
+	cli_out_abort(&r.summary);
 	run_free(&r);
 	return status;
 }
@@ -318,7 +438,10 @@ out:
 int main(int argc, char **argv)
 {
 	struct options o;
-	int rc = meshsim_parse_args(argc, argv, &o);
+	int rc;
+
+	cli_signals(0);
+	rc = meshsim_parse_args(argc, argv, &o);
 
 	if (rc >= 0)
 		return rc;

@@ -22,7 +22,16 @@ struct options {
 	const char *trace;
 	struct mesh_sim_opts sim;
 	int progress;          /* -1 auto (stderr is a tty), 0 off, 1 on */
-	uint32_t usable_nodes; /* set by run(): positions jobs may get */
+	/* Set by run(): */
+	uint32_t usable_nodes; /* positions jobs may get */
+	/* capacities given on the command line (bit i: the i-th field of
+	 * struct mesh_net_params), which a mesh.conf does not override */
+	unsigned net_set;
+	/* SHA-256 of the inputs that are regular files, else "" */
+	char trace_sha256[65], job_attrs_sha256[65], mesh_conf_sha256[65];
+	/* Work offered per usable node-second of the submit span; < 0 if
+	 * the span is 0 (see offered_load() in meshsim.c). */
+	double offered_load;
 };
 
 /* options.c: parse argv into o; -1 to go on, else an exit status. */

@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include "cli.h"
 #include "meshsim.h"
 
 static void usage(FILE *f)
@@ -60,24 +61,35 @@ static void usage(FILE *f)
 	    "  --skip-zero-runtime   skip jobs whose runtime is 0 (by default they are\n"
 	    "                        placed and freed at once, as Walker et al. do;\n"
 	    "                        --keep-zero-runtime is accepted for that default)\n"
-	    "  --seed N              seed for randomised allocators (default 0)\n"
-	    "  --runtime-model trace|contention|pfs\n"
+	    "  --seed N              seed for randomised allocators (default 0)\n");
+	fprintf(
+	    f,
+	    "  --runtime-model trace|contention|pfs|contention+pfs\n"
 	    "                        trace: trace runtimes (default); contention: the\n"
-	    "                        communication and I/O phases are stretched by the\n"
-	    "                        link load among running jobs; pfs: the I/O phases\n"
-	    "                        share one parallel file system (doc/runtime-models.md)\n"
-	    "  --pfs-bandwidth GB/S  pfs: file system bandwidth (default 48)\n"
-	    "  --node-bandwidth GB/S pfs: one node's I/O bandwidth (default 12.5)\n"
-	    "  --comm PATTERN        contention: all-to-all, one-to-all, nearest or none\n"
-	    "                        (default none)\n"
-	    "  --comm-share F        contention: runtime share of communication (0..1)\n"
-	    "  --io-share F          contention: runtime share of I/O (0..1; needs I/O\n"
-	    "                        nodes)\n"
+	    "                        communication and I/O phases share the links,\n"
+	    "                        nodes and I/O nodes with the running jobs; pfs: the\n"
+	    "                        I/O phases share one parallel file system;\n"
+	    "                        contention+pfs: both (doc/runtime-models.md)\n"
+	    "  --link-bandwidth GB/S one direction of a link (default 12.5)\n"
+	    "  --node-bandwidth GB/S a node's injection and ejection (default 12.5)\n"
+	    "  --ion-bandwidth GB/S  an I/O node's service rate (default 12.5/6;\n"
+	    "                        'inf': unlimited)\n"
+	    "  --pfs-bandwidth GB/S  the parallel file system (default 48)\n"
+	    "  --comm PATTERN        all-to-all, one-to-all, nearest (a stencil on the\n"
+	    "                        job's logical grid), chain or none (default none)\n"
+	    "  --rank-order index|allocator\n"
+	    "                        which rank runs where: node-index order, as Slurm\n"
+	    "                        lays tasks out (default), or the allocator's order\n"
+	    "  --comm-share F        runtime share of communication (0..1)\n"
+	    "  --io-share F          runtime share of I/O (0..1)\n");
+	fprintf(
+	    f,
 	    "  --jobs-csv FILE       one row per job, with node coordinates ('-': stdout)\n"
 	    "  --summary FILE        JSON summary ('-': stdout)\n"
 	    "  --progress / --no-progress  progress on stderr (default: if a terminal)\n"
 	    "  --list-allocators     list allocators and exit\n"
-	    "  --help, --version\n");
+	    "  -h, --help            this help, then exit\n"
+	    "  -V, --version         the source revision, then exit\n");
 }
 
 static int fail_usage(const char *opt, const char *val, const char *why)
@@ -138,6 +150,9 @@ enum {
 	OPT_SPATIAL,
 	OPT_PFSBW,
 	OPT_NODEBW,
+	OPT_LINKBW,
+	OPT_IONBW,
+	OPT_RANKS,
 	OPT_SKIP0,
 	OPT_QUANTUM,
 	OPT_IOCOMPUTE,
@@ -168,6 +183,9 @@ static const struct option long_opts[] = {
 	{ "spatial-estimate", required_argument, NULL, OPT_SPATIAL },
 	{ "pfs-bandwidth", required_argument, NULL, OPT_PFSBW },
 	{ "node-bandwidth", required_argument, NULL, OPT_NODEBW },
+	{ "link-bandwidth", required_argument, NULL, OPT_LINKBW },
+	{ "ion-bandwidth", required_argument, NULL, OPT_IONBW },
+	{ "rank-order", required_argument, NULL, OPT_RANKS },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "comm-share", required_argument, NULL, OPT_COMMSHARE },
 	{ "io-share", required_argument, NULL, OPT_IOSHARE },
@@ -181,42 +199,68 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* A capacity in GB/s: a number > 0, or inf (unlimited); -1 to continue,
+ * else a status. */
+static int parse_bandwidth(int c, struct options *o)
+{
+	static const char *const names[] = { "--pfs-bandwidth",
+					     "--node-bandwidth",
+					     "--link-bandwidth",
+					     "--ion-bandwidth" };
+	double *bw[] = { &o->sim.net.fs_bw, &o->sim.net.node_bw,
+			 &o->sim.net.link_bw, &o->sim.net.ion_bw };
+	static const int field[] = { 3, 1, 0, 2 }; /* in mesh_net_params */
+	int i = c - OPT_PFSBW;
+
+	o->net_set |= 1u << field[i];
+	if (!strcmp(optarg, "inf") || !strcmp(optarg, "unlimited")) {
+		*bw[i] = INFINITY;
+		return -1;
+	}
+	if (parse_double(optarg, bw[i]) || !(*bw[i] > 0) || isinf(*bw[i]))
+		return fail_usage(names[i], optarg,
+				  "expected GB/s > 0, or inf for unlimited");
+	return -1;
+}
+
 /* --runtime-model and its parameters; -1 to continue, else a status. */
 static int parse_runtime_option(int c, struct options *o)
 {
 	double *share =
 	    c == OPT_COMMSHARE ? &o->sim.comm_share : &o->sim.io_share;
+	int m;
 
 	switch (c) {
 	case OPT_RUNTIME:
-		if (!strcmp(optarg, "trace"))
-			o->sim.runtime_model = MESH_RUNTIME_TRACE;
-		else if (!strcmp(optarg, "contention"))
-			o->sim.runtime_model = MESH_RUNTIME_CONTENTION;
-		else if (!strcmp(optarg, "pfs"))
-			o->sim.runtime_model = MESH_RUNTIME_PFS;
-		else
+		for (m = 0; m <= MESH_RUNTIME_CONTENTION_PFS; m++)
+			if (!strcmp(optarg, meshsim_runtime_names[m]))
+				break;
+		if (m > MESH_RUNTIME_CONTENTION_PFS)
 			return fail_usage("--runtime-model", optarg,
-					  "expected trace, contention or pfs");
+					  "expected trace, contention, pfs or "
+					  "contention+pfs");
+		o->sim.runtime_model = (enum mesh_runtime_model) m;
 		return -1;
 	case OPT_COMM:
 		o->sim.comm = mesh_comm_parse(optarg);
 		if (o->sim.comm == MESH_COMM_UNKNOWN)
 			return fail_usage("--comm", optarg,
 					  "expected all-to-all, one-to-all, "
-					  "nearest or none");
+					  "nearest, chain or none");
 		return -1;
 	case OPT_PFSBW:
-	case OPT_NODEBW: {
-		double *bw = c == OPT_PFSBW ? &o->sim.pfs_bandwidth
-					    : &o->sim.node_bandwidth;
-
-		if (parse_double(optarg, bw) || !(*bw > 0))
-			return fail_usage(c == OPT_PFSBW ? "--pfs-bandwidth"
-							 : "--node-bandwidth",
-					  optarg, "expected GB/s > 0");
+	case OPT_NODEBW:
+	case OPT_LINKBW:
+	case OPT_IONBW:
+		return parse_bandwidth(c, o);
+	case OPT_RANKS:
+		if (strcmp(optarg, "index") && strcmp(optarg, "allocator"))
+			return fail_usage("--rank-order", optarg,
+					  "expected index or allocator");
+		o->sim.rank_order = strcmp(optarg, "index")
+					? MESH_RANKS_ALLOCATOR
+					: MESH_RANKS_INDEX;
 		return -1;
-	}
 	default:
 		if (parse_double(optarg, share) || !(*share >= 0) || *share > 1)
 			return fail_usage(
@@ -357,6 +401,9 @@ static int parse_option(int c, struct options *o)
 	case OPT_IOSHARE:
 	case OPT_PFSBW:
 	case OPT_NODEBW:
+	case OPT_LINKBW:
+	case OPT_IONBW:
+	case OPT_RANKS:
 		return parse_runtime_option(c, o);
 	case OPT_PF:
 	case OPT_PFMAX:
@@ -383,14 +430,15 @@ static int parse_option(int c, struct options *o)
 		list_allocators();
 		return 0;
 	case OPT_HELP:
+	case 'h':
 		usage(stdout);
 		return 0;
 	case OPT_VERSION:
-		printf("meshsim (slurm-mesh) " PACKAGE_VERSION "\n");
+	case 'V':
+		cli_print_version("meshsim");
 		return 0;
 	default:
-		usage(stderr);
-		return EXIT_USAGE;
+		return -2; /* getopt's '?' or ':' */
 	}
 	return -1;
 }
@@ -403,8 +451,11 @@ int meshsim_parse_args(int argc, char **argv, struct options *o)
 	mesh_sim_opts_init(&o->sim);
 	o->allocator = "colsnake-bf";
 	o->progress = -1;
-	while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", long_opts, NULL)) != -1) {
 		rc = parse_option(c, o);
+		if (rc == -2)
+			return cli_bad_option("meshsim", argv, c);
 		if (rc >= 0)
 			return rc;
 	}

@@ -2,11 +2,13 @@
  * and the JSON summary (which records every option that changes
  * results, so a run can be repeated from it). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "config.h"
 
+#include "cli.h"
 #include "meshsim.h"
 
 const char *const meshsim_spatial_names[] = { "user", "adjusted", "actual" };
@@ -71,7 +73,8 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-const char *const meshsim_runtime_names[] = { "trace", "contention", "pfs" };
+const char *const meshsim_runtime_names[] = { "trace", "contention", "pfs",
+					      "contention+pfs" };
 
 static const char *priority_name(enum mesh_priority p)
 {
@@ -133,11 +136,16 @@ static void write_summary_run(FILE *f, const struct options *o,
 	size_t i;
 	int c[MESH_MAX_DIMS], d;
 
-	fprintf(f, "{\n  \"version\": \"%s\",\n  \"trace\": ", PACKAGE_VERSION);
+	fprintf(f, "{\n  \"version\": \"%s\",\n  \"trace\": ", cli_revision);
 	json_string(f, o->trace);
+	fprintf(f, ",\n  \"trace_sha256\": ");
+	json_string_or_null(f, o->trace_sha256[0] ? o->trace_sha256 : NULL);
 	fprintf(f, ",\n  \"mesh\": \"%s\",\n  \"mesh_conf\": ",
 		mesh_topo_format(t, mesh, sizeof(mesh)));
 	json_string_or_null(f, o->mesh_conf);
+	fprintf(f, ",\n  \"mesh_conf_sha256\": ");
+	json_string_or_null(f, o->mesh_conf_sha256[0] ? o->mesh_conf_sha256
+						      : NULL);
 	fprintf(f, ",\n  \"io_nodes\": [");
 	for (i = 0; i < t->n_io; i++) {
 		mesh_topo_coords(t, t->io_nodes[i], c);
@@ -155,6 +163,9 @@ static void write_summary_run(FILE *f, const struct options *o,
 	json_string_or_null(f, o->alloc_params);
 	fprintf(f, ",\n  \"job_attrs\": ");
 	json_string_or_null(f, o->job_attrs);
+	fprintf(f, ",\n  \"job_attrs_sha256\": ");
+	json_string_or_null(f, o->job_attrs_sha256[0] ? o->job_attrs_sha256
+						      : NULL);
 	fprintf(f, ",\n  \"seed\": %llu,\n", (unsigned long long) o->sim.seed);
 	fprintf(f, "  \"scheduler\": \"%s\",\n  \"load\": %.17g,\n",
 		meshsim_sched_names[o->sim.sched], o->sim.load);
@@ -165,6 +176,16 @@ static void write_summary_run(FILE *f, const struct options *o,
 		o->sim.estimate == MESH_ESTIMATE_EXACT ? "exact" : "clamp",
 		o->sim.size_field == MESH_SIZE_REQ ? "req" : "alloc",
 		o->sim.keep_zero_runtime ? "keep" : "skip");
+}
+
+/* A capacity in GB/s; "inf" (a string: JSON has no infinity) when
+ * unlimited. */
+static void json_bandwidth(FILE *f, const char *key, double v)
+{
+	if (isinf(v))
+		fprintf(f, "  \"%s\": \"inf\",\n", key);
+	else
+		fprintf(f, "  \"%s\": %.17g,\n", key, v);
 }
 
 static void write_summary_models(FILE *f, const struct options *o,
@@ -180,14 +201,22 @@ static void write_summary_models(FILE *f, const struct options *o,
 								: o->sim.comm),
 		o->sim.comm_share, o->sim.io_share, s->mean_stretch,
 		s->mean_service_time, s->total_io_time);
-	fprintf(f,
-		"  \"pfs_bandwidth\": %.17g,\n  \"node_bandwidth\": %.17g,\n",
-		o->sim.pfs_bandwidth, o->sim.node_bandwidth);
+	fprintf(f, "  \"rank_order\": \"%s\",\n",
+		o->sim.rank_order == MESH_RANKS_INDEX ? "index" : "allocator");
+	json_bandwidth(f, "link_bandwidth", o->sim.net.link_bw);
+	json_bandwidth(f, "node_bandwidth", o->sim.net.node_bw);
+	json_bandwidth(f, "ion_bandwidth", o->sim.net.ion_bw);
+	json_bandwidth(f, "pfs_bandwidth", o->sim.net.fs_bw);
 }
 
 /* Every job of the trace, by fate; the keys repeat them flat too. */
-static void write_summary_fates(FILE *f, const struct mesh_sim_summary *s)
+static void write_summary_fates(FILE *f, const struct options *o,
+				const struct mesh_sim_summary *s)
 {
+	if (o->offered_load >= 0)
+		fprintf(f, "  \"offered_load\": %.17g,\n", o->offered_load);
+	else
+		fprintf(f, "  \"offered_load\": null,\n");
 	fprintf(f,
 		"  \"fates\": {\"simulated\": %zu, \"skipped_runtime\": %zu, "
 		"\"skipped_size\": %zu, \"skipped_too_large\": %zu, "
@@ -211,14 +240,15 @@ int meshsim_write_summary(FILE *f, const char *path, const struct options *o,
 	write_summary_run(f, o, t);
 	write_summary_models(f, o, s);
 	write_summary_policy(f, o, t, s);
-	write_summary_fates(f, s);
+	write_summary_fates(f, o, s);
 	fprintf(f,
 		"  \"makespan\": %.17g,\n  \"utilization\": %.17g,\n"
+		"  \"occupied_utilization\": %.17g,\n"
 		"  \"mean_wait\": %.17g,\n  \"mean_bounded_slowdown\": %.17g,\n"
 		"  \"mean_sum_pairwise\": %.17g,\n"
 		"  \"mean_avg_pairwise_multi\": %.17g\n}\n",
-		s->makespan, s->utilization, s->mean_wait,
-		s->mean_bounded_slowdown, s->mean_sum_pairwise,
+		s->makespan, s->utilization, s->occupied_utilization,
+		s->mean_wait, s->mean_bounded_slowdown, s->mean_sum_pairwise,
 		s->mean_avg_pairwise_multi);
 	if (fflush(f) || ferror(f)) {
 		fprintf(stderr, "meshsim: --summary: write error on %s\n",
@@ -247,6 +277,9 @@ void meshsim_print_table(FILE *f, const struct options *o,
 	fprintf(f, "scheduler                %s\n",
 		meshsim_sched_names[o->sim.sched]);
 	fprintf(f, "jobs simulated           %zu\n", s->jobs);
+	if (o->offered_load >= 0)
+		fprintf(f, "offered load             %.4f%s\n", o->offered_load,
+			o->offered_load > 1 ? " (saturated)" : "");
 	fprintf(
 	    f,
 	    "jobs skipped             %zu (runtime %zu, size %zu, larger than mesh %zu, submit time %zu)\n",
@@ -256,6 +289,9 @@ void meshsim_print_table(FILE *f, const struct options *o,
 		fprintf(f, "jobs never placeable     %zu\n", s->refused);
 	fprintf(f, "makespan (s)             %.0f\n", s->makespan);
 	fprintf(f, "utilization              %.4f\n", s->utilization);
+	if (o->sim.runtime_model != MESH_RUNTIME_TRACE)
+		fprintf(f, "occupied utilization     %.4f\n",
+			s->occupied_utilization);
 	fprintf(f, "mean wait (s)            %.2f\n", s->mean_wait);
 	fprintf(f, "mean bounded slowdown    %.4f\n", s->mean_bounded_slowdown);
 	fprintf(f, "mean sum pairwise dist   %.2f\n", s->mean_sum_pairwise);
@@ -263,11 +299,11 @@ void meshsim_print_table(FILE *f, const struct options *o,
 		s->mean_avg_pairwise_multi);
 	fprintf(f, "loss of capacity         %.4f\n", s->loss_of_capacity);
 	fprintf(f, "mean service time (s)    %.2f\n", s->mean_service_time);
-	if (o->sim.runtime_model != MESH_RUNTIME_TRACE)
-		fprintf(
-		    f, "mean stretch (%s)%*s%.4f\n",
-		    meshsim_runtime_names[o->sim.runtime_model],
-		    (int) (10 -
-			   strlen(meshsim_runtime_names[o->sim.runtime_model])),
-		    "", s->mean_stretch);
+	if (o->sim.runtime_model != MESH_RUNTIME_TRACE) {
+		char label[64];
+
+		snprintf(label, sizeof(label), "mean stretch (%s)",
+			 meshsim_runtime_names[o->sim.runtime_model]);
+		fprintf(f, "%-24s %.4f\n", label, s->mean_stretch);
+	}
 }

@@ -1,15 +1,19 @@
-/* agg.c - the aggregated CSV: points that differ only in their seed form
- * one group; per metric, the mean and the half-width of the 95%
- * confidence interval, t(0.975, n-1) * s / sqrt(n) (Student t, two-sided;
- * empty for n = 1). */
+/* agg.c - the aggregated CSV: points that differ only in their seeds
+ * (seed and workload-seed) form one group; per metric, the mean and the
+ * half-width of the 95% confidence interval, t(0.975, n-1) * s / sqrt(n)
+ * (Student t, two-sided; empty for n = 1).  The grouping columns are the
+ * grid keys, flags and version; the run_* columns, which repeat how each
+ * point ran, are left out. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "agg.h"
+#include "outfile.h"
+#include "tidy.h"
 
-#define MAX_COLS 64
+#define MAX_COLS 128
 #define MAX_GROUPS 4096
 
 /* t(0.975, df) for df = 1..30; 1.96 beyond. */
@@ -48,8 +52,8 @@ static int metric_index(const char *name)
 {
 	int m;
 
-	for (m = 0; sweep_metrics[m]; m++)
-		if (!strcmp(name, sweep_metrics[m]))
+	for (m = 0; tidy_metrics[m]; m++)
+		if (!strcmp(name, tidy_metrics[m]))
 			return m;
 	return -1;
 }
@@ -67,10 +71,13 @@ static int read_header(struct table *t, char *line)
 		t->header[i] = strdup(f[i]);
 		t->metric[i] = metric_index(f[i]);
 		t->nmetrics += t->metric[i] >= 0;
-		if (!strcmp(f[i], "status"))
+		if (!strcmp(f[i], "status") && t->status_col < 0)
 			t->status_col = i;
-		t->is_group[i] = t->metric[i] < 0 && strcmp(f[i], "point") &&
-				 strcmp(f[i], "seed") && strcmp(f[i], "status");
+		/* the grid keys and flags (before status) but the seeds */
+		t->is_group[i] =
+		    (t->status_col < 0 && i > 0 && strcmp(f[i], "seed") &&
+		     strcmp(f[i], "workload-seed")) ||
+		    !strcmp(f[i], "version");
 	}
 	return t->status_col < 0 ? -1 : 0;
 }
@@ -194,7 +201,8 @@ int sweep_aggregate(const char *tidy, const char *agg)
 	struct table t;
 	char *line = NULL, *f[MAX_COLS];
 	size_t cap = 0;
-	FILE *in = fopen(tidy, "r"), *out;
+	FILE *in = fopen(tidy, "r");
+	struct cli_outfile out = { NULL, NULL, -1 };
 	int rc = 0;
 
 	memset(&t, 0, sizeof(t));
@@ -211,18 +219,15 @@ int sweep_aggregate(const char *tidy, const char *agg)
 	if (in)
 		fclose(in);
 	free(line);
-	out = rc ? NULL : fopen(agg, "w");
-	if (!rc && !out) {
-		fprintf(stderr, "meshsweep: --agg: cannot open %s: %s\n", agg,
-			strerror(errno));
-		rc = -1;
-	}
-	if (out) {
-		write_agg(&t, out);
-		if (fclose(out)) {
-			fprintf(stderr, "meshsweep: write error on %s\n", agg);
+	/* Complete or untouched, also when a signal came meanwhile. */
+	if (!rc && !cli_out_open(&out, "meshsweep", "--agg", agg)) {
+		write_agg(&t, out.f);
+		if (cli_caught())
+			cli_out_abort(&out);
+		else if (cli_out_commit(&out, "meshsweep", "--agg"))
 			rc = -1;
-		}
+	} else {
+		rc = -1;
 	}
 	free_table(&t);
 	return rc;

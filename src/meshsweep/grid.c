@@ -11,6 +11,7 @@
 /* meshsim options that take a value and may be a grid dimension. */
 static const char *const known_keys[] = { "trace",
 					  "workload",
+					  "attrs",
 					  "mesh",
 					  "mesh-conf",
 					  "io-nodes",
@@ -23,12 +24,16 @@ static const char *const known_keys[] = { "trace",
 					  "estimate",
 					  "size",
 					  "seed",
+					  "workload-seed",
 					  "runtime-model",
 					  "comm",
 					  "comm-share",
 					  "io-share",
 					  "pfs-bandwidth",
 					  "node-bandwidth",
+					  "link-bandwidth",
+					  "ion-bandwidth",
+					  "rank-order",
 					  "spatial-estimate",
 					  "pf-max-size",
 					  NULL };
@@ -154,6 +159,7 @@ int grid_load(const char *path, struct grid *g)
 	int rc = 0;
 
 	memset(g, 0, sizeof(*g));
+	g->path = path;
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		fprintf(stderr,
 			"meshsweep: %s: is a directory, not a grid file\n",
@@ -185,6 +191,11 @@ int grid_load(const char *path, struct grid *g)
 	if (!rc && grid_find(g, "trace") >= 0 && grid_find(g, "workload") >= 0)
 		rc = fail(path, g->dim[grid_find(g, "workload")].line,
 			  "workload", "give trace or workload, not both%s", "");
+	if (!rc && grid_find(g, "attrs") >= 0 && grid_find(g, "trace") < 0)
+		rc = fail(path, g->dim[grid_find(g, "attrs")].line, "attrs",
+			  "attrs generates a trace's job attributes: give a "
+			  "trace key%s (a workload has its own)",
+			  "");
 	if (rc)
 		grid_free(g);
 	return rc;
@@ -217,6 +228,20 @@ size_t grid_index(const struct grid *g, size_t p, size_t d)
 	for (e = g->ndims; e-- > d + 1;)
 		p /= g->dim[e].n;
 	return p % g->dim[d].n;
+}
+
+const char *grid_value(const struct grid *g, size_t p, size_t d, char *buf,
+		       size_t len)
+{
+	const char *v = g->dim[d].values[grid_index(g, p, d)];
+	const char *slash = strrchr(g->path, '/');
+
+	if ((strcmp(g->dim[d].key, "trace") &&
+	     strcmp(g->dim[d].key, "mesh-conf")) ||
+	    v[0] == '/' || !slash)
+		return v;
+	snprintf(buf, len, "%.*s/%s", (int) (slash - g->path), g->path, v);
+	return buf;
 }
 
 int grid_find(const struct grid *g, const char *key)

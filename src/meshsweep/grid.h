@@ -13,7 +13,8 @@
  * io-nodes, mesh-conf, spatial-estimate, ...); its comma-separated values
  * are one dimension of the grid.  workload values are meshsim-gen
  * models with colon-separated options (mache:jobs=300:interarrival=1500);
- * with a workload, the seed also seeds the generator.
+ * the generator's seed is workload-seed, or else the seed.  Relative
+ * trace and mesh-conf paths are relative to the grid file.
  */
 #ifndef MESHSWEEP_GRID_H
 #define MESHSWEEP_GRID_H
@@ -31,6 +32,7 @@ struct grid_dim {
 };
 
 struct grid {
+	const char *path; /* the grid file, as given */
 	struct grid_dim dim[GRID_MAX_DIMS];
 	size_t ndims;
 	char *flags; /* extra meshsim arguments, or NULL */
@@ -47,6 +49,12 @@ size_t grid_points(const struct grid *g);
 
 /* Value index of dimension d at point p (mixed radix, last fastest). */
 size_t grid_index(const struct grid *g, size_t p, size_t d);
+
+/* The value of dimension d at point p as meshsim gets it: a relative
+ * trace or mesh-conf path is taken from the grid file's directory (made
+ * in buf), every other value is returned as written. */
+const char *grid_value(const struct grid *g, size_t p, size_t d, char *buf,
+		       size_t len);
 
 /* The dimension named key, or -1. */
 int grid_find(const struct grid *g, const char *key);

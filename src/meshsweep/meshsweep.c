@@ -5,7 +5,7 @@
  * Each point is one meshsim process (fork/exec): the runs are independent
  * and a crash or bad option in one point is reported, never lost.  Points
  * already in the tidy CSV are skipped, so a sweep resumes where it
- * stopped.  See meshsweep(1).
+ * stopped, also after a signal.  See meshsweep(1).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,7 +22,9 @@
 
 #include "config.h"
 
+#include "cli.h"
 #include "grid.h"
+#include "outfile.h"
 #include "sweep.h"
 
 static void usage(FILE *f)
@@ -43,17 +45,21 @@ static void usage(FILE *f)
 	    "  --aggregate           run nothing: name the points with no ok row\n"
 	    "                        in --out, write the aggregated CSV; exit 1\n"
 	    "                        if any point is missing or failed\n"
-	    "  --help, --version\n"
-	    "meshsim and meshsim-gen are found next to meshsweep, on PATH, or in\n"
-	    "$MESHSIM and $MESHGEN.\n");
+	    "  --resume-other-revision  keep the finished rows that another\n"
+	    "                        meshsim revision made (by default such rows\n"
+	    "                        stop the sweep before it runs anything)\n"
+	    "  -h, --help            this help, then exit\n"
+	    "  -V, --version         the source revision, then exit\n"
+	    "Paths in the grid (trace, mesh-conf) are relative to the grid file.\n"
+	    "Generated workloads are kept in OUT-workloads/.  meshsim and\n"
+	    "meshsim-gen are found in $MESHSIM and $MESHGEN, next to meshsweep,\n"
+	    "or on PATH.\n");
 }
 
 static int bad(const char *opt, const char *val, const char *why)
 {
-	fprintf(stderr, "meshsweep: %s: invalid value \"%s\": %s\n", opt, val,
-		why);
-	fprintf(stderr, "Try 'meshsweep --help'.\n");
-	return 2;
+	return cli_usage_error("meshsweep", "%s: invalid value \"%s\": %s", opt,
+			       val, why);
 }
 
 static int parse_args(int argc, char **argv, struct sweep *s)
@@ -67,6 +73,7 @@ static int parse_args(int argc, char **argv, struct sweep *s)
 		{ "points", no_argument, NULL, 'n' },
 		{ "point", required_argument, NULL, 'N' },
 		{ "aggregate", no_argument, NULL, 'A' },
+		{ "resume-other-revision", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -75,7 +82,8 @@ static int parse_args(int argc, char **argv, struct sweep *s)
 	long v;
 	int c, count = 0;
 
-	while ((c = getopt_long(argc, argv, "j:", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":j:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			s->out = optarg;
@@ -102,6 +110,9 @@ static int parse_args(int argc, char **argv, struct sweep *s)
 		case 'A':
 			s->aggregate = 1;
 			break;
+		case 'R':
+			s->other_revision = 1;
+			break;
 		case 'n':
 			count = 1;
 			break;
@@ -113,24 +124,20 @@ static int parse_args(int argc, char **argv, struct sweep *s)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("meshsweep (slurm-mesh) %s\n", PACKAGE_VERSION);
+			cli_print_version("meshsweep");
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return cli_bad_option("meshsweep", argv, c);
 		}
 	}
-	if (optind != argc - 1 || (!s->out && !count)) {
-		fprintf(stderr, "meshsweep: %s\nTry 'meshsweep --help'.\n",
-			optind == argc - 1 ? "--out FILE is required"
+	if (optind != argc - 1 || (!s->out && !count))
+		return cli_usage_error("meshsweep", "%s",
+				       optind == argc - 1
+					   ? "--out FILE is required"
 					   : "expected exactly one grid file");
-		return 2;
-	}
-	if (s->point >= 0 && s->aggregate) {
-		fprintf(stderr, "meshsweep: --point and --aggregate exclude "
-				"each other\nTry 'meshsweep --help'.\n");
-		return 2;
-	}
+	if (s->point >= 0 && s->aggregate)
+		return cli_usage_error(
+		    "meshsweep", "--point and --aggregate exclude each other");
 	s->grid_path = argv[optind];
 	return count ? -2 : -1;
 }
@@ -140,6 +147,7 @@ int main(int argc, char **argv)
 	struct sweep s;
 	int rc;
 
+	cli_signals(1);
 	memset(&s, 0, sizeof(s));
 	s.progress = -1;
 	s.point = -1;
@@ -156,7 +164,7 @@ int main(int argc, char **argv)
 		grid_free(&s.grid);
 		return 0;
 	}
-	rc = sweep_run(&s, argv[0]);
+	rc = sweep_run(&s);
 	grid_free(&s.grid);
 	return rc;
 }

@@ -1,46 +1,36 @@
 /* sweep.c - running the points of a grid, N meshsim processes at a time.
  *
  * HOW IT WORKS: generated workloads are made first, once per (workload,
- * seed), in a temporary directory.  Then points not yet in the tidy CSV
- * are started as meshsim processes, each writing its JSON summary to a
- * temporary file; when one exits, its row is appended (flushed at once,
- * so an interrupted sweep keeps what finished) and the next point starts.
- * Each point's rows by job-size class go to a second, long CSV (one row
- * per point and class), written before its tidy row; on a rerun, the
- * rows of points without an ok tidy row are dropped from it.
+ * generator seed), and kept next to the tidy CSV (workloads.c).  Then
+ * the points not yet in the tidy CSV are started as meshsim processes,
+ * each writing its JSON summary into a temporary directory; when one
+ * exits, its row is appended to the tidy CSV in one write(), so the file
+ * only ever holds whole rows, and the next point starts.  Each point's
+ * rows by job-size class go to a second, long CSV (one row per point and
+ * class), written before its tidy row; on a rerun, the rows of points
+ * without an ok tidy row are dropped from it.
+ *
+ * A signal (SIGINT, SIGTERM, SIGHUP) stops the sweep: the running
+ * meshsim processes are stopped and reaped, the temporary directory is
+ * removed, the rows of the points that finished stay (a rerun resumes
+ * from them), and meshsweep exits 128 + the signal.
  */
 #include "sweep.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-const char *const sweep_metrics[] = { "jobs",
-				      "skipped",
-				      "skipped_runtime",
-				      "skipped_size",
-				      "skipped_too_large",
-				      "skipped_submit",
-				      "refused",
-				      "makespan",
-				      "utilization",
-				      "mean_wait",
-				      "mean_bounded_slowdown",
-				      "mean_sum_pairwise",
-				      "mean_avg_pairwise_multi",
-				      "loss_of_capacity",
-				      "mean_stretch",
-				      "mean_service_time",
-				      "total_io_time",
-				      "avg_balance_factor",
-				      "avg_max_contention",
-				      NULL };
+#include "agg.h"
+#include "cli.h"
+#include "outfile.h"
+#include "proc.h"
+#include "runner.h"
+#include "tidy.h"
 
 #define MAX_ARGS 64
 #define KEY_LEN 40
@@ -51,97 +41,8 @@ typedef char opt_names[MAX_ARGS][KEY_LEN];
 struct slot {
 	pid_t pid;
 	size_t point;
-	char summary[128], err[128];
+	char summary[PATH_MAX + 32], err[PATH_MAX + 32];
 };
-
-struct runner {
-	struct sweep *s;
-	char meshsim[PATH_MAX], meshgen[PATH_MAX];
-	char tmpdir[64];
-	FILE *out, *by_size;
-	char *by_size_path;
-	char *done; /* per point: already in the tidy CSV */
-	size_t todo, finished, failed;
-	time_t t0;
-	int tty;
-};
-
-void csv_field(FILE *f, const char *s, int last)
-{
-	const char *p;
-
-	if (s && strpbrk(s, ",\"\n")) {
-		fputc('"', f);
-		for (p = s; *p; p++) {
-			if (*p == '"')
-				fputc('"', f);
-			fputc(*p, f);
-		}
-		fputc('"', f);
-	} else if (s) {
-		fputs(s, f);
-	}
-	fputc(last ? '\n' : ',', f);
-}
-
-int csv_split(char *line, char **field, int max)
-{
-	char *p = line, *w;
-	int n = 0;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	while (n < max) {
-		field[n++] = w = p;
-		if (*p == '"') { /* quoted: "" is a quote */
-			for (p++; *p && !(*p == '"' && p[1] != '"'); p++) {
-				*w++ = *p;
-				if (*p == '"')
-					p++;
-			}
-			if (*p == '"')
-				p++;
-			*w = '\0';
-		} else {
-			p += strcspn(p, ",");
-		}
-		if (*p != ',') {
-			*p = '\0';
-			return n;
-		}
-		*p++ = '\0';
-	}
-	return -1;
-}
-
-/* Path of a sibling program: $ENV, next to us, in the build tree, or
- * the bare name (PATH). */
-static void find_tool(const char *argv0, const char *env, const char *name,
-		      const char *build_rel, char *out)
-{
-	const char *e = getenv(env), *slash = strrchr(argv0, '/');
-	int dl = slash ? (int) (slash - argv0) : 0;
-
-	if (e && *e) {
-		snprintf(out, PATH_MAX, "%s", e);
-		return;
-	}
-	if (slash) {
-		snprintf(out, PATH_MAX, "%.*s/%s", dl, argv0, name);
-		if (!access(out, X_OK))
-			return;
-		snprintf(out, PATH_MAX, "%.*s/%s", dl, argv0, build_rel);
-		if (!access(out, X_OK))
-			return;
-	}
-	snprintf(out, PATH_MAX, "%s", name);
-}
-
-static char *value(const struct grid *g, size_t p, const char *key)
-{
-	int d = grid_find(g, key);
-
-	return d < 0 ? NULL : g->dim[d].values[grid_index(g, p, (size_t) d)];
-}
 
 /* "key=value;..." over all dimensions: a point's identity. */
 static void point_key(const struct grid *g, size_t p, char *buf, size_t len)
@@ -155,6 +56,8 @@ static void point_key(const struct grid *g, size_t p, char *buf, size_t len)
 				       g->dim[d].values[grid_index(g, p, d)]);
 }
 
+/* point, the grid keys, flags, status, version, workload_seed, the run
+ * columns, the metrics. */
 static void write_header(FILE *f, const struct grid *g)
 {
 	size_t d;
@@ -163,9 +66,11 @@ static void write_header(FILE *f, const struct grid *g)
 	fputs("point,", f);
 	for (d = 0; d < g->ndims; d++)
 		csv_field(f, g->dim[d].key, 0);
-	fputs("flags,status,version,", f);
-	for (m = 0; sweep_metrics[m]; m++)
-		csv_field(f, sweep_metrics[m], !sweep_metrics[m + 1]);
+	fputs("flags,status,version,workload_seed,", f);
+	for (m = 0; tidy_run_keys[m]; m++)
+		fprintf(f, "run_%s,", tidy_run_keys[m]);
+	for (m = 0; tidy_metrics[m]; m++)
+		csv_field(f, tidy_metrics[m], !tidy_metrics[m + 1]);
 }
 
 static void write_by_size_header(FILE *f, const struct grid *g)
@@ -195,219 +100,165 @@ static char *expected_header(const struct grid *g)
 	return buf;
 }
 
+/* Is the by-size row in line one of a finished point's? */
+static int by_size_kept(const struct runner *r, const char *line)
+{
+	const struct grid *g = &r->s->grid;
+	size_t np = grid_points(g), p;
+	char key[2048], *copy = strdup(line), *f[64];
+	int ok = 0;
+
+	if (copy && csv_split(copy, f, 64) > 0)
+		for (p = 0; p < np && !ok; p++) {
+			point_key(g, p, key, sizeof(key));
+			ok = r->done[p] && !strcmp(key, f[0]);
+		}
+	free(copy);
+	return ok;
+}
+
 /* Keeps the by-size rows of finished points only (an interrupted or
  * failed point may have left some), then opens the file for appending. */
 static int open_by_size(struct runner *r)
 {
-	const struct grid *g = &r->s->grid;
-	size_t np = grid_points(g), p, cap = 0;
-	char *line = NULL, *copy = NULL, key[2048], *f[64], tmp[PATH_MAX + 8];
-	FILE *in = fopen(r->by_size_path, "r"), *keep;
-	int first = 1, ok, kept = 0;
+	struct cli_outfile keep;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *in = fopen(r->by_size_path, "r");
+	int first = 1, rc = 0;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", r->by_size_path);
-	keep = in ? fopen(tmp, "w") : NULL;
-	while (keep && getline(&line, &cap, in) >= 0) {
-		free(copy);
-		copy = strdup(line);
-		ok = first;
-		if (!first && copy && csv_split(copy, f, 64) > 0)
-			for (p = 0; p < np && !ok; p++) {
-				point_key(g, p, key, sizeof(key));
-				ok = r->done[p] && !strcmp(key, f[0]);
-			}
+	if (cli_out_open(&keep, "meshsweep", "by-size CSV", r->by_size_path)) {
+		if (in)
+			fclose(in);
+		return -1;
+	}
+	write_by_size_header(keep.f, &r->s->grid);
+	while (in && getline(&line, &cap, in) >= 0) {
+		if (!first && by_size_kept(r, line))
+			fputs(line, keep.f);
 		first = 0;
-		if (ok)
-			kept += fputs(line, keep) >= 0;
 	}
 	free(line);
-	free(copy);
 	if (in)
 		fclose(in);
-	if (in && (!keep || fclose(keep) || rename(tmp, r->by_size_path))) {
-		fprintf(stderr, "meshsweep: cannot rewrite %s: %s\n",
-			r->by_size_path, strerror(errno));
-		return -1;
-	}
-	r->by_size = fopen(r->by_size_path, "a");
-	if (!r->by_size) {
+	if (cli_out_commit(&keep, "meshsweep", "by-size CSV"))
+		rc = -1;
+	r->by_size = rc ? NULL : fopen(r->by_size_path, "a");
+	if (!rc && !r->by_size) {
 		fprintf(stderr, "meshsweep: cannot open %s: %s\n",
 			r->by_size_path, strerror(errno));
-		return -1;
+		rc = -1;
 	}
-	if (!kept) /* a new (or empty) file */
-		write_by_size_header(r->by_size, g);
-	fflush(r->by_size);
+	return rc;
+}
+
+/* Marks the point of an ok row done; counts it in *other if it was made
+ * by another meshsim revision. */
+static void mark_done(struct runner *r, char **f, int n, size_t *other)
+{
+	const struct grid *g = &r->s->grid;
+	size_t np = grid_points(g), p, st = g->ndims + 2;
+	char key[2048];
+
+	if (n < (int) st + 2 || strcmp(f[st], "ok"))
+		return;
+	if (r->revision[0] && strcmp(f[st + 1], r->revision) && ++*other <= 3)
+		fprintf(stderr,
+			"meshsweep: %s: point %s was run by meshsim %s, not "
+			"%s\n",
+			r->s->out, f[0], f[st + 1], r->revision);
+	for (p = 0; p < np; p++) {
+		point_key(g, p, key, sizeof(key));
+		if (!strcmp(key, f[0]))
+			r->done[p] = 1;
+	}
+}
+
+/* A new tidy CSV: its header, complete or not at all. */
+static int create_tidy(struct runner *r)
+{
+	struct cli_outfile o;
+
+	if (cli_out_open(&o, "meshsweep", "--out", r->s->out))
+		return -1;
+	write_header(o.f, &r->s->grid);
+	return cli_out_commit(&o, "meshsweep", "--out");
+}
+
+static int tidy_header_ok(struct runner *r, const char *line, const char *want)
+{
+	if (!strcmp(line, want))
+		return 1;
+	fprintf(stderr,
+		"meshsweep: %s: its header is not the one this meshsweep "
+		"writes for this grid (an older meshsweep's CSV has other "
+		"columns, or it is another grid's); give another --out, or "
+		"move the file away\n",
+		r->s->out);
 	return 0;
 }
 
 /* Reads the tidy CSV (if any): marks finished points, checks the
- * columns match this grid, and opens it for appending. */
+ * columns match this grid and the rows this meshsim's revision, and
+ * opens it for appending. */
 static int open_tidy(struct runner *r)
 {
 	const struct grid *g = &r->s->grid;
-	size_t np = grid_points(g), p, cap = 0;
-	char *line = NULL, key[2048], *f[64], *want = expected_header(g);
+	size_t np = grid_points(g), cap = 0, other = 0;
+	char *line = NULL, *f[128], *want = expected_header(g);
 	FILE *in = fopen(r->s->out, "r");
-	int n, first = 1;
+	int first = 1, rc = 0;
 
 	r->done = calloc(np ? np : 1, 1);
-	if (!r->done || !want) {
-		free(want);
-		return -1;
-	}
-	while (in && getline(&line, &cap, in) >= 0) {
-		if (first) {
-			first = 0;
-			if (strcmp(line, want)) {
-				fprintf(
-				    stderr,
-				    "meshsweep: %s: its header is not the one "
-				    "this meshsweep writes for this grid (an "
-				    "older meshsweep's CSV has no version and "
-				    "fate columns, or another grid's); give "
-				    "another --out, or move the file away\n",
-				    r->s->out);
-				fclose(in);
-				free(line);
-				free(want);
-				return -1;
-			}
-			continue;
-		}
-		n = csv_split(line, f, 64);
-		if (n < (int) g->ndims + 3 || strcmp(f[g->ndims + 2], "ok"))
-			continue;
-		for (p = 0; p < np; p++) {
-			point_key(g, p, key, sizeof(key));
-			if (!strcmp(key, f[0]))
-				r->done[p] = 1;
-		}
+	if (!r->done || !want)
+		rc = -1;
+	while (!rc && in && getline(&line, &cap, in) >= 0) {
+		if (first)
+			rc = tidy_header_ok(r, line, want) ? 0 : -1;
+		else
+			mark_done(r, f, csv_split(line, f, 128), &other);
+		first = 0;
 	}
 	free(line);
 	free(want);
 	if (in)
 		fclose(in);
-	r->out = fopen(r->s->out, "a");
-	if (!r->out) {
+	if (!rc && other && !r->s->other_revision) {
+		fprintf(
+		    stderr,
+		    "meshsweep: %s: %zu finished points were run by another "
+		    "meshsim revision than %s; rerun them (give another "
+		    "--out) or keep them with --resume-other-revision\n",
+		    r->s->out, other, r->revision);
+		rc = -1;
+	}
+	if (!rc && first)
+		rc = create_tidy(r);
+	r->out_fd = rc ? -1 : open(r->s->out, O_WRONLY | O_APPEND);
+	if (!rc && r->out_fd < 0) {
 		fprintf(stderr, "meshsweep: --out: cannot open %s: %s\n",
 			r->s->out, strerror(errno));
-		return -1;
+		rc = -1;
 	}
-	if (first)
-		write_header(r->out, g);
-	fflush(r->out);
-	return 0;
+	return rc;
 }
 
-/* workload "mache:jobs=300:interarrival=1500" -> argv for meshsim-gen. */
-static int gen_args(struct runner *r, const char *spec, char *seed, char *swf,
-		    char *attrs, char **av, char *buf, size_t len,
-		    opt_names names)
+/* grid_value() in buf. */
+static char *copy_value(const struct grid *g, size_t p, size_t d, char *buf)
 {
-	char *tok, *save = NULL;
-	int n = 0;
+	char tmp[PATH_MAX];
 
-	snprintf(buf, len, "%s", spec);
-	av[n++] = r->meshgen;
-	av[n++] = "--workload";
-	av[n++] = strtok_r(buf, ":", &save);
-	while ((tok = strtok_r(NULL, ":", &save)) && n < MAX_ARGS - 10) {
-		char *eq = strchr(tok, '=');
-
-		if (!eq || strlen(tok) > KEY_LEN - 3)
-			return -1;
-		*eq = '\0';
-		snprintf(names[n], KEY_LEN, "--%s", tok);
-		av[n] = names[n];
-		n++;
-		av[n++] = eq + 1;
-	}
-	av[n++] = "--seed";
-	av[n++] = seed;
-	av[n++] = "--swf";
-	av[n++] = swf;
-	av[n++] = "--attrs";
-	av[n++] = attrs;
-	av[n] = NULL;
-	return n;
-}
-
-static int run_wait(char **av, const char *err_path)
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-		if (fd >= 0)
-			dup2(fd, 2);
-		execvp(av[0], av);
-		fprintf(stderr, "cannot run %s: %s\n", av[0], strerror(errno));
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
-static void gen_paths(const struct runner *r, size_t w, size_t sd, char *swf,
-		      char *attrs)
-{
-	snprintf(swf, PATH_MAX, "%s/w%zu-s%zu.swf", r->tmpdir, w, sd);
-	snprintf(attrs, PATH_MAX, "%s/w%zu-s%zu.csv", r->tmpdir, w, sd);
-}
-
-/* Every (workload, seed) the remaining points need, made once. */
-static int make_workloads(struct runner *r)
-{
-	const struct grid *g = &r->s->grid;
-	int dw = grid_find(g, "workload"), ds = grid_find(g, "seed");
-	size_t w, sd, ns = ds < 0 ? 1 : g->dim[ds].n;
-	char swf[PATH_MAX], attrs[PATH_MAX], err[PATH_MAX], buf[512];
-
-	for (w = 0; dw >= 0 && w < g->dim[dw].n; w++)
-		for (sd = 0; sd < ns; sd++) {
-			char *av[MAX_ARGS];
-			opt_names names;
-			int n, rc;
-
-			if (r->s->point >= 0 &&
-			    (w != grid_index(g, (size_t) r->s->point,
-					     (size_t) dw) ||
-			     (ds >= 0 &&
-			      sd != grid_index(g, (size_t) r->s->point,
-					       (size_t) ds))))
-				continue; /* --point: only its workload */
-			gen_paths(r, w, sd, swf, attrs);
-			snprintf(err, sizeof(err), "%s/gen.err", r->tmpdir);
-			n = gen_args(r, g->dim[dw].values[w],
-				     ds < 0 ? "0" : g->dim[ds].values[sd], swf,
-				     attrs, av, buf, sizeof(buf), names);
-			rc = n < 0 ? 2 : run_wait(av, err);
-			if (rc) {
-				fprintf(
-				    stderr,
-				    "meshsweep: %s:%ld:workload: meshsim-gen "
-				    "failed for \"%s\" (exit %d); see %s\n",
-				    r->s->grid_path, g->dim[dw].line,
-				    g->dim[dw].values[w], rc, err);
-				return -1;
-			}
-		}
-	return 0;
+	snprintf(buf, PATH_MAX, "%s", grid_value(g, p, d, tmp, sizeof(tmp)));
+	return buf;
 }
 
 /* argv of meshsim for point p. */
-static int point_args(struct runner *r, size_t p, struct slot *sl, char **av,
-		      char *flagbuf, size_t len, opt_names names)
+static void point_args(struct runner *r, size_t p, struct slot *sl, char **av,
+		       char *flagbuf, size_t len, opt_names names,
+		       char paths[][PATH_MAX])
 {
 	const struct grid *g = &r->s->grid;
-	static char swf[PATH_MAX], attrs[PATH_MAX];
-	int n = 0, dw = grid_find(g, "workload"), ds = grid_find(g, "seed");
+	int n = 0, np = 0, dw = grid_find(g, "workload");
 	char *tok, *save = NULL;
 	size_t d;
 
@@ -415,12 +266,13 @@ static int point_args(struct runner *r, size_t p, struct slot *sl, char **av,
 	for (d = 0; d < g->ndims; d++) {
 		const char *k = g->dim[d].key;
 
-		if (!strcmp(k, "trace") || !strcmp(k, "workload"))
+		if (!strcmp(k, "trace") || !strcmp(k, "workload") ||
+		    !strcmp(k, "workload-seed") || !strcmp(k, "attrs"))
 			continue;
 		snprintf(names[n], KEY_LEN, "--%s", k);
 		av[n] = names[n];
 		n++;
-		av[n++] = g->dim[d].values[grid_index(g, p, d)];
+		av[n++] = copy_value(g, p, d, paths[np++]);
 	}
 	snprintf(flagbuf, len, "%s", g->flags ? g->flags : "");
 	for (tok = strtok_r(flagbuf, " \t", &save); tok && n < MAX_ARGS - 8;
@@ -430,86 +282,34 @@ static int point_args(struct runner *r, size_t p, struct slot *sl, char **av,
 	av[n++] = "--summary";
 	av[n++] = sl->summary;
 	if (dw >= 0) {
-		gen_paths(r, grid_index(g, p, (size_t) dw),
-			  ds < 0 ? 0 : grid_index(g, p, (size_t) ds), swf,
-			  attrs);
+		workload_paths(r, p, paths[np], paths[np + 1]);
 		av[n++] = "--job-attrs";
-		av[n++] = attrs;
-		av[n++] = swf;
+		av[n++] = paths[np + 1];
+		av[n++] = paths[np];
 	} else {
-		av[n++] = value(g, p, "trace");
+		if (grid_find(g, "attrs") >= 0) {
+			attrs_path(r, p, paths[np + 1]);
+			av[n++] = "--job-attrs";
+			av[n++] = paths[np + 1];
+		}
+		av[n++] =
+		    copy_value(g, p, (size_t) grid_find(g, "trace"), paths[np]);
 	}
 	av[n] = NULL;
-	return n;
 }
 
 static int start_point(struct runner *r, size_t p, struct slot *sl)
 {
-	char *av[MAX_ARGS], flagbuf[1024];
+	char *av[MAX_ARGS], flagbuf[1024], paths[GRID_MAX_DIMS + 2][PATH_MAX];
 	opt_names names;
-	int fd;
-	pid_t pid;
 
 	snprintf(sl->summary, sizeof(sl->summary), "%s/p%zu.json", r->tmpdir,
 		 p);
 	snprintf(sl->err, sizeof(sl->err), "%s/p%zu.err", r->tmpdir, p);
-	point_args(r, p, sl, av, flagbuf, sizeof(flagbuf), names);
-	pid = fork();
-	if (!pid) {
-		fd = open(sl->err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		if (fd >= 0) {
-			dup2(fd, 2);
-			dup2(fd, 1);
-		}
-		execvp(av[0], av);
-		fprintf(stderr, "cannot run %s: %s\n", av[0], strerror(errno));
-		_exit(127);
-	}
-	sl->pid = pid;
+	point_args(r, p, sl, av, flagbuf, sizeof(flagbuf), names, paths);
+	sl->pid = proc_start(av, sl->err, 1);
 	sl->point = p;
-	return pid < 0 ? -1 : 0;
-}
-
-/* The value of "key": in meshsim's one-key-per-line JSON, or "". */
-static void json_value(const char *json, const char *key, char *out, size_t len)
-{
-	char pat[64];
-	const char *p;
-	size_t n;
-
-	snprintf(pat, sizeof(pat), "\n  \"%s\": ", key);
-	p = strstr(json, pat);
-	out[0] = '\0';
-	if (!p)
-		return;
-	p += strlen(pat);
-	n = strcspn(p, ",\n}");
-	if (n >= len || !strncmp(p, "null", 4))
-		return;
-	memcpy(out, p, n);
-	out[n] = '\0';
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t) n + 1);
-	if (buf && fread(buf, 1, (size_t) n, f) != (size_t) n) {
-		free(buf);
-		buf = NULL;
-	}
-	if (buf)
-		buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return sl->pid < 0 ? -1 : 0;
 }
 
 /* The point's rows of meshsim's "by_size" array, one per size class. */
@@ -542,33 +342,64 @@ static void write_by_size(struct runner *r, size_t p, const char *json)
 	fflush(r->by_size);
 }
 
-static void write_row(struct runner *r, size_t p, int status, const char *json)
+/* One tidy row into f. */
+static void format_row(const struct runner *r, size_t p, int status,
+		       const char *json, FILE *f)
 {
 	const struct grid *g = &r->s->grid;
-	char key[2048], v[64];
+	char key[2048], v[PATH_MAX + 64];
 	size_t d;
 	int m;
 
+	point_key(g, p, key, sizeof(key));
+	csv_field(f, key, 0);
+	for (d = 0; d < g->ndims; d++)
+		csv_field(f, g->dim[d].values[grid_index(g, p, d)], 0);
+	csv_field(f, g->flags ? g->flags : "", 0);
+	csv_field(f, status ? "failed" : "ok", 0);
+	tidy_json_field(json ? json : "", "version", v, sizeof(v));
+	csv_field(f, v, 0);
+	csv_field(f,
+		  grid_find(g, "workload") < 0 && grid_find(g, "attrs") < 0
+		      ? ""
+		      : workload_seed(g, p),
+		  0);
+	for (m = 0; tidy_run_keys[m]; m++) {
+		tidy_json_field(json ? json : "", tidy_run_keys[m], v,
+				sizeof(v));
+		csv_field(f, v, 0);
+	}
+	for (m = 0; tidy_metrics[m]; m++) {
+		tidy_json_field(json ? json : "", tidy_metrics[m], v,
+				sizeof(v));
+		csv_field(f, v, !tidy_metrics[m + 1]);
+	}
+}
+
+/* The row is appended in one write(): the file holds whole rows only. */
+static void write_row(struct runner *r, size_t p, int status, const char *json)
+{
+	char *buf = NULL;
+	size_t len = 0, off = 0;
+	FILE *m = open_memstream(&buf, &len);
+	ssize_t n;
+
 	if (json)
 		write_by_size(r, p, json);
-	point_key(g, p, key, sizeof(key));
-	csv_field(r->out, key, 0);
-	for (d = 0; d < g->ndims; d++)
-		csv_field(r->out, g->dim[d].values[grid_index(g, p, d)], 0);
-	csv_field(r->out, g->flags ? g->flags : "", 0);
-	csv_field(r->out, status ? "failed" : "ok", 0);
-	v[0] = '\0';
-	if (json) /* "x.y" -> x.y */
-		json_value(json, "version", v, sizeof(v));
-	csv_field(r->out, v[0] == '"' ? (v[strlen(v) - 1] = '\0', v + 1) : v,
-		  0);
-	for (m = 0; sweep_metrics[m]; m++) {
-		v[0] = '\0';
-		if (json)
-			json_value(json, sweep_metrics[m], v, sizeof(v));
-		csv_field(r->out, v, !sweep_metrics[m + 1]);
+	if (!m)
+		return;
+	format_row(r, p, status, json, m);
+	if (fclose(m)) {
+		free(buf);
+		return;
 	}
-	fflush(r->out);
+	while (off < len && ((n = write(r->out_fd, buf + off, len - off)) > 0 ||
+			     (n < 0 && errno == EINTR)))
+		off += n > 0 ? (size_t) n : 0;
+	if (off < len)
+		fprintf(stderr, "meshsweep: --out: write error on %s: %s\n",
+			r->s->out, strerror(errno));
+	free(buf);
 }
 
 static void progress(struct runner *r)
@@ -593,12 +424,12 @@ static void progress(struct runner *r)
 static void finish_point(struct runner *r, struct slot *sl, int wstatus)
 {
 	int rc = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128;
-	char *json = rc ? NULL : slurp(sl->summary);
+	char *json = rc ? NULL : proc_read_file(sl->summary);
 
 	if (!rc && !json)
 		rc = 1;
 	if (rc && ++r->failed <= 5) { /* the first few in full */
-		char key[2048], *err = slurp(sl->err);
+		char key[2048], *err = proc_read_file(sl->err);
 
 		point_key(&r->s->grid, sl->point, key, sizeof(key));
 		fprintf(stderr, "%smeshsweep: point %s failed (exit %d): %s",
@@ -614,17 +445,38 @@ static void finish_point(struct runner *r, struct slot *sl, int wstatus)
 	progress(r);
 }
 
+/* After a signal: the runs still going are stopped and reaped; one that
+ * ended well just before keeps its row, the others leave none. */
+static void stop_points(struct runner *r, struct slot *slots, size_t n)
+{
+	pid_t *pids = calloc(n, sizeof(*pids));
+	int *st = calloc(n, sizeof(*st));
+	size_t i;
+
+	for (i = 0; pids && st && i < n; i++)
+		pids[i] = slots[i].pid;
+	if (pids && st)
+		proc_stop(pids, st, n);
+	for (i = 0; pids && st && i < n; i++)
+		if (slots[i].pid > 0 && !pids[i] && WIFEXITED(st[i]) &&
+		    !WEXITSTATUS(st[i]))
+			finish_point(r, &slots[i], st[i]);
+	free(pids);
+	free(st);
+}
+
 static int run_points(struct runner *r)
 {
 	size_t np = grid_points(&r->s->grid), next = 0, busy = 0, i;
-	struct slot *slots = calloc((size_t) r->s->jobs, sizeof(*slots));
+	size_t nslots = (size_t) r->s->jobs;
+	struct slot *slots = calloc(nslots, sizeof(*slots));
 	int st;
 	pid_t pid;
 
 	if (!slots)
 		return -1;
-	for (;;) {
-		while (busy < (size_t) r->s->jobs && next < np) {
+	while (!cli_caught()) {
+		while (busy < nslots && next < np) {
 			if (r->done[next]) {
 				next++;
 				continue;
@@ -637,19 +489,27 @@ static int run_points(struct runner *r)
 		}
 		if (!busy)
 			break;
-		pid = wait(&st);
-		for (i = 0; pid > 0 && i < (size_t) r->s->jobs; i++)
-			if (slots[i].pid == pid) {
+		pid = proc_wait(&st);
+		for (i = 0; pid > 0 && i < nslots; i++) {
+			if (slots[i].pid != pid)
+				continue;
+			/* After a signal (a terminal's Ctrl-C reaches the
+			 * runs too) only a run that ended well counts. */
+			if (!cli_caught() ||
+			    (WIFEXITED(st) && !WEXITSTATUS(st)))
 				finish_point(r, &slots[i], st);
-				busy--;
-			}
+			slots[i].pid = 0;
+			busy--;
+		}
 	}
+	if (cli_caught())
+		stop_points(r, slots, nslots);
 	free(slots);
-	return 0;
+	return cli_caught() ? -1 : 0;
 }
 
-/* OUT.csv -> OUT-SUFFIX.csv */
-static char *sibling_csv(const char *out, const char *suffix)
+/* OUT.csv -> OUT-SUFFIX.csv (or OUT-SUFFIX with an empty extension). */
+static char *sibling(const char *out, const char *suffix, const char *ext)
 {
 	size_t n = strlen(out);
 	char *a = malloc(n + strlen(suffix) + 8);
@@ -658,17 +518,8 @@ static char *sibling_csv(const char *out, const char *suffix)
 		return NULL;
 	if (n > 4 && !strcmp(out + n - 4, ".csv"))
 		n -= 4;
-	sprintf(a, "%.*s-%s.csv", (int) n, out, suffix);
+	sprintf(a, "%.*s-%s%s", (int) n, out, suffix, ext);
 	return a;
-}
-
-static void remove_tmpdir(const char *dir)
-{
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd))
-		fprintf(stderr, "meshsweep: could not remove %s\n", dir);
 }
 
 /* --aggregate: every point must have an ok row; the missing and failed
@@ -697,24 +548,103 @@ static size_t report_missing(const struct runner *r)
 	return missing;
 }
 
-int sweep_run(struct sweep *s, const char *argv0)
+/* meshsim's revision, as its --version reports it (the last word). */
+static int meshsim_revision(struct runner *r)
+{
+	char *av[] = { r->meshsim, "--version", NULL }, line[256];
+	const char *sp;
+
+	if (proc_first_line(av, line, sizeof(line))) {
+		fprintf(stderr, "meshsweep: cannot run %s --version\n",
+			r->meshsim);
+		return -1;
+	}
+	sp = strrchr(line, ' ');
+	snprintf(r->revision, sizeof(r->revision), "%s", sp ? sp + 1 : line);
+	return 0;
+}
+
+/* Paths, meshsim's revision, the temporary directory and the CSVs. */
+static int prepare(struct runner *r, struct sweep *s)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	r->s = s;
+	r->t0 = time(NULL);
+	r->out_fd = -1;
+	r->tty = s->progress == 1 || (s->progress < 0 && isatty(2));
+	cli_find_tool("MESHSIM", "meshsim", "../meshsim/meshsim", r->meshsim);
+	cli_find_tool("MESHGEN", "meshsim-gen", "../meshgen/meshsim-gen",
+		      r->meshgen);
+	snprintf(r->tmpdir, sizeof(r->tmpdir), "%s/meshsweep.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	r->by_size_path = sibling(s->out, "by-size", ".csv");
+	r->wl_dir = sibling(s->out, "workloads", "");
+	if (!r->by_size_path || !r->wl_dir)
+		return -1;
+	if ((!s->aggregate && meshsim_revision(r)) || !mkdtemp(r->tmpdir)) {
+		r->tmpdir[0] = '\0';
+		return -1;
+	}
+	return open_tidy(r) || (!s->aggregate && open_by_size(r)) ? -1 : 0;
+}
+
+/* The points to run: all missing ones, --point's, or none. */
+static void choose_points(struct runner *r)
+{
+	struct sweep *s = r->s;
+	size_t np = grid_points(&s->grid), p;
+
+	for (p = 0; p < np; p++)
+		r->todo += !r->done[p] && !s->aggregate &&
+			   (s->point < 0 || p == (size_t) s->point);
+	if (s->aggregate && report_missing(r))
+		r->failed = 1;
+	for (p = 0; p < np && (s->aggregate || s->point >= 0); p++)
+		if (p != (size_t) s->point)
+			r->done[p] = 1; /* run nothing else */
+	if (np > r->todo && s->point < 0 && !s->aggregate)
+		fprintf(stderr, "meshsweep: %zu of %zu points already in %s\n",
+			np - r->todo, np, s->out);
+}
+
+static void cleanup(struct runner *r)
+{
+	if (r->out_fd >= 0)
+		close(r->out_fd);
+	if (r->by_size)
+		fclose(r->by_size);
+	free(r->by_size_path);
+	free(r->wl_dir);
+	free(r->done);
+	if (r->tmpdir[0] && r->tmpdir[strlen(r->tmpdir) - 1] != 'X')
+		proc_remove_tree(r->tmpdir);
+}
+
+/* The aggregated CSV of a complete run (not of one --point). */
+static int aggregate(struct runner *r)
+{
+	struct sweep *s = r->s;
+	char *agg = s->agg ? NULL : sibling(s->out, "agg", ".csv");
+	int rc = (!s->agg && !agg) ||
+		 sweep_aggregate(s->out, s->agg ? s->agg : agg) || r->failed;
+
+	if (r->failed && !s->aggregate)
+		fprintf(stderr, "meshsweep: %zu of %zu points failed\n",
+			r->failed, r->todo);
+	free(agg);
+	return rc;
+}
+
+int sweep_run(struct sweep *s)
 {
 	struct runner r;
-	char *agg;
-	size_t p, np = grid_points(&s->grid);
+	size_t np = grid_points(&s->grid);
 	int rc = 1;
 
 	memset(&r, 0, sizeof(r));
-	r.s = s;
-	r.t0 = time(NULL);
-	r.tty = s->progress == 1 || (s->progress < 0 && isatty(2));
-	find_tool(argv0, "MESHSIM", "meshsim", "../meshsim/meshsim", r.meshsim);
-	find_tool(argv0, "MESHGEN", "meshsim-gen", "../meshgen/meshsim-gen",
-		  r.meshgen);
-	snprintf(r.tmpdir, sizeof(r.tmpdir), "/tmp/meshsweep.XXXXXX");
-	r.by_size_path = sibling_csv(s->out, "by-size");
-	if (!r.by_size_path || !mkdtemp(r.tmpdir) || open_tidy(&r) ||
-	    (!s->aggregate && open_by_size(&r)))
+	proc_init();
+	if (prepare(&r, s))
 		goto out;
 	if (s->point >= 0 && (size_t) s->point >= np) {
 		fprintf(stderr,
@@ -724,21 +654,9 @@ int sweep_run(struct sweep *s, const char *argv0)
 		rc = 2;
 		goto out;
 	}
-	for (p = 0; p < np; p++)
-		r.todo += !r.done[p] && !s->aggregate &&
-			  (s->point < 0 || p == (size_t) s->point);
-	if (s->aggregate && report_missing(&r))
-		r.failed = 1;
-	for (p = 0; p < np && (s->aggregate || s->point >= 0); p++)
-		if (p != (size_t) s->point)
-			r.done[p] = 1; /* run nothing else */
-	if (np > r.todo && s->point < 0 && !s->aggregate)
-		fprintf(stderr, "meshsweep: %zu of %zu points already in %s\n",
-			np - r.todo, np, s->out);
-	if (!s->aggregate && (make_workloads(&r) || run_points(&r)))
+	choose_points(&r);
+	if (!s->aggregate && (workloads_make(&r) || run_points(&r)))
 		goto out;
-	fclose(r.out);
-	r.out = NULL;
 	if (r.by_size && fclose(r.by_size)) {
 		r.by_size = NULL;
 		fprintf(stderr, "meshsweep: write error on %s\n",
@@ -746,25 +664,15 @@ int sweep_run(struct sweep *s, const char *argv0)
 		goto out;
 	}
 	r.by_size = NULL;
-	if (s->point >= 0) { /* one point of many: nothing to aggregate */
-		rc = r.failed != 0;
-		goto out;
-	}
-	agg = s->agg ? NULL : sibling_csv(s->out, "agg");
-	rc = (!s->agg && !agg) ||
-	     sweep_aggregate(s->out, s->agg ? s->agg : agg) || r.failed;
-	if (r.failed && !s->aggregate)
-		fprintf(stderr, "meshsweep: %zu of %zu points failed\n",
-			r.failed, r.todo);
-	free(agg);
+	rc = s->point >= 0 ? r.failed != 0 : aggregate(&r);
 out:
-	if (r.out)
-		fclose(r.out);
-	if (r.by_size)
-		fclose(r.by_size);
-	free(r.by_size_path);
-	free(r.done);
-	if (r.tmpdir[0] && r.tmpdir[0] != 'X')
-		remove_tmpdir(r.tmpdir);
+	cleanup(&r);
+	if (cli_caught()) {
+		fprintf(stderr,
+			"%smeshsweep: interrupted: %zu of %zu points ran, "
+			"their rows are in %s\n",
+			r.tty ? "\n" : "", r.finished, r.todo, s->out);
+		cli_exit_signal(cli_caught());
+	}
 	return rc;
 }

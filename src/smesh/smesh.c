@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <slurm/slurm.h>
@@ -24,6 +25,7 @@
 
 #include "config.h"
 
+#include "cli.h"
 #include "mesh.h"
 
 #define EXIT_USAGE 2
@@ -37,9 +39,11 @@ static void usage(FILE *f)
 	    "Show job placements on the mesh described by mesh.conf.\n\n"
 	    "  --mesh-conf FILE  mesh description (default: mesh.conf next to\n"
 	    "                    $SLURM_CONF, else next to the controller's slurm.conf)\n"
-	    "  --svg FILE        also draw the mesh (FILE.svg or FILE.png) with\n"
-	    "                    meshplot snapshot, the picture meshsim results get\n"
-	    "  --help, --version\n");
+	    "  --svg FILE        also draw the mesh into FILE (.svg or .png) with\n"
+	    "                    meshplot snapshot, the picture meshsim results get,\n"
+	    "                    captioned with the cluster's name and the time\n"
+	    "  -h, --help        this help, then exit\n"
+	    "  -V, --version     the source revision, then exit\n");
 }
 
 static void slurm_fail(const char *what)
@@ -388,26 +392,26 @@ static void print_map(const struct mesh_conf *c, const char *map)
 	}
 }
 
-/* meshplot: $MESHPLOT, next to smesh, in the build tree, or on PATH. */
-static void find_meshplot(const char *argv0, char *out)
+/* --svg FILE is checked before Slurm is asked anything: a name meshplot
+ * can draw, and meshplot itself. */
+static int check_svg(const char *svg, char *tool)
 {
-	const char *e = getenv("MESHPLOT"), *slash = strrchr(argv0, '/');
-	int dl = slash ? (int) (slash - argv0) : 0;
+	size_t n = strlen(svg);
 
-	if (e && *e) {
-		snprintf(out, PATH_MAX, "%s", e);
-		return;
+	if (n < 5 ||
+	    (strcmp(svg + n - 4, ".svg") && strcmp(svg + n - 4, ".png")))
+		return cli_usage_error(
+		    "smesh",
+		    "--svg %s: the picture's name must end in .svg or .png",
+		    svg);
+	if (cli_find_tool("MESHPLOT", "meshplot",
+			  "../../contrib/plots/meshplot", tool)) {
+		fprintf(stderr,
+			"smesh: --svg: meshplot not found (next to smesh, in "
+			"$MESHPLOT or on PATH)\n");
+		return EXIT_FAILURE;
 	}
-	if (slash) {
-		snprintf(out, PATH_MAX, "%.*s/meshplot", dl, argv0);
-		if (!access(out, X_OK))
-			return;
-		snprintf(out, PATH_MAX, "%.*s/../../contrib/plots/meshplot", dl,
-			 argv0);
-		if (!access(out, X_OK))
-			return;
-	}
-	snprintf(out, PATH_MAX, "meshplot");
+	return 0;
 }
 
 /* "x,y[,z];..." of the I/O nodes, for meshplot. */
@@ -426,15 +430,14 @@ static void io_list(const struct mesh_topo *t, char *buf, size_t len)
 }
 
 /* Draw the snapshot CSV with meshplot into svg; 0 or -1. */
-static int draw(const struct mesh_conf *c, char *csv, char *svg,
-		const char *argv0)
+static int draw(const struct mesh_conf *c, char *csv, char *svg, char *tool,
+		char *caption)
 {
-	char tool[PATH_MAX], mesh[64], io[8192], title[PATH_MAX + 64];
-	char *av[16];
+	char mesh[64], io[8192], title[PATH_MAX + 64];
+	char *av[20];
 	int n = 0, st;
 	pid_t pid;
 
-	find_meshplot(argv0, tool);
 	mesh_topo_format(c->topo, mesh, sizeof(mesh));
 	io_list(c->topo, io, sizeof(io));
 	snprintf(title, sizeof(title), "Slurm jobs on %s (%s)", mesh, c->path);
@@ -449,6 +452,8 @@ static int draw(const struct mesh_conf *c, char *csv, char *svg,
 	av[n++] = io;
 	av[n++] = "--title";
 	av[n++] = title;
+	av[n++] = "--caption";
+	av[n++] = caption;
 	av[n++] = "--out";
 	av[n++] = svg;
 	av[n] = NULL;
@@ -467,7 +472,28 @@ static int draw(const struct mesh_conf *c, char *csv, char *svg,
 	return 0;
 }
 
-static int show_mesh(const struct mesh_conf *c, char *svg, const char *argv0)
+/* "Slurm cluster NAME at YYYY-MM-DD HH:MM:SS" for the time the job
+ * records were read. */
+static void live_caption(time_t when, char *buf, size_t len)
+{
+	slurm_conf_t *cf = NULL;
+	char at[32];
+	struct tm tm;
+
+	if (!localtime_r(&when, &tm) ||
+	    !strftime(at, sizeof(at), "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(at, sizeof(at), "%lld", (long long) when);
+	if (slurm_load_ctl_conf((time_t) 0, &cf) == SLURM_SUCCESS &&
+	    cf->cluster_name)
+		snprintf(buf, len, "Slurm cluster %s at %s", cf->cluster_name,
+			 at);
+	else
+		snprintf(buf, len, "Slurm at %s", at);
+	if (cf)
+		slurm_free_ctl_conf(cf);
+}
+
+static int show_mesh(const struct mesh_conf *c, char *svg, char *tool)
 {
 	char csv_path[] = "/tmp/smesh-snapshot.XXXXXX";
 	FILE *csv = NULL;
@@ -475,6 +501,7 @@ static int show_mesh(const struct mesh_conf *c, char *svg, const char *argv0)
 	job_info_msg_t *jobs = NULL;
 	node_info_msg_t *nodes = NULL;
 	char *map, mesh[64];
+	time_t loaded;
 
 	if (slurm_load_node((time_t) 0, &nodes, SHOW_ALL) != SLURM_SUCCESS) {
 		slurm_fail("cannot load nodes");
@@ -485,6 +512,7 @@ static int show_mesh(const struct mesh_conf *c, char *svg, const char *argv0)
 		slurm_free_node_info_msg(nodes);
 		return EXIT_FAILURE;
 	}
+	loaded = time(NULL);
 	map = calloc(c->topo->nodes, 1);
 	if (!map)
 		abort();
@@ -504,14 +532,39 @@ static int show_mesh(const struct mesh_conf *c, char *svg, const char *argv0)
 	mark_jobs(c, jobs, map, csv);
 	print_map(c, map);
 	if (csv) {
-		rc = fclose(csv) || draw(c, csv_path, svg, argv0) ? EXIT_FAILURE
-								  : rc;
+		char caption[256];
+
+		live_caption(loaded, caption, sizeof(caption));
+		rc = fclose(csv) || draw(c, csv_path, svg, tool, caption)
+			 ? EXIT_FAILURE
+			 : rc;
 		unlink(csv_path);
 	}
 	free(map);
 	slurm_free_job_info_msg(jobs);
 	slurm_free_node_info_msg(nodes);
 	return rc;
+}
+
+/* "show job JOBID" or "show mesh"; 0 or the usage error's status. */
+static int check_command(int argc, char **argv, struct job_ref *job)
+{
+	if (argc < 2 || strcmp(argv[0], "show"))
+		return cli_usage_error(
+		    "smesh", "%s",
+		    argc ? "expected 'show job JOBID' or 'show mesh'"
+			 : "missing command ('show job JOBID' or 'show mesh')");
+	if (!strcmp(argv[1], "job") && argc == 3)
+		return parse_job_ref(argv[2], job)
+			   ? cli_usage_error("smesh", "invalid job id \"%s\"",
+					     argv[2])
+			   : 0;
+	if (!strcmp(argv[1], "mesh") && argc == 2)
+		return 0;
+	return cli_usage_error("smesh",
+			       "expected 'show job JOBID' or 'show mesh', got "
+			       "'show %s%s'",
+			       argv[1], argc > 2 ? " ..." : "");
 }
 
 int main(int argc, char **argv)
@@ -524,12 +577,13 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct mesh_conf *c = NULL;
-	const char *conf_path = NULL, *argv0 = argv[0];
-	char *svg = NULL;
+	const char *conf_path = NULL;
+	char *svg = NULL, tool[PATH_MAX];
 	struct job_ref job = { 0, NO_VAL, NO_VAL };
 	int o, rc;
 
-	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":hV", opts, NULL)) != -1) {
 		switch (o) {
 		case 'c':
 			conf_path = optarg;
@@ -541,26 +595,21 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return EXIT_SUCCESS;
 		case 'V':
-			printf("smesh (slurm-mesh) " PACKAGE_VERSION "\n");
+			cli_print_version("smesh");
 			return EXIT_SUCCESS;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return cli_bad_option("smesh", argv, o);
 		}
 	}
+	rc = check_command(argc - optind, argv + optind, &job);
+	if (rc)
+		return rc;
 	argc -= optind;
 	argv += optind;
-	if (argc < 2 || strcmp(argv[0], "show") ||
-	    (strcmp(argv[1], "job") && strcmp(argv[1], "mesh")) ||
-	    (!strcmp(argv[1], "job") && argc != 3) ||
-	    (!strcmp(argv[1], "mesh") && argc != 2)) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (!strcmp(argv[1], "job") && parse_job_ref(argv[2], &job)) {
-		fprintf(stderr, "smesh: invalid job id \"%s\"\n", argv[2]);
-		return EXIT_USAGE;
-	}
+	if (svg && strcmp(argv[1], "mesh"))
+		return cli_usage_error("smesh", "--svg is for 'show mesh'");
+	if (svg && (rc = check_svg(svg, tool)))
+		return rc;
 	/* An explicit mesh.conf is checked before Slurm is contacted, so
 	 * its errors are reported as such; the default one is found from
 	 * Slurm's configuration. */
@@ -571,7 +620,7 @@ int main(int argc, char **argv)
 		slurm_fini();
 		return EXIT_FAILURE;
 	}
-	rc = job.id ? show_job(c, argv[2], &job) : show_mesh(c, svg, argv0);
+	rc = job.id ? show_job(c, argv[2], &job) : show_mesh(c, svg, tool);
 	mesh_conf_destroy(c);
 	slurm_fini();
 	return rc;

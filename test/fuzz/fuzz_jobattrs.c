@@ -12,7 +12,8 @@ const char *const fuzz_seeds[] = {
 	"job_id,io_intensity,io_volume,comm,shape,compute_phase,checkpoint_phase\n"
 	"1,0.7,120,all-to-all,4x2,600,60\n2,,,none,,,\n",
 	"# sidecar\nshape,job_id\n4x2x2,5\n,6\n",
-	"job_id,comm\n1,nearest\n1,none\n", NULL
+	"job_id,comm\n1,nearest\n1,none\n",
+	"job_id,comm\n1,pairs:0>1 1>0\n2,chain\n", NULL
 };
 
 static void check_attr(const struct mesh_job_attr *a)
@@ -22,8 +23,8 @@ static void check_attr(const struct mesh_job_attr *a)
 	FUZZ_CHECK(a->id >= 0 && a->line > 0);
 	FUZZ_CHECK(h->io_intensity < 0 ||
 		   (h->io_intensity >= 0 && h->io_intensity <= 1));
-	FUZZ_CHECK(h->comm >= MESH_COMM_UNKNOWN &&
-		   h->comm <= MESH_COMM_NEAREST);
+	FUZZ_CHECK(h->comm >= MESH_COMM_UNKNOWN && h->comm <= MESH_COMM_LAST);
+	FUZZ_CHECK((h->comm == MESH_COMM_PAIRS) == (a->n_pairs > 0));
 	FUZZ_CHECK(h->shape[0] >= 0 && h->shape[1] >= 0 && h->shape[2] >= 0);
 	FUZZ_CHECK(a->compute_phase < 0 || a->compute_phase > 0);
 }

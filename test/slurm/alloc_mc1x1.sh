@@ -57,6 +57,24 @@ if command -v gnuplot >/dev/null; then
     else
         fail "smesh show mesh --svg: rc=$rc $(cat "$work/svg.err")"
     fi
+    # A live cluster's picture names the cluster and the time, not a
+    # simulated "t = 0 s"; each job's id is drawn once, in a box above
+    # its nodes, in type of at least 10 points.
+    if grep -q "Slurm cluster meshlocal at 20[0-9-]* [0-9:]*: 4 jobs" "$work/mesh.svg" &&
+        ! grep -q "Running at t =" "$work/mesh.svg" &&
+        python3 - "$work/mesh.svg" "${ids[@]}" <<'PY'
+import re, sys
+svg = open(sys.argv[1]).read()
+# The labels in a box (gnuplot's textbox filter): one per job.
+boxed = re.findall(r'<g transform="translate\([\d.]+,[\d.]+\)"[^>]*font-size="([\d.]+)"[^>]*filter:url\(#textbox\)[^>]*>\s*<text><tspan[^>]*>([^<]*)</tspan>', svg)
+assert sorted(t for _, t in boxed) == sorted(sys.argv[2:]), boxed
+assert all(float(f) >= 10 for f, _ in boxed), boxed
+PY
+    then
+        pass "smesh show mesh --svg: captioned with the cluster and the time; each job id once, readable"
+    else
+        fail "smesh show mesh --svg: caption or labels: $(grep -o "Slurm cluster[^<]*\|Running at[^<]*" "$work/mesh.svg")"
+    fi
 else
     echo "SKIP: smesh --svg (gnuplot not installed)"
 fi

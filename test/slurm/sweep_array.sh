@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sweep_array.sh - contrib/slurm-array/meshsweep-array.sh on the local
+# sweep_array.sh - contrib/slurm-array/meshsweep-array on the local
 # cluster: a 2 allocators x 2 loads x 2 seeds grid on a meshsim-gen
 # workload, run as an 8-task job array plus a dependent merge job, gives
 # the same tidy rows (every metric) and aggregated CSV as meshsweep run
@@ -11,17 +11,35 @@ mesh_setup sweep_array
 export MESHSWEEP=$top_build/src/meshsweep/meshsweep
 export MESHSIM=$top_build/src/meshsim/meshsim
 export MESHGEN=$top_build/src/meshgen/meshsim-gen
-ARRAY=$top_src/contrib/slurm-array/meshsweep-array.sh
+ARRAY=$top_src/contrib/slurm-array/meshsweep-array
 
 if cluster_start "$work/c"; then
     pass "cluster with select/mesh"
 else
     fail "cluster start"; exit 1
 fi
-run_array() {   # meshsweep-array.sh args...
+run_array() {   # meshsweep-array args...
     (cd "$work/jobs" && SLURM_CONF=$conf timeout 60 "$ARRAY" --wait "$@")
 }
 rows() { tail -n +2 "$1" | sort; }
+# The tidy rows of two CSVs agree in every column but where the point's
+# generated workload was kept (run_trace, run_job_attrs: each array task
+# keeps its own copy); their SHA-256 columns must agree too.
+same_rows() {   # a.csv b.csv
+    python3 - "$1" "$2" <<'PY'
+import csv, sys
+def rows(p):
+    return sorted(tuple(v for k, v in r.items() if k not in ("run_trace", "run_job_attrs"))
+                  for r in csv.DictReader(open(p)))
+a, b = rows(sys.argv[1]), rows(sys.argv[2])
+if not a or a != b:
+    for x, y in zip(a, b):
+        if x != y:
+            print([(i, u, v) for i, (u, v) in enumerate(zip(x, y)) if u != v][:3])
+            break
+    sys.exit(1)
+PY
+}
 
 cat >"$work/g.grid" <<GRID
 workload  = mache:jobs=60:interarrival=900:nodes=32
@@ -45,8 +63,8 @@ else
 fi
 n=$(ls "$work"/arr.parts/point-*[0-9].csv 2>/dev/null | wc -l)
 [ "$n" -eq 8 ] && pass "8 array tasks wrote one row file each" || fail "$n row files, wanted 8"
-if [ -n "$(rows "$work/arr.csv")" ] && diff <(rows "$work/local.csv") <(rows "$work/arr.csv") >"$work/diff"; then
-    pass "tidy rows from the array equal meshsweep's (8 rows, every metric)"
+if same_rows "$work/local.csv" "$work/arr.csv" >"$work/diff"; then
+    pass "tidy rows from the array equal meshsweep's (8 rows, every metric and input SHA-256)"
 else
     fail "tidy rows differ: $(head -5 "$work/diff")"
 fi
@@ -101,7 +119,7 @@ fi
 # Rerunning the array redoes only the missing point.
 run_array --out "$work/arr.csv" "$work/g.grid" >"$work/re.out" 2>&1
 rc=$?
-if [ "$rc" -eq 0 ] && diff <(rows "$work/local.csv") <(rows "$work/arr.csv") >/dev/null; then
+if [ "$rc" -eq 0 ] && same_rows "$work/local.csv" "$work/arr.csv" >/dev/null; then
     pass "rerun completes the sweep (rows equal meshsweep's again)"
 else
     fail "rerun: rc=$rc: $(cat "$work/re.out")"

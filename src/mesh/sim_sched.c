@@ -1,0 +1,418 @@
+/* sim_sched.c - the simulator's scheduling pass: queue order (FCFS,
+ * WFP, Özden), FCFS, EASY and conservative backfilling, and Tang's
+ * paired filling.
+ *
+ * HOW IT WORKS: EASY (Lifka 1995; Mu'alem and Feitelson 2001) starts
+ * queue-head jobs while they fit; when the head does not, it reserves
+ * for it the earliest time (the shadow) at which enough nodes will be
+ * free given running jobs' estimated ends, and starts any later job that
+ * fits now and either ends by the shadow or uses only nodes the head
+ * will not need then ("extra" nodes).  Conservative backfilling gives
+ * every queued job a placement-aware reservation from the planner
+ * (plan.h) and starts those whose reservation is now.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "plan.h"
+#include "priority.h"
+#include "sim_internal.h"
+
+/* AdjEst history slot of (user, size): open addressing; the table has
+ * room for every accepted job, so a free slot always exists. */
+static struct est_hist *hist_slot(struct sim *s, long user, uint32_t size)
+{
+	uint64_t h = ((uint64_t) user * 0x9E3779B97F4A7C15ull) ^ size;
+	size_t i = (size_t) (h % s->hist_cap);
+
+	while (s->hist[i].count &&
+	       (s->hist[i].user != user || s->hist[i].size != size))
+		i = (i + 1) % s->hist_cap;
+	return &s->hist[i];
+}
+
+/* A job joins the queue; AdjEst fixes its spatial estimate now, from the
+ * jobs finished so far, as Cobalt does at submission. */
+void mesh__sim_enqueue(struct sim *s, size_t idx)
+{
+	struct mesh_sim_job *j = &s->jobs[idx];
+	const struct est_hist *h;
+
+	j->spatial_estimate = j->estimate;
+	if (s->opts->spatial_estimate == MESH_SPATIAL_ACTUAL) {
+		j->spatial_estimate = j->run;
+	} else if (s->opts->spatial_estimate == MESH_SPATIAL_ADJUSTED &&
+		   j->req_time > 0) {
+		h = hist_slot(s, j->user, j->size);
+		if (h->count)
+			j->spatial_estimate =
+			    j->req_time * h->ratio_sum / (double) h->count;
+	}
+	s->queue[s->qlen++] = idx;
+}
+
+void mesh__sim_hist_record(struct sim *s, const struct mesh_sim_job *j,
+			   double run)
+{
+	struct est_hist *h;
+
+	if (s->opts->spatial_estimate != MESH_SPATIAL_ADJUSTED ||
+	    j->req_time <= 0)
+		return;
+	h = hist_slot(s, j->user, j->size);
+	h->user = j->user;
+	h->size = j->size;
+	h->count++;
+	h->ratio_sum += run / j->req_time;
+}
+
+static uint64_t job_seed(const struct sim *s, const struct mesh_sim_job *j)
+{
+	uint64_t x = s->opts->seed ^ ((uint64_t) j->id * 0x9E3779B97F4A7C15ull);
+
+	x ^= x >> 31;
+	return x * 0xBF58476D1CE4E5B9ull;
+}
+
+/* Try to start job idx now; 1 if started, 0 if not placeable, < 0 on
+ * error. */
+static void make_request(const struct sim *s, size_t idx, double now,
+			 struct mesh_request *req)
+{
+	const struct mesh_sim_job *j = &s->jobs[idx];
+
+	memset(req, 0, sizeof(*req));
+	req->nodes = j->size;
+	req->end_time = now + j->spatial_estimate;
+	req->io_intensity = s->attr[idx].io_intensity;
+	req->comm = s->attr[idx].comm;
+	memcpy(req->shape, s->attr[idx].shape, sizeof(req->shape));
+	req->seed = job_seed(s, j);
+}
+
+static int alloc_failed(struct sim *s, size_t idx, int rc)
+{
+	const struct mesh_sim_job *j = &s->jobs[idx];
+
+	return mesh_diag_set(s->diag, rc, NULL, j->line, "allocator",
+			     "%s failed for job %ld (%u nodes): %s",
+			     mesh_alloc_name(s->alloc), j->id, j->size,
+			     mesh_strerror(rc));
+}
+
+static int try_start(struct sim *s, size_t idx, double now)
+{
+	struct mesh_request req;
+	struct mesh_view view;
+	int rc;
+
+	if (s->jobs[idx].size > s->free_count)
+		return 0;
+	make_request(s, idx, now, &req);
+	view.topo = s->topo;
+	view.free = s->free_map;
+	view.end_time = s->node_end;
+	view.now = now;
+	rc = mesh_alloc_place(s->alloc, &view, &req,
+			      s->res->nodes + s->node_fill);
+	if (rc == MESH_ENOSPC)
+		return 0;
+	if (rc)
+		return alloc_failed(s, idx, rc);
+	return mesh__sim_start_on(s, idx, now);
+}
+
+static void queue_remove(struct sim *s, size_t pos)
+{
+	memmove(s->queue + pos, s->queue + pos + 1,
+		(s->qlen - pos - 1) * sizeof(*s->queue));
+	s->qlen--;
+}
+
+/* Shadow time and extra nodes for a head job of `need` nodes. */
+static void shadow_of(struct sim *s, double now, uint32_t need, double *shadow,
+		      uint32_t *extra)
+{
+	uint32_t avail = s->free_count;
+	size_t i;
+
+	for (i = 0; i < s->hlen; i++) {
+		const struct mesh_sim_job *j = &s->jobs[s->heap[i].job];
+
+		/* A stretched job may outlive its estimate (contention). */
+		s->byest[i].end =
+		    mesh_plan_running_end(j->start + j->estimate, now);
+		s->byest[i].job = s->heap[i].job;
+	}
+	qsort(s->byest, s->hlen, sizeof(*s->byest), mesh__sim_by_end);
+	*shadow = INFINITY;
+	*extra = 0;
+	for (i = 0; i < s->hlen; i++) {
+		avail += s->jobs[s->byest[i].job].size;
+		/* Nodes of every job ending at the shadow are free then. */
+		if (avail >= need && (i + 1 == s->hlen ||
+				      s->byest[i + 1].end > s->byest[i].end)) {
+			*shadow = s->byest[i].end;
+			*extra = avail - need;
+			return;
+		}
+	}
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct prio_key *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+/* Özden's wp for every queued job into s->keys (lower first); the
+ * position is the submit order. */
+static void ozden_keys(struct sim *s)
+{
+	double sum_r = 0;
+	size_t i;
+
+	for (i = 0; i < s->hlen; i++)
+		sum_r += mesh__sim_io_intensity(s, s->heap[i].job);
+	for (i = 0; i < s->qlen; i++) {
+		s->ozden_pos[i] = (double) s->queue[i];
+		s->ozden_io[i] = mesh__sim_io_intensity(s, s->queue[i]);
+	}
+	mesh_ozden_priority(s->opts->alpha, s->ozden_pos, s->ozden_io, s->qlen,
+			    sum_r, s->hlen, s->ozden_wp);
+	for (i = 0; i < s->qlen; i++)
+		s->keys[i].key = s->ozden_wp[i];
+}
+
+/* Put the queue in the priority policy's order (ties: submit order). */
+static void order_queue(struct sim *s, double now)
+{
+	size_t i;
+
+	if (s->opts->priority == MESH_PRIO_FCFS || s->qlen < 2)
+		return;
+	if (s->opts->priority == MESH_PRIO_OZDEN) {
+		ozden_keys(s);
+	} else {
+		for (i = 0; i < s->qlen; i++) {
+			const struct mesh_sim_job *j = &s->jobs[s->queue[i]];
+			double r = (now - j->submit) / fmax(j->estimate, 1);
+
+			s->keys[i].key = -(r * r * r * j->size);
+		}
+	}
+	for (i = 0; i < s->qlen; i++)
+		s->keys[i].job = s->queue[i];
+	qsort(s->keys, s->qlen, sizeof(*s->keys), by_key);
+	for (i = 0; i < s->qlen; i++)
+		s->queue[i] = s->keys[i].job;
+}
+
+/* True if some free node is a mesh neighbour of job idx's nodes. */
+static int idle_neighbour(const struct sim *s, const struct mesh_sim_job *j)
+{
+	const struct mesh_topo *t = s->topo;
+	const uint32_t *nodes = s->res->nodes + j->node_off;
+	int c[3], d, step;
+	uint32_t i;
+
+	for (i = 0; i < j->size; i++)
+		for (d = 0; d < 3; d++)
+			for (step = -1; step <= 1; step += 2) {
+				int x;
+
+				mesh_topo_coords(t, nodes[i], c);
+				x = c[d] + step;
+				if (t->dim[d] == 1 ||
+				    (!t->wrap[d] && (x < 0 || x >= t->dim[d])))
+					continue;
+				c[d] = (x + t->dim[d]) % t->dim[d];
+				if (mesh_bitmap_test(s->free_map,
+						     mesh_topo_index(t, c)))
+					return 1;
+			}
+	return 0;
+}
+
+/* EASY's reservation while backfilling; NULL in the head loop. */
+struct reservation {
+	double shadow;
+	uint32_t extra;
+};
+
+/* Tang's paired job filling (Alg. 2) after job idx started: if it has
+ * idle neighbours, start the queued job of the same size whose spatial
+ * estimate is closest (ties: queue order), provided it fits now and, in
+ * EASY's backfill phase, respects the reservation.  Returns the queue
+ * position it took + 1, 0 if none, or < 0 on error. */
+static long paired_fill(struct sim *s, size_t idx, double now,
+			struct reservation *resv)
+{
+	const struct mesh_sim_job *j = &s->jobs[idx];
+	size_t pos, best = SIZE_MAX;
+	double dd = INFINITY;
+	int rc, in_time;
+
+	if (!s->opts->paired_filling ||
+	    (s->opts->pf_max_size && j->size > s->opts->pf_max_size) ||
+	    j->size > s->free_count || !idle_neighbour(s, j))
+		return 0;
+	for (pos = 0; pos < s->qlen; pos++) {
+		const struct mesh_sim_job *w = &s->jobs[s->queue[pos]];
+		double d = fabs(w->spatial_estimate - j->spatial_estimate);
+
+		if (w->size == j->size && d < dd) {
+			dd = d;
+			best = pos;
+		}
+	}
+	if (best == SIZE_MAX)
+		return 0;
+	in_time =
+	    !resv || now + s->jobs[s->queue[best]].estimate <= resv->shadow;
+	if (!in_time && j->size > resv->extra)
+		return 0;
+	rc = try_start(s, s->queue[best], now);
+	if (rc <= 0)
+		return rc;
+	if (!in_time)
+		resv->extra -= j->size;
+	queue_remove(s, best);
+	return (long) best + 1;
+}
+
+/* Running jobs as holds released at their estimated ends. */
+static size_t running_holds(struct sim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->hlen; i++) {
+		const struct mesh_sim_job *j = &s->jobs[s->heap[i].job];
+		struct mesh_plan_hold *h = &s->holds[i];
+
+		h->start = j->start;
+		h->end =
+		    j->start + j->estimate; /* the planner moves a past end */
+		h->nodes = s->res->nodes + j->node_off;
+		h->n = j->size;
+	}
+	return s->hlen;
+}
+
+/* Conservative backfilling (Mu'alem and Feitelson 2001) with the
+ * allocator in the loop: in queue order, each job gets the earliest time
+ * and nodes at which the allocator can place it around the running jobs
+ * and the reservations of the jobs ahead (mesh_plan_earliest); a job
+ * whose time is now starts on those nodes.  Rebuilt at every event, so
+ * reservations only move earlier. */
+static int schedule_conservative(struct sim *s, double now)
+{
+	struct mesh_plan_query q;
+	struct mesh_request req;
+	size_t pos = 0, nres = 0, used = 0, idx;
+	double start;
+	int rc;
+
+	memset(&q, 0, sizeof(q));
+	q.free_now = s->free_map;
+	q.now = now;
+	q.running = s->holds;
+	q.n_running = running_holds(s);
+	q.reserved = s->resv;
+	q.end_time = s->node_end;
+	while (pos < s->qlen) {
+		idx = s->queue[pos];
+		make_request(s, idx, now, &req);
+		q.n_reserved = nres;
+		q.duration = s->jobs[idx].estimate;
+		rc = mesh_plan_earliest(s->planner, s->alloc, &q, &req, &start,
+					s->resv_nodes + used);
+		if (rc == MESH_ENOSPC) { /* not even on the idle machine */
+			s->res->summary.refused++;
+			queue_remove(s, pos);
+			continue;
+		}
+		if (rc)
+			return alloc_failed(s, idx, rc);
+		if (start > now) {
+			s->resv[nres].start = start;
+			s->resv[nres].end = start + s->jobs[idx].estimate;
+			s->resv[nres].nodes = s->resv_nodes + used;
+			s->resv[nres++].n = s->jobs[idx].size;
+			used += s->jobs[idx].size;
+			pos++;
+			continue;
+		}
+		memcpy(s->res->nodes + s->node_fill, s->resv_nodes + used,
+		       s->jobs[idx].size * sizeof(uint32_t));
+		rc = mesh__sim_start_on(s, idx, now);
+		if (rc < 0)
+			return rc;
+		queue_remove(s, pos);
+		q.n_running = running_holds(s);
+		if (s->opts->priority == MESH_PRIO_OZDEN)
+			order_queue(s, now); /* wp depends on running jobs */
+	}
+	return 0;
+}
+
+int mesh__sim_schedule(struct sim *s, double now)
+{
+	struct reservation resv;
+	size_t pos, idx;
+	long paired;
+	int rc;
+
+	if (s->opts->sched == MESH_SCHED_CONSERVATIVE)
+		return schedule_conservative(s, now);
+	order_queue(s, now);
+	while (s->qlen) {
+		idx = s->queue[0];
+		rc = try_start(s, idx, now);
+		if (rc < 0)
+			return rc;
+		if (!rc && s->hlen)
+			break;
+		/* Started; or refused with nothing running, i.e. on the whole
+		 * free mesh: it can never start, so it is dropped (counted)
+		 * instead of holding up the queue. */
+		if (!rc)
+			s->res->summary.refused++;
+		queue_remove(s, 0);
+		if (rc && (paired = paired_fill(s, idx, now, NULL)) < 0)
+			return (int) paired;
+		if (s->opts->priority == MESH_PRIO_OZDEN)
+			order_queue(s, now); /* wp depends on running jobs */
+	}
+	if (!s->qlen || s->opts->sched != MESH_SCHED_EASY)
+		return 0;
+	shadow_of(s, now, s->jobs[s->queue[0]].size, &resv.shadow, &resv.extra);
+	for (pos = 1; pos < s->qlen; pos++) {
+		struct mesh_sim_job *j = &s->jobs[s->queue[pos]];
+		int ends_in_time = now + j->estimate <= resv.shadow;
+
+		if (j->size > s->free_count ||
+		    (!ends_in_time && j->size > resv.extra))
+			continue;
+		idx = s->queue[pos];
+		rc = try_start(s, idx, now);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			continue;
+		if (!ends_in_time)
+			resv.extra -= j->size;
+		queue_remove(s, pos--);
+		paired = paired_fill(s, idx, now, &resv);
+		if (paired < 0)
+			return (int) paired;
+		if (paired && (size_t) paired - 1 <= pos)
+			pos--; /* the paired job stood before the cursor */
+	}
+	return 0;
+}

@@ -1,0 +1,124 @@
+#!/bin/bash
+# check_matrix.sh - the feasibility matrix (issue 35): meshsim under every
+# scheduler x every allocator x every runtime model, plus the queue and
+# walltime policies, on generated workloads with I/O nodes, tori and 3D
+# meshes (and a slice of the NASA trace when ../shared is present).  Each
+# run's --jobs-csv is checked by meshcheck, which shares no code with
+# meshsim, against the run's --summary and its trace.
+#
+#   check_matrix.sh [--quick]
+#
+# --quick (what make check runs): conservative backfilling only, every
+# allocator, trace and contention models, one workload.  The whole matrix
+# is make check-matrix.  MATRIX_JOBS (default 2) runs that many at once.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+meshsim=${MESHSIM:-$top/src/meshsim/meshsim}
+gen=${MESHGEN:-$top/src/meshgen/meshsim-gen}
+checker=${MESHCHECK:-$top/contrib/check/meshcheck}
+shared=${SHARED_DIR:-$top/../shared}
+quick=0
+[ "${1:-}" = --quick ] && quick=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+started=$SECONDS
+
+# Workloads: name, mesh, meshsim options, trace, attributes.  Every
+# seventh job gets runtime 0 (placed and freed at once), the case that
+# broke conservative backfilling.
+zero_every_7() { awk '/^;/ || NR % 7 { print; next } { $4 = 0; print }' "$1"; }
+"$gen" --workload mache --jobs 200 --seed 11 --nodes 62 --interarrival 1200 \
+	--swf "$tmp/mache.raw" --attrs "$tmp/mache.attrs" 2>/dev/null
+zero_every_7 "$tmp/mache.raw" >"$tmp/mache.swf"
+"$gen" --workload ozden --jobs 200 --seed 12 --nodes 64 --interarrival 200 \
+	--swf "$tmp/ozden.raw" --attrs "$tmp/ozden.attrs" 2>/dev/null
+zero_every_7 "$tmp/ozden.raw" >"$tmp/ozden.swf"
+"$gen" --workload bluegene --jobs 200 --seed 13 --nodes 64 \
+	--interarrival 2000 --swf "$tmp/bg.raw" 2>/dev/null
+zero_every_7 "$tmp/bg.raw" >"$tmp/bg.swf"
+{
+	echo "mache|8x8|--io-nodes 0,0;7,7 --job-attrs $tmp/mache.attrs|$tmp/mache.swf"
+	if [ $quick -eq 0 ]; then
+		echo "ozden|8tx8t|--io-nodes 0,0;4,4 --io-nodes-compute --job-attrs $tmp/ozden.attrs|$tmp/ozden.swf"
+		echo "bluegene|4x4x4|--comm nearest --comm-share 0.5|$tmp/bg.swf"
+		nasa=$shared/traces/NASA-iPSC-1993-3.1-cln.swf
+		if [ -r "$nasa" ]; then
+			awk '/^;/ || n++ < 1500' "$nasa" >"$tmp/nasa.swf"
+			echo "nasa|16x8|--comm all-to-all --comm-share 0.3|$tmp/nasa.swf"
+		fi
+	fi
+} >"$tmp/workloads"
+
+allocators=$("$meshsim" --list-allocators | awk '{ print $1 }')
+allocators="$allocators sl:contig-ff sl:hilbert-bf sl:mm"
+if [ $quick -eq 1 ]; then
+	scheds="conservative"
+	models="trace contention"
+else
+	scheds="fcfs easy conservative"
+	models="trace contention pfs"
+fi
+# The policies, each on a few allocators (the rest of the matrix runs
+# the defaults: FCFS priority, user estimates, no pairing).
+policies=("--priority wfp" "--priority ozden --alpha 0.5"
+	"--paired-filling" "--paired-filling --spatial-estimate adjusted"
+	"--spatial-estimate actual" "--estimate exact" "--load 0.5"
+	"--skip-zero-runtime" "--limit-quantum 60")
+
+# One line per run: workload|mesh|options|trace|allocator|scheduler|model|policy
+while IFS='|' read -r w mesh opts trace; do
+	for s in $scheds; do
+		for m in $models; do
+			for a in $allocators; do
+				echo "$w|$mesh|$opts|$trace|$a|$s|$m|"
+			done
+			[ $quick -eq 1 ] && continue
+			for p in "${policies[@]}"; do
+				for a in contig-ff sl:contig-ff mc1x1; do
+					echo "$w|$mesh|$opts|$trace|$a|$s|$m|$p"
+				done
+			done
+		done
+	done
+done <"$tmp/workloads" >"$tmp/runs"
+
+# One run: meshsim, then meshcheck.  Prints "ok", "n/a" (the allocator
+# does not take this mesh: meshsim refuses it as a usage error) or
+# "FAIL ..." on one line.
+run_one() {
+	local n=$1 line=$2 w mesh opts trace a s m p out rc
+	IFS='|' read -r w mesh opts trace a s m p <<<"$line"
+	out=$tmp/run$n
+	# shellcheck disable=SC2086
+	"$meshsim" --mesh "$mesh" $opts --allocator "$a" --scheduler "$s" \
+		--runtime-model "$m" $p --jobs-csv "$out.csv" \
+		--summary "$out.json" "$trace" >/dev/null 2>"$out.err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "^meshsim: --allocator: " "$out.err"; then
+		echo "n/a $line"
+	elif [ $rc -ne 0 ]; then
+		echo "FAIL meshsim exit $rc: $line: $(head -c 300 "$out.err")"
+	elif ! "$checker" --quiet --summary "$out.json" --trace "$trace" \
+		"$out.csv" >"$out.chk" 2>&1; then
+		echo "FAIL meshcheck: $line: $(head -c 600 "$out.chk")"
+	else
+		echo "ok $line"
+	fi
+	rm -f "$out".*
+}
+export -f run_one
+export meshsim checker tmp
+nl -ba -w1 -s'|' "$tmp/runs" |
+	while IFS='|' read -r n rest; do printf '%s\0%s\0' "$n" "$rest"; done |
+	xargs -0 -n 2 -P "${MATRIX_JOBS:-2}" bash -c 'run_one "$0" "$1"' \
+		>"$tmp/results"
+
+total=$(wc -l <"$tmp/results")
+ok=$(grep -c '^ok ' "$tmp/results")
+na=$(grep -c '^n/a ' "$tmp/results")
+failed=$(grep -c '^FAIL' "$tmp/results")
+grep '^FAIL' "$tmp/results" | head -20
+echo "check_matrix: $total runs ($(wc -l <"$tmp/workloads") workloads):" \
+	"$ok feasible by meshcheck, $na not applicable, $failed failed," \
+	"$((SECONDS - started)) s"
+[ "$failed" -eq 0 ] && [ "$ok" -gt 0 ]
