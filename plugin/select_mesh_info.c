@@ -1,7 +1,8 @@
 /*****************************************************************************\
  *  select_mesh_info.c - select/mesh per-node and per-job data: allocated
  *  CPUs and TRES for sinfo/scontrol (nodeinfo), and the per-job placement
- *  summary for squeue %s (jobinfo, versioned pack format).
+ *  summary: SystemComment for scontrol, and jobinfo for squeue %s
+ *  (versioned pack format).
  *****************************************************************************
  *  Copyright (C) 2026 The slurm-mesh authors.
  *
@@ -20,6 +21,7 @@
 
 #include "src/common/slurm_xlator.h"	/* Must be first */
 #include "src/common/assoc_mgr.h"
+#include "src/common/bitstring.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
 #include "src/common/pack.h"
@@ -30,12 +32,23 @@
 
 #include "select_mesh.h"
 
+/*
+ * Over cons_tres the node records are cons_tres's own: every nodeinfo
+ * call goes to it, as select/cray_aries hands them to its other plugin.
+ * cons_tres's select_p_select_nodeinfo_set_all() takes its records back
+ * through select_g_select_nodeinfo_get(SELECT_NODEDATA_PTR), so they
+ * must not be wrapped.  Whole nodes: the records below, packed the way
+ * select/linear and cons_tres pack theirs.
+ */
 extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
 					 buf_t *buffer,
 					 uint16_t protocol_version)
 {
 	select_nodeinfo_t empty = { .magic = NODEINFO_MAGIC };
+	slurm_select_ops_t *o = sm_other();
 
+	if (o)
+		return o->nodeinfo_pack(nodeinfo, buffer, protocol_version);
 	if (!nodeinfo)
 		nodeinfo = &empty;
 	pack16(nodeinfo->alloc_cpus, buffer);
@@ -47,14 +60,22 @@ extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
 
 extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
 {
-	select_nodeinfo_t *nodeinfo = xmalloc(sizeof(*nodeinfo));
+	slurm_select_ops_t *o = sm_other();
+	select_nodeinfo_t *nodeinfo;
 
+	if (o)
+		return o->nodeinfo_alloc();
+	nodeinfo = xmalloc(sizeof(*nodeinfo));
 	nodeinfo->magic = NODEINFO_MAGIC;
 	return nodeinfo;
 }
 
 extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
 {
+	slurm_select_ops_t *o = sm_other();
+
+	if (o)
+		return o->nodeinfo_free(nodeinfo);
 	if (!nodeinfo)
 		return SLURM_SUCCESS;
 	if (nodeinfo->magic != NODEINFO_MAGIC) {
@@ -71,9 +92,13 @@ extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
 					   buf_t *buffer,
 					   uint16_t protocol_version)
 {
-	select_nodeinfo_t *ni = select_p_select_nodeinfo_alloc();
+	slurm_select_ops_t *o = sm_other();
+	select_nodeinfo_t *ni;
 	uint32_t len;
 
+	if (o)
+		return o->nodeinfo_unpack(nodeinfo, buffer, protocol_version);
+	ni = select_p_select_nodeinfo_alloc();
 	*nodeinfo = ni;
 	safe_unpack16(&ni->alloc_cpus, buffer);
 	safe_unpack64(&ni->alloc_memory, buffer);
@@ -92,10 +117,13 @@ unpack_error:
 extern int select_p_select_nodeinfo_set_all(void)
 {
 	static time_t last_set_all = 0;
+	slurm_select_ops_t *o = sm_other();
 	select_nodeinfo_t *ni;
 	node_record_t *node_ptr;
 	int i;
 
+	if (o)
+		return o->nodeinfo_set_all();
 	if (last_set_all && last_node_update < last_set_all)
 		return SLURM_NO_CHANGE_IN_DATA;
 	last_set_all = last_node_update;
@@ -130,6 +158,10 @@ extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
 					enum select_nodedata_type dinfo,
 					enum node_states state, void *data)
 {
+	slurm_select_ops_t *o = sm_other();
+
+	if (o)
+		return o->nodeinfo_get(nodeinfo, dinfo, state, data);
 	if (!nodeinfo || nodeinfo->magic != NODEINFO_MAGIC) {
 		error("%s: %s: nodeinfo not set or magic bad", plugin_type,
 		      __func__);
@@ -173,9 +205,12 @@ extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
 
 extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
 {
+	slurm_select_ops_t *o = sm_other();
 	select_jobinfo_t *jobinfo = xmalloc(sizeof(*jobinfo));
 
 	jobinfo->magic = JOBINFO_MAGIC;
+	if (o)
+		jobinfo->other = o->jobinfo_alloc();
 	return jobinfo;
 }
 
@@ -189,13 +224,15 @@ extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
 	}
 	jobinfo->magic = 0;
 	xfree(jobinfo->placement);
+	if (jobinfo->other && sm_other())
+		sm_other()->jobinfo_free(jobinfo->other);
 	xfree(jobinfo);
 	return SLURM_SUCCESS;
 }
 
-extern void select_mesh_jobinfo_set_placement(void *job, const char *placement)
+extern void sm_jobinfo_set_placement(job_record_t *job_ptr,
+				     const char *placement)
 {
-	job_record_t *job_ptr = job;
 	select_jobinfo_t *jobinfo;
 
 	if (!job_ptr->select_jobinfo)
@@ -215,6 +252,10 @@ extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
 				       enum select_jobdata_type data_type,
 				       void *data)
 {
+	slurm_select_ops_t *o = sm_other();
+
+	if (o && jobinfo && jobinfo->magic == JOBINFO_MAGIC)
+		return o->jobinfo_set(jobinfo->other, data_type, data);
 	return SLURM_SUCCESS;
 }
 
@@ -222,16 +263,25 @@ extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
 				       enum select_jobdata_type data_type,
 				       void *data)
 {
+	slurm_select_ops_t *o = sm_other();
+
+	if (o && jobinfo && jobinfo->magic == JOBINFO_MAGIC)
+		return o->jobinfo_get(jobinfo->other, data_type, data);
 	return SLURM_ERROR;
 }
 
 extern select_jobinfo_t *select_p_select_jobinfo_copy(
 	select_jobinfo_t *jobinfo)
 {
-	select_jobinfo_t *copy = select_p_select_jobinfo_alloc();
+	slurm_select_ops_t *o = sm_other();
+	select_jobinfo_t *copy = xmalloc(sizeof(*copy));
 
-	if (jobinfo && jobinfo->magic == JOBINFO_MAGIC)
+	copy->magic = JOBINFO_MAGIC;
+	if (jobinfo && jobinfo->magic == JOBINFO_MAGIC) {
 		copy->placement = xstrdup(jobinfo->placement);
+		if (o && jobinfo->other)
+			copy->other = o->jobinfo_copy(jobinfo->other);
+	}
 	return copy;
 }
 
@@ -240,23 +290,24 @@ extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
 					uint16_t protocol_version)
 {
 	const char *p = jobinfo ? jobinfo->placement : NULL;
+	slurm_select_ops_t *o = sm_other();
 
 	pack32(JOBINFO_PACK_MARK, buffer);
 	pack16(JOBINFO_FORMAT, buffer);
 	packmem((char *) p, p ? strlen(p) + 1 : 0, buffer);
+	if (o)
+		return o->jobinfo_pack(jobinfo ? jobinfo->other : NULL, buffer,
+				       protocol_version);
 	return SLURM_SUCCESS;
 }
 
-extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
-					  buf_t *buffer,
-					  uint16_t protocol_version)
+/* Our part of a packed jobinfo into ji; a missing mark is no data. */
+static int _unpack_placement(select_jobinfo_t *ji, buf_t *buffer)
 {
-	select_jobinfo_t *ji = select_p_select_jobinfo_alloc();
 	uint32_t offset = get_buf_offset(buffer), mark, len = 0;
 	uint16_t format;
 	char *blob = NULL;
 
-	*jobinfo = ji;
 	if (remaining_buf(buffer) < sizeof(uint32_t))
 		return SLURM_SUCCESS;	/* written before jobinfo had data */
 	safe_unpack32(&mark, buffer);
@@ -277,8 +328,31 @@ extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
 	return SLURM_SUCCESS;
 
 unpack_error:
-	error("%s: %s: error unpacking job info", plugin_type, __func__);
 	xfree(blob);
+	return SLURM_ERROR;
+}
+
+extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
+					  buf_t *buffer,
+					  uint16_t protocol_version)
+{
+	slurm_select_ops_t *o = sm_other();
+	select_jobinfo_t *ji = select_p_select_jobinfo_alloc();
+
+	*jobinfo = ji;
+	if (_unpack_placement(ji, buffer) != SLURM_SUCCESS)
+		goto unpack_error;
+	if (o) {
+		if (ji->other)
+			o->jobinfo_free(ji->other);
+		ji->other = NULL;
+		if (o->jobinfo_unpack(&ji->other, buffer, protocol_version))
+			goto unpack_error;
+	}
+	return SLURM_SUCCESS;
+
+unpack_error:
+	error("%s: %s: error unpacking job info", plugin_type, __func__);
 	select_p_select_jobinfo_free(ji);
 	*jobinfo = NULL;
 	return SLURM_ERROR;
@@ -317,4 +391,74 @@ extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
 	const char *t = _jobinfo_text(jobinfo, mode);
 
 	return *t ? xstrdup(t) : NULL;
+}
+
+#define MESH_COMMENT_PREFIX "mesh:v1 "
+
+/* Which placed the job: the configured allocator, the contiguous-only
+ * helper (--contiguous), or the layer below on its own (over cons_tres,
+ * when it refused the allocator's choices). */
+static const char *_placed_by(job_record_t *job_ptr)
+{
+	if (job_ptr->job_id == sm.other_job_id && sm_other_type())
+		return sm_other_type();
+	if (job_ptr->job_id == sm.contig_job_id && sm.contig)
+		return mesh_alloc_name(sm.contig);
+	return sm.conf->allocator;
+}
+
+/* " shape=ignored" if the job has a shape hint (its own or mesh.conf's
+ * DefaultMeshShape) that the allocator does not use, else "". */
+static const char *_shape_note(job_record_t *job_ptr)
+{
+	struct mesh_request r;
+
+	if (mesh_alloc_flags(sm.alloc) & MESH_ALLOC_USES_SHAPE)
+		return "";
+	memset(&r, 0, sizeof(r));
+	sm_job_hints_locked(job_ptr, &r);
+	return r.shape[0] ? " shape=ignored" : "";
+}
+
+/*
+ * Write "mesh:v1 alloc=... bbox=WxHxD sumdist=S avgdist=A diam=D
+ * [shape=ignored]" for the nodes of the job (at its start, and again
+ * when it is resized) into SystemComment and jobinfo.  A comment someone
+ * else wrote is kept, with ours after it; ours is replaced.
+ */
+extern void sm_set_comment(job_record_t *job_ptr, bitstr_t *nodes,
+			   const char *why)
+{
+	struct mesh_metrics m;
+	uint32_t *idx = xcalloc(bit_size(nodes) + 1, sizeof(*idx));
+	char *c = NULL, *ours;
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < MIN(bit_size(nodes), sm.node_cnt); i++)
+		if (bit_test(nodes, i))
+			idx[n++] = sm.node2mesh[i];
+	if (n && !mesh_metrics_compute(sm.conf->topo, idx, n, &m)) {
+		xstrfmtcat(c, "%salloc=%s bbox=%dx%dx%d sumdist=%" PRIu64 " avgdist=%.2f diam=%d%s",
+			   MESH_COMMENT_PREFIX, _placed_by(job_ptr),
+			   m.bbox[0], m.bbox[1], m.bbox[2], m.sum_pairwise,
+			   m.avg_pairwise, m.diameter, _shape_note(job_ptr));
+		sm_jobinfo_set_placement(job_ptr,
+					 c + strlen(MESH_COMMENT_PREFIX));
+		ours = xstrstr(job_ptr->system_comment, MESH_COMMENT_PREFIX);
+		if (ours && ours > job_ptr->system_comment && ours[-1] == ' ')
+			ours[-1] = '\0';	/* after someone else's */
+		else if (ours == job_ptr->system_comment)
+			xfree(job_ptr->system_comment);
+		if (job_ptr->system_comment)
+			xstrfmtcat(job_ptr->system_comment, " %s", c);
+		else {
+			job_ptr->system_comment = c;
+			c = NULL;
+		}
+		log_flag(SELECT_TYPE, "%s: %pJ %s: %s", plugin_type, job_ptr,
+			 why, job_ptr->system_comment);
+	}
+	xfree(c);
+	xfree(idx);
 }

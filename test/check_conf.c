@@ -282,6 +282,19 @@ static const struct {
 	{ "Dimensions=4x4\nNodes=n[0000000000-0000000015]\nAllocator=mc1x1\n", 2, "Nodes", "has more than 9 digits (leading zeros count)" },
 	{ "Dimensions=4x4\nNodes=n[0-0000000015]\nAllocator=mc1x1\n", 2, "Nodes", "has more than 9 digits" },
 	{ "Dimensions=4x4\nNodes=n[5-1]\nAllocator=mc1x1\n", 2, "Nodes", "decimal bounds lo <= hi" },
+	/* issue 39.7: values with look-alike or invisible characters name
+	 * the code point and its column, as keys do */
+	{ HEAD "Allocator=m\xd1\x81" "1x1\n", 3, "Allocator", "bad value \"m\xd1\x81" "1x1\": '\xd1\x81' (U+0441) at column 12; mesh.conf values are plain ASCII" },
+	{ HEAD "Allocator=mc1x1\xe9\n", 3, "Allocator", "byte 0xE9 (not valid UTF-8) at column 16" },
+	{ HEAD "Allocator=mc1x1\xc2\xa0\n", 3, "Allocator", "'\xc2\xa0' (U+00A0, no-break space) at column 16" },
+	{ "Dimensions=4x4\nNodes=n[0-15]\xe2\x80\x8b\nAllocator=mc1x1\n", 2, "Nodes", "'\xe2\x80\x8b' (U+200B, zero-width space) at column 14" },
+	{ "Dimensions=4x4\nNodes=n[0-14],\xd0\xbf" "15\nAllocator=mc1x1\n", 2, "Nodes", "'\xd0\xbf' (U+043F) at column 15" },
+	{ HEAD "Allocator=mc1x1 NodeName=n\xd0\xbe Coord=0,0\n", 3, "NodeName", "(U+043E) at column 27" },
+	{ HEAD "Allocator=mc1x1 IONodes=n0\xc2\xa0\n", 3, "IONodes", "(U+00A0, no-break space) at column 27" },
+	{ HEAD "\xef\xbb\xbf" "Allocator=mc1x1\n", 3, "\xef\xbb\xbf" "Allocator", "which contains '\xef\xbb\xbf' (U+FEFF, byte-order mark) at column 1" },
+	/* issue 39.7: a negative I/O node coordinate is out of range */
+	{ HEAD "IONodes=-1,0\nAllocator=mc1x1\n", 3, "IONodes", "I/O node coordinate \"-1,0\" is out of range: -1 is below 0 (coordinates run from 0 to size - 1 in Dimensions=4x4)" },
+	{ HEAD "IONodes=0,0;2,-3\nAllocator=mc1x1\n", 3, "IONodes", "coordinate \"2,-3\" is out of range: -3 is below 0" },
 };
 
 START_TEST(test_conf_parse_bad)

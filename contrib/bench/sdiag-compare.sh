@@ -14,6 +14,7 @@
 #                         [--repeat R] [--quiet-logs] [--batch N]
 #                         [--max-wait S] [--hold] [--also-plugin NAME=PATH]...
 #                         [--sched-params LIST] [--only-mesh]
+#                         [--over cons_tres]
 # Defaults: 200 jobs, mc1x1, seed 42, 4x4, --nodes 1-8 uniform, --sleep 0-2
 # (seconds), --limit 1-3 (minutes), 1 run, max wait 900 s per run.
 # --allocator can be repeated (or a comma list): one select/mesh run each.
@@ -34,6 +35,13 @@
 # --sched-params replaces cluster.sh's SchedulerParameters
 # (bf_interval=1,sched_interval=2), e.g. to raise bf_max_time.
 # --only-mesh skips select/linear.
+# --over cons_tres compares select/mesh over cons_tres
+# (SelectTypeParameters=CR_Core_Memory,OTHER_CONS_TRES) with plain
+# select/cons_tres (CR_Core_Memory, label "cons_tres") and with
+# select/cons_tres plus topology/mesh (label "tres-topo"), instead of
+# select/linear: nodes of 4 CPUs, 4000 MB and Gres=gpu:2, a partition gpu
+# (OverSubscribe=NO) that the jobs use, each job asking --gres=gpu:1 or :2
+# per node (seeded).
 # Columns: main/backfill cycle counts and times (microseconds, from sdiag),
 # bf-dep = mean jobs tested per backfill cycle (sdiag's Depth Mean; a
 # cycle stops after bf_max_time, 1 s here, so at scale compare bf-mean /
@@ -41,12 +49,15 @@
 # (--hold: from the release) until the queue is empty, submit = mean sbatch
 # wall time (ms), hwm = slurmctld VmHWM (MiB), cpu = slurmctld user+system
 # CPU seconds (both include the submission), load = mean of the 1-minute
-# load average sampled every 2 s during the run.
+# load average sampled every 2 s during the run.  ran = jobs that got
+# nodes; dist = mean over those with two or more nodes of their mean
+# pairwise distance on the mesh (smesh show job, AvgDist).
 # Needs a built plugin (make) and Slurm installed (contrib/setup-debian.sh).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 CLUSTER=$top/contrib/slurm-local/cluster.sh
+SMESH=$top/src/smesh/smesh
 plugin=$top/plugin/.libs/select_mesh.so
 jobs=200
 allocators=()
@@ -66,6 +77,7 @@ hold=0
 also=()
 sched_params=""
 only_mesh=0
+over=""
 usage_die() { echo "sdiag-compare: $*" >&2; exit 2; }
 range() {   # NAME VALUE -> prints "MIN MAX"
     case "$2" in
@@ -97,12 +109,14 @@ while [ $# -gt 0 ]; do
         --also-plugin) also+=("$2"); shift ;;
         --sched-params) sched_params=$2; shift ;;
         --only-mesh) only_mesh=1 ;;
-        -h|--help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --over) over=$2; shift ;;
+        -h|--help) sed -n '2,55p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) usage_die "unknown argument $1" ;;
     esac
     shift
 done
 [ "${#allocators[@]}" -gt 0 ] || allocators=(mc1x1)
+case "$over" in "" | cons_tres) ;; *) usage_die "--over: only cons_tres is supported" ;; esac
 read -r nmin nmax <<<"$(range --nodes "$nodes")"
 read -r smin smax <<<"$(range --sleep "$sleep_r")"
 read -r tmin tmax <<<"$(range --limit "$limit_r")"
@@ -127,6 +141,10 @@ trap cleanup EXIT
 mkdir -p "$work/plugins" "$work/jobs"
 install -m 0755 "$plugin" "$work/plugins/.select_mesh.so.$$"
 mv -f "$work/plugins/.select_mesh.so.$$" "$work/plugins/select_mesh.so"
+if [ -n "$over" ]; then   # tres-topo: topology/mesh, built beside select_mesh.so
+    [ -f "$(dirname "$plugin")/topology_mesh.so" ] || usage_die "--over: no topology_mesh.so beside $plugin"
+    install -m 0755 "$(dirname "$plugin")/topology_mesh.so" "$work/plugins/topology_mesh.so"
+fi
 for e in "${also[@]}"; do
     case "$e" in *=*) ;; *) usage_die "--also-plugin wants NAME=PATH, got '$e'" ;; esac
     [ -f "${e#*=}" ] || usage_die "--also-plugin ${e%%=*}: ${e#*=} not found"
@@ -165,6 +183,43 @@ job_size() {
 
 ctld_pid() { awk '$1 == "slurmctld" {print $2}' "$1/run/pids"; }
 
+# "ran dist" of the jobs in DIR.ids (SLURM_CONF set): how many got nodes,
+# and the mean of smesh's AvgDist over those with two or more.
+placement_stats() {
+    local j nl
+    while read -r j; do
+        nl=$(scontrol -o show job "$j" 2>/dev/null | sed -n 's/.* NodeList=\([^ ]*\) .*/\1/p')
+        [ -n "$nl" ] && [ "$nl" != "(null)" ] || continue
+        if [ "$(scontrol show hostnames "$nl" | wc -l)" -lt 2 ]; then
+            echo one
+        else
+            "$SMESH" show job "$j" 2>/dev/null | sed -n 's/.* AvgDist=\([^ ]*\) .*/\1/p'
+        fi
+    done <"$1.ids" | awk '{ n++ } $1 != "one" { s += $1; m++ }
+        END { printf "%d %s\n", n, m ? sprintf("%.3f", s / m) : "-" }'
+}
+
+# Cluster options and per-job options of --over cons_tres for SELECT
+# (select/mesh, select/cons_tres or select/cons_tres+topology): into
+# over_cluster and over_job.
+over_options() {
+    local sel=$1 n
+    over_cluster=() over_job=()
+    [ -n "$over" ] || return 0
+    n=$(echo "$mesh" | tr -d t | tr x '\n' | awk 'BEGIN { p = 1 } { p *= $1 } END { print p }')
+    over_cluster=(--gres gpu:2 --node-params "CPUs=4 RealMemory=4000"
+        --extra-slurm-conf SlurmdParameters=config_overrides
+        --extra-slurm-conf DefMemPerCPU=500
+        --extra-slurm-conf "PartitionName=gpu Nodes=n[0-$((n - 1))] MaxTime=INFINITE State=UP OverSubscribe=NO")
+    case "$sel" in
+        select/mesh) over_cluster+=(--extra-slurm-conf "SelectTypeParameters=CR_Core_Memory,OTHER_CONS_TRES") ;;
+        *topology) over_cluster+=(--extra-slurm-conf "SelectTypeParameters=CR_Core_Memory"
+                      --extra-slurm-conf "TopologyPlugin=topology/mesh") ;;
+        *) over_cluster+=(--extra-slurm-conf "SelectTypeParameters=CR_Core_Memory") ;;
+    esac
+    over_job=(-p gpu)
+}
+
 run_one() {   # select-type allocator label [plugin-dir]
     local sel=$1 alloc=$2 label=$3 pdir=${4:-$work/plugins} d i s t left end t0 ts sub pid hwm cpu
     local loads=0 nload=0 load size
@@ -176,6 +231,9 @@ run_one() {   # select-type allocator label [plugin-dir]
     [ "$quiet" -eq 0 ] || extra+=(--extra-slurm-conf SlurmctldDebug=info
         --extra-slurm-conf SlurmdDebug=error --extra-slurm-conf DebugFlags=NO_CONF_HASH)
     [ -z "$sched_params" ] || extra+=(--extra-slurm-conf "SchedulerParameters=$sched_params")
+    over_options "$sel"
+    extra+=("${over_cluster[@]}")
+    sel=${sel%+topology}
     # Up to three tries: another cluster on this machine may take a port of
     # our block between the port check and a slurmd's bind (a 512-node
     # start takes ~20 s).
@@ -200,8 +258,10 @@ run_one() {   # select-type allocator label [plugin-dir]
     for ((i = 0; i < jobs; i++)); do
         job_size
         s=$((smin + RANDOM % (smax - smin + 1))); t=$((tmin + RANDOM % (tmax - tmin + 1)))
+        gres=()
+        [ -z "$over" ] || gres=(--gres=gpu:$((1 + RANDOM % 2)))
         (cd "$work/jobs" && sbatch --parsable ${hold_opt:+"$hold_opt"} -o /dev/null \
-            -N "$size" -t "$t" --wrap "sleep $s") >>"$d.ids"
+            "${over_job[@]}" "${gres[@]}" -N "$size" -t "$t" --wrap "sleep $s") >>"$d.ids"
     done
     sub=$(( ($(date +%s%N) - ts) / jobs / 1000 ))
     sub=$((sub / 1000)).$(printf '%03d' $((sub % 1000)))
@@ -223,7 +283,8 @@ run_one() {   # select-type allocator label [plugin-dir]
     hwm=$(awk '/^VmHWM/ {printf "%.1f", $2 / 1024}' "/proc/$pid/status")
     cpu=$(awk -v hz="$(getconf CLK_TCK)" '{sub(/.*\) /, ""); printf "%.1f", ($12 + $13) / hz}' "/proc/$pid/stat")
     load=$(awk -v a="$loads" -v n="$nload" 'BEGIN {printf "%.2f", a / n}')
-    printf '%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s %6s | %6s %8s %6s %6s %5s\n' "$label" \
+    read -r ran dist < <(placement_stats "$d")
+    printf '%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s %6s | %6s %8s %6s %6s %5s | %4s %6s\n' "$label" \
         "$(sdiag_field 'Main schedule statistics' 'Total cycles' "$d.sdiag")" \
         "$(sdiag_field 'Main schedule statistics' 'Last cycle' "$d.sdiag")" \
         "$(sdiag_field 'Main schedule statistics' 'Max cycle' "$d.sdiag")" \
@@ -235,7 +296,7 @@ run_one() {   # select-type allocator label [plugin-dir]
         "$(sdiag_field 'Backfilling stats' 'Total cycles' "$d.sdiag")" \
         "$(sdiag_field 'Backfilling stats' 'Depth Mean' "$d.sdiag")" \
         "$(sdiag_field 'Backfilling stats' 'Total backfilled jobs (since last slurm start)' "$d.sdiag")" \
-        "$((SECONDS - t0))s" "$sub" "$hwm" "$cpu" "$load" | tee -a "$work/rows"
+        "$((SECONDS - t0))s" "$sub" "$hwm" "$cpu" "$load" "$ran" "$dist" | tee -a "$work/rows"
     "$CLUSTER" stop --dir "$d" >/dev/null 2>&1 || true
     rm -rf "$d/log" "$d/spool"
 }
@@ -243,9 +304,9 @@ run_one() {   # select-type allocator label [plugin-dir]
 if [ "$size_dist" = uniform ]; then sz="$nodes nodes"; else sz="$nodes nodes, log-uniform"; fi
 echo "$jobs jobs ($sz, sleep $sleep_r s, limit $limit_r min${hold_opt:+, submitted held, released at once}) on a $mesh cluster${mesh_conf:+ (select/mesh: $mesh_conf)}${sched_params:+, SchedulerParameters=$sched_params}, seed $seed; cycle times in microseconds, submit in ms, hwm in MiB, cpu in s"
 header() {
-    printf '%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s %6s | %6s %8s %6s %6s %5s\n' select \
+    printf '%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s %6s | %6s %8s %6s %6s %5s | %4s %6s\n' select \
         "main#" "last" "max" "mean" "depth" "bf-last" "bf-max" "bf-mean" "bf#" "bf-dep" "bf-job" \
-        "wall" "submit" "hwm" "cpu" "load"
+        "wall" "submit" "hwm" "cpu" "load" "ran" "dist"
 }
 header
 : >"$work/rows"
@@ -258,7 +319,14 @@ for ((r = 1; r <= repeat; r++)); do
             "mesh-${allocators[0]}@${e%%=*}$([ "$repeat" -eq 1 ] || echo "#$r")" \
             "$work/plugins-${e%%=*}"
     done
-    [ "$only_mesh" -eq 1 ] || run_one select/linear "" "linear$([ "$repeat" -eq 1 ] || echo "#$r")"
+    if [ "$only_mesh" -eq 1 ]; then
+        :
+    elif [ -n "$over" ]; then
+        run_one select/cons_tres "" "cons_tres$([ "$repeat" -eq 1 ] || echo "#$r")"
+        run_one select/cons_tres+topology "" "tres-topo$([ "$repeat" -eq 1 ] || echo "#$r")"
+    else
+        run_one select/linear "" "linear$([ "$repeat" -eq 1 ] || echo "#$r")"
+    fi
 done
 if [ "$repeat" -gt 1 ]; then
     echo "median of $repeat runs:"
@@ -278,11 +346,11 @@ if [ "$repeat" -gt 1 ]; then
         END {
           for (l = 1; l <= nl; l++) {
             lab = order[l]
-            printf "%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s %6s | %5ss %8s %6s %6s %5s\n", lab,
+            printf "%-19s %6s %8s %8s %8s %7s | %8s %8s %8s %7s %6s %6s | %5ss %8s %6s %6s %5s | %4s %6s\n", lab,
               med(lab, 2), med(lab, 3), med(lab, 4), med(lab, 5), med(lab, 6),
               med(lab, 7), med(lab, 8), med(lab, 9), med(lab, 10), med(lab, 11),
               med(lab, 12), med(lab, 13), med(lab, 14), med(lab, 15), med(lab, 16),
-              med(lab, 17)
+              med(lab, 17), med(lab, 18), med(lab, 19)
           }
         }'
 fi

@@ -29,6 +29,9 @@
 #                              File= links to /dev/null (22.05's slurmd drops
 #                              a GPU without File=)
 #       --gres-conf FILE       use FILE as DIR/etc/gres.conf instead
+#       --node-params P        the nodes' resources (default "CPUs=1
+#                              RealMemory=1000"; with more CPUs than the
+#                              host has, add SlurmdParameters=config_overrides)
 #   cluster.sh stop --dir DIR          stop everything recorded in DIR/run/pids
 #   cluster.sh restart-ctld --dir DIR  restart only slurmctld (keeps state)
 #   cluster.sh env --dir DIR           print 'export SLURM_CONF=...' lines
@@ -80,6 +83,7 @@ daemon_env=()
 munged_env=()
 gres_specs=()
 gres_conf_src=""
+node_params="CPUs=1 RealMemory=1000"
 
 parse_args() {
     local a
@@ -122,6 +126,7 @@ parse_args() {
                 IFS=, read -ra g <<<"$2"
                 gres_specs+=("${g[@]}"); shift ;;
             --gres-conf) val "$@"; gres_conf_src=$2; shift ;;
+            --node-params) val "$@"; node_params=$2; shift ;;
             -*) usage_die "unknown option '$1'" ;;
             *) usage_die "unexpected argument '$1'" ;;
         esac
@@ -419,7 +424,7 @@ write_slurm_conf() {   # nnodes base
         "SlurmdTimeout=60"
         "InactiveLimit=0"
         "MailProg=/bin/true"
-        "NodeName=DEFAULT CPUs=1 RealMemory=1000 State=UNKNOWN${gres_node:+ Gres=$gres_node}"
+        "NodeName=DEFAULT $node_params State=UNKNOWN${gres_node:+ Gres=$gres_node}"
         "NodeName=$nodes NodeHostname=$host NodeAddr=127.0.0.1 Port=$ports"
         "PartitionName=mesh Nodes=$nodes Default=YES MaxTime=INFINITE State=UP OverSubscribe=EXCLUSIVE"
     )

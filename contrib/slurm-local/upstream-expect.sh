@@ -14,12 +14,17 @@
 #       --test-timeout SECS  bound per test (default 120; counts as fail)
 #       --budget SECS        start no test after SECS (rest: notrun)
 #       --mesh WxH           cluster shape (default 4x4)
+#       --extra-slurm-conf L a slurm.conf line for cluster.sh (repeatable)
 #   upstream-expect.sh compare [--allow FILE] A_DIR B_DIR
 #       Prints every test whose status differs between the runs; exit 1
 #       if one of them is not in the allow-list FILE (lines "TEST reason").
 #   upstream-expect.sh check --plugin-dir DIR --out DIR --allow FILE
 #                            [--list FILE | --tests GLOBS] [--test-timeout S]
-#       run for select/mesh and select/linear, then compare.
+#                            [--over cons_tres]
+#       run for select/mesh and select/linear, then compare; with --over
+#       cons_tres, select/mesh over cons_tres (SelectTypeParameters=
+#       CR_Core_Memory,OTHER_CONS_TRES) against plain select/cons_tres
+#       (CR_Core_Memory).
 #   upstream-expect.sh -h|--help | -V|--version
 #
 # SLURM_SRC (default: the tree named in /usr/local/src/slurm-mesh/SLURM_SRC)
@@ -57,6 +62,8 @@ test_timeout=120
 budget=0
 mesh=4x4
 allow=""
+over=""
+extra_conf=()
 
 parse_opts() {
     while [ $# -gt 0 ]; do
@@ -70,6 +77,8 @@ parse_opts() {
             --budget) val "$@"; budget=$2; shift ;;
             --mesh) val "$@"; mesh=$2; shift ;;
             --allow) val "$@"; allow=$2; shift ;;
+            --over) val "$@"; over=$2; shift ;;
+            --extra-slurm-conf) val "$@"; extra_conf+=(--extra-slurm-conf "$2"); shift ;;
             -h|--help) usage; exit 0 ;;
             -V|--version) mesh_version; exit 0 ;;
             -*) usage_die "unknown option '$1'" ;;
@@ -133,6 +142,7 @@ EOF
     trap 'exit 1' INT TERM
     local copt=(start --dir "$cluster_dir" --mesh "$mesh" --select "$select_type" --timeout 60)
     [ -z "$plugin_dir" ] || copt+=(--plugin-dir "$plugin_dir")
+    copt+=("${extra_conf[@]}")
     "$CLUSTER" "${copt[@]}" >"$out/cluster-start.log" 2>&1 \
         || { cat "$out/cluster-start.log" >&2; die "cluster start failed"; }
     export SLURM_CONF=$cluster_dir/etc/slurm.conf
@@ -203,11 +213,21 @@ do_compare() {
 do_check() {
     [ -n "$out" ] || usage_die "check: --out is required"
     [ -n "$allow" ] || usage_die "check: --allow is required"
-    local base=$out
-    ( select_type=select/mesh; out=$base/mesh; do_run ) || die "select/mesh run failed"
-    ( select_type=select/linear; out=$base/linear; do_run ) || die "select/linear run failed"
-    args=("$base/mesh" "$base/linear")
-    printf 'test       mesh     linear\n'
+    local base=$out other=select/linear params=()
+    case "$over" in
+        "") ;;
+        cons_tres)
+            other=select/cons_tres
+            params=(--extra-slurm-conf "SelectTypeParameters=CR_Core_Memory") ;;
+        *) usage_die "--over: only cons_tres is supported" ;;
+    esac
+    ( select_type=select/mesh; out=$base/mesh
+      [ -z "$over" ] || extra_conf+=(--extra-slurm-conf "SelectTypeParameters=CR_Core_Memory,OTHER_CONS_TRES")
+      do_run ) || die "select/mesh run failed"
+    ( select_type=$other; out=$base/${other#select/}; extra_conf+=("${params[@]}"); do_run ) \
+        || die "$other run failed"
+    args=("$base/mesh" "$base/${other#select/}")
+    printf 'test       mesh     %s\n' "${other#select/}"
     do_compare
 }
 

@@ -135,13 +135,6 @@ static int add_def(struct conf_raw *r, const char *name, long line)
 	return 0;
 }
 
-/* State of one line: NodeName= and Coord= must come together. */
-struct conf_line {
-	const char *nodename;
-	const char *coord;
-	long line;
-};
-
 /* The runtime models' capacities (contention.h), in struct order. */
 static const char *const bw_keys[4] = { "LinkBandwidth", "NodeBandwidth",
 					"IONodeBandwidth",
@@ -177,22 +170,73 @@ static struct conf_kv *single_key(struct conf_raw *r, const char *key)
 	return NULL;
 }
 
-/* Names a character a person cannot see or type, e.g. a stray BOM. */
-static int unknown_key(const struct conf_raw *r, const char *key, long line,
-		       struct mesh_diag *d)
-{
-	const char *p = key;
-	char what[64], note[96] = "";
+/* State of one line: NodeName= and Coord= must come together. */
+struct conf_line {
+	const char *nodename;
+	const char *coord;
+	const char *text; /* the line, for columns */
+	long line;
+};
 
-	while (*p && (unsigned char) *p >= 0x20 && (unsigned char) *p < 0x7f)
-		p++;
-	if (*p)
-		snprintf(note, sizeof(note), ", which contains %s",
-			 mesh_diag_char(p, what, sizeof(what)));
+/* The first byte of s that is not printable ASCII (0x21..0x7e), or NULL. */
+static const char *non_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char) *s <= 0x20 || (unsigned char) *s >= 0x7f)
+			return s;
+	return NULL;
+}
+
+/* 1-based column of p in the line: characters (UTF-8 sequences) before
+ * it, plus one. */
+static long column(const struct conf_line *l, const char *p)
+{
+	const char *q;
+	long col = 1;
+
+	for (q = l->text; q < p; q++)
+		if (((unsigned char) *q & 0xc0) != 0x80)
+			col++;
+	return col;
+}
+
+/* Names a character a person cannot see or type, e.g. a stray BOM. */
+static int unknown_key(const struct conf_raw *r, const char *key,
+		       const struct conf_line *l, struct mesh_diag *d)
+{
+	const char *p = non_ascii(key);
+	char what[64], note[128] = "";
+
+	if (p)
+		snprintf(note, sizeof(note),
+			 ", which contains %s at column %ld",
+			 mesh_diag_char(p, what, sizeof(what)), column(l, p));
 	return conf_err(
-	    d, MESH_EPARSE, r, line, key,
+	    d, MESH_EPARSE, r, l->line, key,
 	    "unknown key \"%s\"%s (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator, AllocatorParameters, Curve, DefaultMeshShape, DefaultIOIntensity, DefaultComm, LinkBandwidth, NodeBandwidth, IONodeBandwidth or FileSystemBandwidth)",
 	    key, note);
+}
+
+/*
+ * Values are printable ASCII: node names, allocator names, numbers.  A
+ * look-alike letter (Cyrillic 'с' for 'c'), an invisible character (a
+ * no-break or zero-width space) or a stray byte is named, with its code
+ * point and column, before it can fail later with a misleading message.
+ * Dimensions has its own, more specific one (4×4).
+ */
+static int check_value(const struct conf_raw *r, const char *key,
+		       const char *val, const struct conf_line *l,
+		       struct mesh_diag *d)
+{
+	const char *p = non_ascii(val);
+	char what[64];
+
+	if (!p || !strcasecmp(key, "Dimensions"))
+		return 0;
+	return conf_err(
+	    d, MESH_EPARSE, r, l->line, key,
+	    "bad value \"%s\": %s at column %ld; mesh.conf values are plain ASCII",
+	    val, mesh_diag_char(p, what, sizeof(what)), column(l, p));
 }
 
 static int parse_token(struct conf_raw *r, char *tok, struct conf_line *l,
@@ -200,6 +244,8 @@ static int parse_token(struct conf_raw *r, char *tok, struct conf_line *l,
 {
 	char *eq = strchr(tok, '=');
 	struct conf_kv *kv;
+	const char **slot;
+	int rc;
 
 	if (!eq || eq == tok)
 		return conf_err(d, MESH_EPARSE, r, l->line, "",
@@ -209,19 +255,19 @@ static int parse_token(struct conf_raw *r, char *tok, struct conf_line *l,
 		return conf_err(d, MESH_EPARSE, r, l->line, tok,
 				"empty value for %s", tok);
 	kv = single_key(r, tok);
+	if (!kv && strcasecmp(tok, "NodeName") && strcasecmp(tok, "Coord"))
+		return unknown_key(r, tok, l, d);
+	rc = check_value(r, tok, eq + 1, l, d);
+	if (rc)
+		return rc;
 	if (kv)
 		return set_single(kv, r, tok, eq + 1, l->line, d);
-	if (!strcasecmp(tok, "NodeName") || !strcasecmp(tok, "Coord")) {
-		const char **slot =
-		    tok[0] == 'n' || tok[0] == 'N' ? &l->nodename : &l->coord;
-
-		if (*slot)
-			return conf_err(d, MESH_EPARSE, r, l->line, tok,
-					"%s given twice on one line", tok);
-		*slot = eq + 1;
-		return 0;
-	}
-	return unknown_key(r, tok, l->line, d);
+	slot = tok[0] == 'n' || tok[0] == 'N' ? &l->nodename : &l->coord;
+	if (*slot)
+		return conf_err(d, MESH_EPARSE, r, l->line, tok,
+				"%s given twice on one line", tok);
+	*slot = eq + 1;
+	return 0;
 }
 
 static int finish_line(struct conf_raw *r, const struct conf_line *l,
@@ -262,7 +308,7 @@ static int finish_line(struct conf_raw *r, const struct conf_line *l,
 static int parse_line(struct conf_raw *r, char *text, long line,
 		      struct mesh_diag *d)
 {
-	struct conf_line l = { NULL, NULL, line };
+	struct conf_line l = { NULL, NULL, text, line };
 	char *hash = strchr(text, '#'), *tok, *save = NULL;
 	int rc;
 
@@ -479,12 +525,36 @@ static int build_index(struct mesh_conf *c, const struct conf_raw *r,
 	return 0;
 }
 
+/* x,y[,z];... with integers (a minus sign may start one, to be refused
+ * as out of range), as opposed to a list of node names. */
 static bool is_coord_list(const char *s)
 {
-	for (; *s; s++)
-		if (!strchr("0123456789,;", *s))
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (!strchr("0123456789,;", *p) &&
+		    (*p != '-' || (p > s && !strchr(",;", p[-1]))))
 			return false;
 	return true;
+}
+
+/* IONodes=-1,0: name the negative coordinate and the valid range. */
+static int negative_coord(const struct mesh_conf *c, const struct conf_raw *r,
+			  struct mesh_diag *d)
+{
+	const char *p = strchr(r->io.val, '-'), *item = p, *end;
+	char dims[64];
+
+	if (!p)
+		return 0;
+	while (item > r->io.val && item[-1] != ';')
+		item--;
+	end = item + strcspn(item, ";");
+	return conf_err(
+	    d, MESH_ERANGE, r, r->io.line, "IONodes",
+	    "I/O node coordinate \"%.*s\" is out of range: %.*s is below 0 (coordinates run from 0 to size - 1 in Dimensions=%s)",
+	    (int) (end - item), item, (int) strspn(p + 1, "0123456789") + 1, p,
+	    mesh_topo_format(c->topo, dims, sizeof(dims)));
 }
 
 static int io_from_names(const struct mesh_conf *c, const struct conf_raw *r,
@@ -516,6 +586,8 @@ static int apply_io(struct mesh_conf *c, const struct conf_raw *r,
 	if (!r->io.val)
 		return 0;
 	if (is_coord_list(r->io.val)) {
+		if ((rc = negative_coord(c, r, d)))
+			return rc;
 		rc = mesh_topo_parse_io_nodes(c->topo, r->io.val, d);
 		return rc ? conf_relocate(d, rc, r, r->io.line, "IONodes") : 0;
 	}

@@ -33,6 +33,13 @@ run_case() {   # selector
         fail "$sel: srun -N3-3 --contiguous: $out"
     fi
     # test15.21: salloc -N3-3 --contiguous; the allocation's node list.
+    # The srun's nodes must be idle again first: while they complete,
+    # slurmctld offers none of them, and n[0-2] cannot be the answer.
+    local end=$((SECONDS + 15))
+    while [ "$(sl sinfo -h -N -t idle -o '%N' | sort -u | wc -l)" -lt 16 ] &&
+        [ "$SECONDS" -lt "$end" ]; do
+        sleep 0.2
+    done
     nl=$(cd "$work/jobs" && sl salloc -N3-3 --contiguous -t 1 \
         bash -c 'echo "NL=$SLURM_JOB_NODELIST"' 2>/dev/null | sed -n 's/^NL=//p')
     idx=$(indices "$nl")

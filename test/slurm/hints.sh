@@ -3,8 +3,10 @@
 # spank_mesh.so (plugstack.conf) turns --mesh-shape into MESH_SHAPE in the
 # job's SPANK environment; select/mesh reads it from the job record into
 # the request, and the mc allocator places the requested shape.  A job
-# without a hint gets mesh.conf's DefaultMeshShape=.  A bad value is
-# refused by sbatch with a clear message.
+# without a hint gets mesh.conf's DefaultMeshShape=.  A bad value, or a
+# shape whose volume is not the job's node count, is refused by sbatch,
+# salloc or srun with a clear message; mc1x1, which ignores shapes, says
+# so in SystemComment.
 . "$(dirname "$0")/lib.sh"
 mesh_setup hints
 
@@ -77,6 +79,52 @@ else
         fail "$n badhint jobs reached slurmctld: $(sl squeue -h -t all -n badhint)"
     grep -q 'hints shape=4x1x1' "$d/log/slurmctld.log" &&
         pass "slurmctld logged the hint" || fail "no hint line in slurmctld.log"
+    # A shape whose volume is not the node count is refused at submission
+    # (issue 39.7), as is one larger than any mesh; a node range that
+    # holds the volume is accepted.
+    for c in "sbatch -N4 --mesh-shape=3x3|is 9 nodes, but the job asks for 4" \
+        "srun -N4 --mesh-shape=3x3|is 9 nodes, but the job asks for 4" \
+        "sbatch --mesh-shape=100000x100000x100000|more than any mesh holds" \
+        "sbatch -N2-3 --mesh-shape=2x2|outside the job's node range 2-3"; do
+        cmd=(${c%%|*} -J badhint -t 1)	# the command line, split
+        if [ "${cmd[0]}" = srun ]; then cmd+=(true); else cmd+=(--wrap true); fi
+        out=$(cd "$work/jobs" && sl "${cmd[@]}" 2>&1)
+        rc=$?
+        if [ $rc -ne 0 ] && echo "$out" | grep -q -- "${c#*|}"; then
+            pass "${c%%|*} refused: $(echo "$out" | grep -m1 -- "${c#*|}")"
+        else
+            fail "${c%%|*} not refused as wanted (rc=$rc): $out"
+        fi
+    done
+    n=$(sl squeue -h -t all -n badhint | wc -l)
+    [ "$n" -eq 0 ] || fail "$n jobs with a refused shape reached slurmctld"
+    j=$(submit -N2-6 -t 5 --mesh-shape=2x2 --wrap 'sleep 30')
+    [ -n "$j" ] && pass "-N2-6 --mesh-shape=2x2 accepted (job $j)" || fail "-N2-6 --mesh-shape=2x2 refused"
+    sl scancel "$j" 2>/dev/null
+    # An allocator that ignores shapes says so in SystemComment; mc, which
+    # uses them, does not.
+    comment_of() { sl scontrol -o show job "$1" | grep -o 'SystemComment=mesh:v1 [^=]*=[^ ]* [^ ]* [^ ]* [^ ]* [^ ]*\( shape=[a-z]*\)\{0,1\}'; }
+    j=$(submit -N4 -t 5 --mesh-shape=2x2 --wrap 'sleep 30')
+    wait_state "$j" RUNNING 30 || true
+    c_mc=$(comment_of "$j")
+    sl scancel "$j"
+    printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\nDefaultMeshShape=1x4\n' >"$d/etc/mesh.conf.new"
+    mv -f "$d/etc/mesh.conf.new" "$d/etc/mesh.conf"
+    sl scontrol reconfigure
+    sleep 2
+    j=$(submit -N4 -t 5 --mesh-shape=2x2 --wrap 'sleep 30')
+    wait_state "$j" RUNNING 30 || true
+    c_mc1=$(comment_of "$j")
+    echo "  Allocator=mc: ${c_mc:-?}; Allocator=mc1x1: ${c_mc1:-?}"
+    case "$c_mc1" in
+        *" shape=ignored") pass "mc1x1 says in SystemComment that it ignores the shape" ;;
+        *) fail "mc1x1 SystemComment: '$c_mc1'" ;;
+    esac
+    case "$c_mc" in
+        *alloc=mc\ *shape=ignored | "") fail "mc SystemComment: '$c_mc'" ;;
+        *alloc=mc\ *) pass "mc, which uses the shape, does not say shape=ignored" ;;
+        *) fail "mc SystemComment: '$c_mc'" ;;
+    esac
     "$CLUSTER" stop --dir "$d" >/dev/null 2>&1
 fi
 

@@ -33,5 +33,24 @@ wait_state "$y" RUNNING 30 || true
 bad=$(hosts "$(job_field "$y" NodeList)" | grep -E '^n(8|9|1[0-5])$')
 [ -n "$(job_field "$y" NodeList)" ] && [ -z "$bad" ] \
     && pass "--exclude n[8-15] honoured: $(job_field "$y" NodeList)" || fail "--exclude: $(job_field "$y" NodeList)"
+# A job that cannot start while n5 and n10 are drained (no 2x4 or 4x2
+# box avoids both) is asked RUN_NOW and TEST_ONLY by every scheduler pass
+# (sched_interval=2): under DebugFlags=SelectType its repeated answers are
+# not logged again (issue 39.7; before, 3 lines every 2 s).
+sl scancel -u root
+sl scontrol update nodename=n5,n10 state=drain reason=impossible.sh
+end=$((SECONDS + 20))
+while [ "$(sl sinfo -h -N -t idle -o '%N' | sort -u | wc -l)" -lt 14 ] && [ "$SECONDS" -lt "$end" ]; do
+    sleep 0.5
+done
+k=$(submit -N8 --contiguous -t 5 --wrap 'sleep 1')
+sleep 6	# two scheduler passes: each kind of question asked once
+n0=$(grep -c "select/mesh: JobId=$k mode=" "$d/log/slurmctld.log")
+sleep 8
+n1=$(grep -c "select/mesh: JobId=$k mode=" "$d/log/slurmctld.log")
+echo "  job $k ($(job_field "$k" JobState), $(job_field "$k" Reason)): $n0 decision lines in its first 6 s, $((n1 - n0)) in the next 8 s"
+[ "$(job_field "$k" JobState)" = PENDING ] && [ "$n0" -ge 1 ] && [ "$((n1 - n0))" -eq 0 ] \
+    && pass "a job that cannot start logs its repeated decisions once" \
+    || fail "job $k: $n0 then $((n1 - n0)) decision lines"
 ctld_alive && pass "slurmctld still running" || fail "slurmctld died"
 mesh_finish

@@ -73,6 +73,51 @@ cluster_start() {
 
 sl() { SLURM_CONF=$conf timeout 30 "$@"; }
 
+# Clusters side by side (a select/mesh one and a stock selector's):
+# start_bg DIR [cluster_start options] for each, then wait_started.  The
+# EXIT trap stops them; wait_started fails (and says which) unless all
+# came up.
+bg_pids=()
+bg_dirs=()
+start_bg() {
+    local d=$1
+    clusters+=("$d")
+    cluster_start "$@" >"$d.start" 2>&1 &
+    bg_pids+=("$!")
+    bg_dirs+=("$d")
+}
+wait_started() {
+    local i rc=0
+    for i in "${!bg_pids[@]}"; do
+        if ! wait "${bg_pids[$i]}"; then
+            fail "${bg_dirs[$i]##*/}: cluster start"
+            tail -n 20 "${bg_dirs[$i]}.start"
+            rc=1
+        fi
+    done
+    bg_pids=()
+    bg_dirs=()
+    return $rc
+}
+
+# The same on a given cluster DIR: a client command, a job's field, a wait
+# until jobs run.
+on() { local d=$1; shift; SLURM_CONF=$d/etc/slurm.conf timeout 30 "$@"; }
+field_on() {   # dir jobid field
+    on "$1" scontrol -o show job "$2" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$3=//p" | head -n 1
+}
+wait_run_on() {   # dir secs jobid...: 0 once all are RUNNING
+    local d=$1 end=$((SECONDS + $2)) j left
+    shift 2
+    while :; do
+        left=0
+        for j in "$@"; do [ "$(field_on "$d" "$j" JobState)" = RUNNING ] || left=1; done
+        [ "$left" -eq 1 ] || return 0
+        [ "$SECONDS" -lt "$end" ] || return 1
+        sleep 0.5
+    done
+}
+
 submit() {   # sbatch args...; prints the job id
     (cd "$work/jobs" && sl sbatch --parsable -o /dev/null "$@" | cut -d';' -f1)
 }

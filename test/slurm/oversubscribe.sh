@@ -10,12 +10,13 @@
 # same number of jobs in each partition, never put more than max_share
 # jobs on a node, and never run the jobs PENDING before this change.
 #
-# Not supported (startup warning): sharing in backfill's plan.  With the
-# main scheduling loop off (sched_interval=-1, defer), only backfill starts
-# jobs.  Partition y2 (n[0-15], YES:2): X (-N16 --oversubscribe) runs, then
-# S (-N4 --oversubscribe) could share X's nodes.  select/linear's backfill
-# starts S there; select/mesh's does not, and S's pending reason must say
-# why (squeue %r).
+# Backfill shares now, as select/linear's does.  With the main scheduling
+# loop off (sched_interval=-1, defer), only backfill starts jobs.
+# Partition y2 (n[0-15], YES:2): X (-N16 --oversubscribe) runs, then S
+# (-N4 --oversubscribe) can share X's nodes: backfill starts it under both
+# selectors.  Then T (-N16 --oversubscribe) cannot share now (four nodes
+# hold X and S): it waits under both, with Slurm's own pending reason
+# (Resources), which is what blocks it.
 . "$(dirname "$0")/lib.sh"
 mesh_setup oversub
 
@@ -134,10 +135,13 @@ run_bf() {   # SELECT: S's state and reason into $work/bf-TAG.res
     wait_state "$x" RUNNING 30 || fail "$tag: X $x RUNNING"
     j=$(submit -p y2 -N4 -t 10 --oversubscribe --wrap 'sleep 600')
     sleep 6	# several backfill passes (bf_interval=1)
+    h=$(submit -p y2 -N16 -t 10 --oversubscribe --wrap 'sleep 600')
+    sleep 4
     {
         echo "x=$(job_field "$x" JobState)"
         echo "s=$(job_field "$j" JobState)"
-        echo "reason=$(sl squeue -h -j "$j" -o '%r')"
+        echo "t=$(job_field "$h" JobState)"
+        echo "reason=$(sl squeue -h -j "$h" -o '%r')"
     } >"$work/$tag.res"
     sed "s/^/  $tag: /" "$work/$tag.res"
     "$CLUSTER" stop --dir "$d" >/dev/null 2>&1
@@ -146,8 +150,12 @@ run_both run_bf bf-
 [ "$(val bf-linear x)" = RUNNING ] && [ "$(val bf-linear s)" = RUNNING ] &&
     pass "backfill only: select/linear's backfill shares X's nodes with S" ||
     fail "backfill only: select/linear X $(val bf-linear x), S $(val bf-linear s) ($(val bf-linear reason))"
-[ "$(val bf-mesh x)" = RUNNING ] && [ "$(val bf-mesh s)" = PENDING ] &&
-    echo "$(val bf-mesh reason)" | grep -q 'select/mesh: could share nodes now (OverSubscribe 2), but backfill plans sharing jobs on idle nodes only' &&
-    pass "backfill only: under select/mesh S waits with the reason '$(val bf-mesh reason)'" ||
-    fail "backfill only: select/mesh X $(val bf-mesh x), S $(val bf-mesh s), reason '$(val bf-mesh reason)'"
+[ "$(val bf-mesh x)" = RUNNING ] && [ "$(val bf-mesh s)" = RUNNING ] &&
+    pass "backfill only: select/mesh's backfill shares X's nodes with S, as select/linear's" ||
+    fail "backfill only: select/mesh X $(val bf-mesh x), S $(val bf-mesh s)"
+echo "  T waits: select/linear $(val bf-linear t) ($(val bf-linear reason)), select/mesh $(val bf-mesh t) ($(val bf-mesh reason))"
+[ "$(val bf-mesh t)" = PENDING ] && [ "$(val bf-mesh reason)" = "$(val bf-linear reason)" ] &&
+    [ "$(val bf-linear t)" = PENDING ] &&
+    pass "backfill only: T, which cannot share now, waits with Slurm's reason '$(val bf-mesh reason)' under both" ||
+    fail "backfill only: T select/mesh $(val bf-mesh t) '$(val bf-mesh reason)', select/linear $(val bf-linear t) '$(val bf-linear reason)'"
 mesh_finish

@@ -1,0 +1,350 @@
+/*****************************************************************************\
+ *  select_mesh_preempt.c - select/mesh preemption: wait for completing
+ *  victims, else preempt the fewest candidates.
+ *****************************************************************************
+ *  Copyright (C) 2026 The slurm-mesh authors.
+ *
+ *  This file is part of slurm-mesh, a plugin for Slurm.  It is free
+ *  software under the GNU General Public License, version 2 or later; see
+ *  select_mesh.c for the full notice.
+\*****************************************************************************/
+
+#include "config.h"		/* Slurm's config.h, see Makefile.am */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/slurm_xlator.h"	/* Must be first */
+#include "src/common/bitstring.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/preempt.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "select_mesh.h"
+
+/*
+ * Nodes of the job's partition that are COMPLETING (e.g. jobs preempted a
+ * moment ago, still being requeued or cancelled) and not held by any
+ * tracked job.  slurmctld leaves them out of the usable bitmap, so without
+ * this check every pass during the completion would pick new victims.
+ * RET a new bitmap, or NULL if there are none.
+ */
+static bitstr_t *_completing_nodes(job_record_t *job_ptr, bitstr_t *avail)
+{
+	bitstr_t *cg = NULL;
+	bitstr_t *part = job_ptr->part_ptr ? job_ptr->part_ptr->node_bitmap :
+		NULL;
+	bitstr_t *exc = job_ptr->details->exc_node_bitmap;
+	node_record_t *node_ptr;
+	int i;
+
+	for (i = 0; (node_ptr = next_node(&i)); i++) {
+		if (i >= sm.node_cnt || sm.busy[i] ||
+		    !IS_NODE_COMPLETING(node_ptr) || IS_NODE_DOWN(node_ptr) ||
+		    IS_NODE_DRAIN(node_ptr) || IS_NODE_FAIL(node_ptr) ||
+		    (part && !bit_test(part, i)) ||
+		    (exc && bit_test(exc, i)))
+			continue;
+		if (!cg)
+			cg = bit_alloc(bit_size(avail));
+		bit_set(cg, i);
+	}
+	return cg;
+}
+
+/*
+ * True if the job would fit once the completing nodes are free: then it
+ * must wait for them instead of preempting more jobs.  Over cons_tres
+ * (t->fit, counted without preemption) a node counts when the job fits
+ * there.
+ */
+extern bool sm_fits_after_completion(struct mesh_try *t, bitstr_t *orig)
+{
+	bitstr_t *cg = _completing_nodes(t->job_ptr, orig);
+	bool fits;
+
+	if (!cg)
+		return false;
+	bit_or(cg, orig);
+	bit_copybits(t->avail, cg);
+	if (t->fit) {
+		sm_fit_use(t->fit, cg);
+		t->busy = t->fit->use;
+		t->cpus = t->fit->free_cpus;
+	} else
+		t->busy = sm.busy;
+	fits = sm_try_place(t) == SLURM_SUCCESS;
+	log_flag(SELECT_TYPE, "%s: %pJ %s: %d node(s) still completing",
+		 plugin_type, t->job_ptr, fits ?
+		 "waits instead of preempting more jobs" :
+		 "does not fit even after completion",
+		 bit_set_count(cg) - bit_set_count(orig));
+	bit_copybits(t->avail, orig);
+	FREE_NULL_BITMAP(cg);
+	return fits;
+}
+
+/* Preemption candidates whose release could help, in Slurm's order. */
+struct victims {
+	int n;			/* candidates given by slurmctld */
+	int m;			/* of them, running here on usable nodes */
+	job_record_t **job;
+	struct mesh_job **mj;
+	uint32_t *rank;		/* Slurm's order key; equal: equally ranked */
+	bool *victim;
+	uint16_t *use;		/* whole nodes: sm.busy without the victims */
+	int budget;		/* placements left for the scans */
+};
+
+/*
+ * The key Slurm sorted the candidates by: the preempt plugin's priority
+ * (preempt/partition_prio: tier, then node count), or the start time
+ * under SchedulerParameters=preempt_youngest_first.
+ */
+static uint32_t _rank(job_record_t *j)
+{
+	uint32_t prio = 0;
+
+	if (xstrcasestr(slurm_conf.sched_params, "preempt_youngest_first"))
+		return (uint32_t) j->start_time;
+	(void) preempt_g_get_data(j, PREEMPT_DATA_PRIO, &prio);
+	return prio;
+}
+
+static void _victims_init(struct victims *vs, List candidates, bitstr_t *orig)
+{
+	ListIterator it = list_iterator_create(candidates);
+	job_record_t *j;
+
+	vs->n = list_count(candidates);
+	vs->m = 0;
+	vs->job = xcalloc(vs->n + 1, sizeof(*vs->job));
+	vs->mj = xcalloc(vs->n + 1, sizeof(*vs->mj));
+	vs->rank = xcalloc(vs->n + 1, sizeof(*vs->rank));
+	vs->victim = xcalloc(vs->n + 1, sizeof(*vs->victim));
+	vs->use = xcalloc(sm.node_cnt + 1, sizeof(*vs->use));
+	while ((j = list_next(it))) {
+		if (!IS_JOB_RUNNING(j) && !IS_JOB_SUSPENDED(j))
+			continue;
+		if (!(vs->mj[vs->m] = sm_tracked_get(j->job_id)) ||
+		    !bit_overlap_any(vs->mj[vs->m]->nodes, orig))
+			continue;	/* releasing it cannot help */
+		vs->rank[vs->m] = _rank(j);
+		vs->job[vs->m++] = j;
+	}
+	list_iterator_destroy(it);
+	vs->budget = 8 * vs->m + 256;
+}
+
+static void _victims_free(struct victims *vs)
+{
+	xfree(vs->job);
+	xfree(vs->mj);
+	xfree(vs->rank);
+	xfree(vs->victim);
+	xfree(vs->use);
+}
+
+/* The victims as a List (NULL if none). */
+static List _victim_list(struct victims *vs)
+{
+	List l = NULL;
+	int i;
+
+	for (i = 0; i < vs->m; i++) {
+		if (!vs->victim[i])
+			continue;
+		if (!l)
+			l = list_create(NULL);
+		list_append(l, vs->job[i]);
+	}
+	return l;
+}
+
+/*
+ * Nodes of orig free for the job once the victims are gone: whole nodes
+ * no job holds, or over cons_tres the nodes the job fits (t->fit).  Sets
+ * t->busy (and t->cpus) for a placement attempt.
+ * RET their number.
+ */
+static int _free_with(struct victims *vs, struct mesh_try *t, bitstr_t *orig)
+{
+	uint32_t *ids;
+	int i, n = 0, n_ids;
+	List l;
+
+	if (t->fit) {
+		l = _victim_list(vs);
+		ids = sm_sorted_ids(l, &n_ids);
+		FREE_NULL_LIST(l);
+		sm_fit_build(t->fit, ids, n_ids, 0);
+		xfree(ids);
+		n = sm_fit_use(t->fit, orig);
+		t->busy = t->fit->use;
+		t->cpus = t->fit->free_cpus;
+		return n;
+	}
+	memcpy(vs->use, sm.busy, sizeof(*vs->use) * (sm.node_cnt + 1));
+	for (i = 0; i < vs->m; i++)
+		if (vs->victim[i])
+			sm_use_sub(vs->use, vs->mj[i]->nodes);
+	for (i = 0; i < MIN(bit_size(orig), sm.node_cnt); i++)
+		if (bit_test(orig, i) && !vs->use[i])
+			n++;
+	t->busy = vs->use;
+	return n;
+}
+
+/* Place the job with the current victims gone; t->avail the choice. */
+static int _place_victims(struct victims *vs, struct mesh_try *t,
+			  bitstr_t *orig)
+{
+	(void) _free_with(vs, t, orig);
+	bit_copybits(t->avail, orig);
+	return sm_try_place(t);
+}
+
+/* Sum of pairwise distances of the nodes of t->avail (lower: compact). */
+static uint64_t _spread(struct mesh_try *t)
+{
+	struct mesh_metrics m;
+	uint32_t *idx = xcalloc(sm.node_cnt + 1, sizeof(*idx));
+	size_t n = 0;
+	int i;
+
+	for (i = 0; i < MIN(bit_size(t->avail), sm.node_cnt); i++)
+		if (bit_test(t->avail, i))
+			idx[n++] = sm.node2mesh[i];
+	if (!n || mesh_metrics_compute(sm.conf->topo, idx, n, &m))
+		m.sum_pairwise = UINT64_MAX;
+	xfree(idx);
+	return m.sum_pairwise;
+}
+
+/*
+ * Among the candidates ranked equally with candidate first (and not yet
+ * victims), the one whose release gives the most compact placement, or
+ * -1 if none gives one.  Skipped (-1 at once) when even the largest of
+ * them could not free enough nodes.
+ */
+static int _best_single(struct victims *vs, struct mesh_try *t,
+			bitstr_t *orig, int first)
+{
+	int j, best = -1, most = 0, free_now = _free_with(vs, t, orig);
+	uint64_t s, best_s = UINT64_MAX;
+
+	for (j = first; j < vs->m && vs->rank[j] == vs->rank[first]; j++)
+		if (!vs->victim[j])
+			most = MAX(most, vs->mj[j]->n_idx);
+	if ((uint32_t) (free_now + most) < MAX(t->min_nodes, 1))
+		return -1;
+	for (j = first; j < vs->m && vs->rank[j] == vs->rank[first] &&
+		     vs->budget > 0; j++) {
+		if (vs->victim[j])
+			continue;
+		vs->victim[j] = true;
+		vs->budget--;
+		if (_place_victims(vs, t, orig) == SLURM_SUCCESS &&
+		    (s = _spread(t)) < best_s) {
+			best = j;
+			best_s = s;
+		}
+		vs->victim[j] = false;
+	}
+	return best;
+}
+
+/*
+ * Choose the victims: while the job does not fit, the candidate of the
+ * lowest remaining rank (Slurm's order) whose release alone lets the
+ * allocator place the job most compactly, if one does; else the first
+ * of that rank is released and the search goes on.  Then every victim
+ * the placement turns out not to need is given back, highest rank first.
+ * RET the index of the victim that made the job fit, or -1.
+ */
+static int _choose_victims(struct victims *vs, struct mesh_try *t,
+			   bitstr_t *orig)
+{
+	int first, best = -1, i;
+
+	for (first = 0; first < vs->m && best < 0; first++) {
+		if (vs->victim[first])
+			continue;
+		if (vs->budget > 0 &&
+		    (best = _best_single(vs, t, orig, first)) >= 0) {
+			vs->victim[best] = true;
+			break;
+		}
+		vs->victim[first] = true;
+		if (vs->budget <= 0 &&
+		    _place_victims(vs, t, orig) == SLURM_SUCCESS)
+			best = first;
+	}
+	for (i = vs->m - 1; best >= 0 && i >= 0; i--) {
+		if (!vs->victim[i] || i == best)
+			continue;
+		vs->victim[i] = false;
+		if (_place_victims(vs, t, orig) != SLURM_SUCCESS)
+			vs->victim[i] = true;
+	}
+	return best;
+}
+
+/*
+ * Preempt as few jobs as possible, and among equally ranked choices the
+ * ones that leave the most compact placement (_choose_victims()).  The
+ * final placement is the allocator's choice on the free nodes plus
+ * exactly the victims' nodes; the victims returned are those it uses.
+ * Over cons_tres, cons_tres then preempts among exactly those on that
+ * placement (sm_layer_preempt()).
+ * RET SLURM_SUCCESS with t->avail the choice and *preemptees the victims,
+ * or SLURM_ERROR.
+ */
+extern int sm_preempt_fewest(struct mesh_try *t, bitstr_t *orig,
+			     List candidates, List *preemptees)
+{
+	struct victims vs;
+	List chosen = NULL;
+	char *names = NULL;
+	int i, rc = SLURM_ERROR;
+
+	_victims_init(&vs, candidates, orig);
+	if (_choose_victims(&vs, t, orig) >= 0 &&
+	    _place_victims(&vs, t, orig) == SLURM_SUCCESS) {
+		chosen = list_create(NULL);
+		for (i = 0; i < vs.m; i++) {
+			if (!vs.victim[i] ||
+			    !bit_overlap_any(t->avail, vs.mj[i]->nodes))
+				continue;
+			list_append(chosen, vs.job[i]);
+			xstrfmtcat(names, "%s%u", names ? "," : "",
+				   vs.job[i]->job_id);
+		}
+		log_flag(SELECT_TYPE, "%s: %pJ preempts %d of %d candidate(s): %s",
+			 plugin_type, t->job_ptr, list_count(chosen), vs.n,
+			 names);
+		if (t->fit)
+			rc = sm_layer_preempt(t, orig, chosen, candidates,
+					      preemptees);
+		else {
+			if (!*preemptees)
+				*preemptees = list_create(NULL);
+			list_transfer(*preemptees, chosen);
+			rc = SLURM_SUCCESS;
+		}
+	}
+	FREE_NULL_LIST(chosen);
+	xfree(names);
+	_victims_free(&vs);
+	return rc;
+}
