@@ -568,6 +568,7 @@ static int meshsim_revision(struct runner *r)
 static int prepare(struct runner *r, struct sweep *s)
 {
 	const char *tmp = getenv("TMPDIR");
+	char dir[sizeof(r->tmpdir)];
 
 	r->s = s;
 	r->t0 = time(NULL);
@@ -576,16 +577,17 @@ static int prepare(struct runner *r, struct sweep *s)
 	cli_find_tool("MESHSIM", "meshsim", "../meshsim/meshsim", r->meshsim);
 	cli_find_tool("MESHGEN", "meshsim-gen", "../meshgen/meshsim-gen",
 		      r->meshgen);
-	snprintf(r->tmpdir, sizeof(r->tmpdir), "%s/meshsweep.XXXXXX",
+	/* r->tmpdir names the directory only once it exists: cleanup()
+	 * removes whatever it names. */
+	snprintf(dir, sizeof(dir), "%s/meshsweep.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
 	r->by_size_path = sibling(s->out, "by-size", ".csv");
 	r->wl_dir = sibling(s->out, "workloads", "");
 	if (!r->by_size_path || !r->wl_dir)
 		return -1;
-	if ((!s->aggregate && meshsim_revision(r)) || !mkdtemp(r->tmpdir)) {
-		r->tmpdir[0] = '\0';
+	if ((!s->aggregate && meshsim_revision(r)) || !mkdtemp(dir))
 		return -1;
-	}
+	memcpy(r->tmpdir, dir, sizeof(dir));
 	return open_tidy(r) || (!s->aggregate && open_by_size(r)) ? -1 : 0;
 }
 
@@ -617,7 +619,7 @@ static void cleanup(struct runner *r)
 	free(r->by_size_path);
 	free(r->wl_dir);
 	free(r->done);
-	if (r->tmpdir[0] && r->tmpdir[strlen(r->tmpdir) - 1] != 'X')
+	if (r->tmpdir[0])
 		proc_remove_tree(r->tmpdir);
 }
 
