@@ -29,7 +29,7 @@ struct mesh__mc_live {
 	uint64_t cost;
 };
 
-/* A centre whose lower bound (sweep_search, step 2) is below the bound
+/* A centre whose lower bound (mesh__mc_search, step 2) is below the bound
  * of the centres scored before: its free nodes within shells S - 2 (if
  * counted), S - 1 and S, and that lower bound (capped at UINT32_MAX,
  * still a lower bound). */
@@ -101,17 +101,15 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
  * scores are lower bounds (a candidate's score only grows), and only
  * the heap's top is scored again until its score is current.  The
  * caller fills cand. */
-struct mesh__greedy_item {
-	uint64_t score; /* at most the candidate's score now */
-	uint32_t c;     /* its position in cand */
-};
-
 struct mesh__greedy {
 	uint32_t *cand; /* candidates, filled by the caller */
 	int *xyz;       /* per candidate: its three wsum indices, and a pad */
 	uint32_t *hist; /* X + Y + Z + 3 counts, zero between calls */
 	uint64_t *wsum; /* X + Y + Z + 3: per-axis distance sums */
-	struct mesh__greedy_item *heap; /* the candidates not picked */
+	/* the candidates not picked: (score at most the candidate's score
+	 * now) << shift | position in cand */
+	uint64_t *heap;
+	int key_bits; /* 64; a test lowers it to take the scan */
 };
 
 int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t);

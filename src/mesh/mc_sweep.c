@@ -4,13 +4,13 @@
  *
  * HOW IT WORKS: no centre can cost less than filling the largest
  * possible shells in order (cost_floor()), so the search stops once a
- * centre reaches that floor.  The first 32 free centres are costed one
- * by one (mesh__mc_cost()); the rest are swept one x-row at a time,
- * shell by shell, every live centre of the row reading its shell count
+ * centre reaches that floor.  A few centres near the middle are costed
+ * one by one (mesh__mc_cost()) for a first bound; then every free centre
+ * is swept one x-row at a time, shell by shell, every live centre of the row reading its shell count
  * from four rows of the summed-volume table (sweep_row()).  For clusters
  * of radius 4 or more, every centre first gets a lower bound from two or
  * three exact shell counts just inside the best radius, so that only
- * the few that may win are counted in full (sweep_search(),
+ * the few that may win are counted in full (mesh__mc_search(),
  * lower_bounds(), sweep_descending()).  On a torus a row's shell counts
  * are first gathered from its wrapped y and z intervals and continued
  * periodically in x (row_periodic()), and the sweep reads them as it
@@ -103,19 +103,11 @@ static inline uint32_t rows_at(const struct sweep_rows *R, int x)
 	return R->a[x] - R->b[x] - R->c[x] + R->d[x];
 }
 
-/* The free bits of x-row row at x0 .. x0 + 63 (fewer at the row's end),
- * without the nodes below from. */
+/* The free bits of x-row row at x0 .. x0 + 63 (fewer at the row's end). */
 static inline uint64_t row_bits(const struct mesh_bitmap *b, uint32_t row,
-				uint32_t x0, uint32_t X, uint32_t from)
+				uint32_t x0, uint32_t X)
 {
-	uint64_t bits =
-	    mesh__bits_at(b->words, row + x0, X - x0 < 64 ? X - x0 : 64);
-
-	if (row + x0 < from)
-		bits &= from - row - x0 >= 64
-			    ? 0
-			    : ~(((uint64_t) 1 << (from - row - x0)) - 1);
-	return bits;
+	return mesh__bits_at(b->words, row + x0, X - x0 < 64 ? X - x0 : 64);
 }
 
 /* Free nodes within shell s of the centre at x of the row whose shell s
@@ -332,7 +324,7 @@ static void sweep_ascending(const struct mesh__mc *m, const int ext[3],
  * centre's cost is the sum over shells s of (k - N(s))^+, N(s) its free
  * nodes within shell s, and the shells just inside the best radius
  * decide it.  So shells S - 1 and S, and S - 2 if three, come first
- * (counted by sweep_search, which set up L: desc_start), then shell
+ * (counted by mesh__mc_search, which set up L: desc_start), then shell
  * `first` (the next one in) down to the first, then S + 1 up until k;
  * after each, the shells not yet counted are bounded from
  * the tables (sweep_tables, tail_bound) and the centre leaves once the
@@ -490,8 +482,7 @@ static void rows_periodic(const struct mesh__mc *m, const int ext[3], int S,
 		row_periodic(m, ext, S - i, y, z, K, len, q[i]);
 }
 
-/* Step 2's lower bounds: the free centres from node from on whose bound
- * is below the best so far go to m->cand (their number is returned).
+/* Step 2's lower bounds: the free centres whose bound is below the best so far go to m->cand (their number is returned).
  * Each centre whose bound is the least so far and below the best is
  * scored in full at once, so the best falls early and fewer centres are
  * kept.  Per x-row, the counts rows_at of shells S - 1 and S (and S - 2
@@ -500,8 +491,8 @@ static void rows_periodic(const struct mesh__mc *m, const int ext[3], int S,
  * without clamps. */
 static uint32_t lower_bounds(const struct mesh__mc *m,
 			     const struct mesh_bitmap *free_map,
-			     const int ext[3], uint32_t k, uint32_t from, int S,
-			     int three, int rmax, struct sweep_best *sb)
+			     const int ext[3], uint32_t k, int S, int three,
+			     int rmax, struct sweep_best *sb)
 {
 	const struct mesh_topo *t = m->topo;
 	struct mesh__mc_cand *cand = m->cand;
@@ -542,12 +533,10 @@ static uint32_t lower_bounds(const struct mesh__mc *m,
 		memset(q0, 0, pl * sizeof(*q0));
 	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
 		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
-			if (row + X <= from)
-				continue;
 			fill(m, ext, S, 2 + three, (int) y, (int) z, (int) pl,
 			     len, q);
 			for (x0 = 0; x0 < X; x0 += 64) {
-				bits = row_bits(free_map, row, x0, X, from);
+				bits = row_bits(free_map, row, x0, X);
 				for (; bits; bits &= bits - 1) {
 					x = x0 +
 					    (uint32_t) __builtin_ctzll(bits);
@@ -586,13 +575,12 @@ static uint32_t lower_bounds(const struct mesh__mc *m,
 	return nc;
 }
 
-static void sweep_search(const struct mesh__mc *m,
-			 const struct mesh_bitmap *free_map, const int ext[3],
-			 uint32_t k, uint32_t from, int here,
-			 struct mesh__mc_best *best)
+void mesh__mc_search(const struct mesh__mc *m,
+		     const struct mesh_bitmap *free_map, const int ext[3],
+		     uint32_t k, struct mesh__mc_best *best)
 {
 	const struct mesh_topo *t = m->topo;
-	struct sweep_best sb = { best, here };
+	struct sweep_best sb = { best, 0 };
 	struct mesh__mc_live *L = m->live;
 	const struct mesh__mc_cand *cand = m->cand;
 	uint32_t n, i, j, X = (uint32_t) t->dim[0], x, y, z, row, x0, nc;
@@ -603,12 +591,16 @@ static void sweep_search(const struct mesh__mc *m,
 	uint64_t floor = cost_floor(t, ext, k), cost, bits;
 	int S = 0, rmax = t->dim[0], three;
 
+	/* At the floor no centre can beat the best (an earlier
+	 * orientation's, which keeps ties). */
+	if (best->cost <= floor)
+		return;
 	rmax = t->dim[1] > rmax ? t->dim[1] : rmax;
 	rmax = t->dim[2] > rmax ? t->dim[2] : rmax;
 	/* 1. Centres near the middle see whole shells. */
 	mid[0] = t->dim[0] / 2, mid[1] = t->dim[1] / 2, mid[2] = t->dim[2] / 2;
 	i = mesh_topo_index(t, mid);
-	for (i = i < from ? from : i, j = 0; i < t->nodes && j < 16; i++) {
+	for (j = 0; i < t->nodes && j < 16; i++) {
 		if (!mesh_bitmap_test(free_map, i))
 			continue;
 		mesh_topo_coords(t, i, c);
@@ -625,8 +617,7 @@ static void sweep_search(const struct mesh__mc *m,
 		S = best->radius - 1;
 		three = S - 3 >= (int) one;
 		sweep_tables(m, ext, k, rmax);
-		nc = lower_bounds(m, free_map, ext, k, from, S, three, rmax,
-				  &sb);
+		nc = lower_bounds(m, free_map, ext, k, S, three, rmax, &sb);
 		/* Row by row, the kept centres still below the best, ties
 		 * to the lower centre (written always, kept if so). */
 		for (i = 0; i < nc;) {
@@ -657,13 +648,11 @@ static void sweep_search(const struct mesh__mc *m,
 	 * edges, the first rows often reach it). */
 	for (z = 0, row = 0; z < (uint32_t) t->dim[2]; z++)
 		for (y = 0; y < (uint32_t) t->dim[1]; y++, row += X) {
-			if (row + X <= from)
-				continue;
 			if (best->cost <= floor &&
 			    (!sb.here || best->centre < row))
 				return;
 			for (x0 = 0, n = 0; x0 < X; x0 += 64) {
-				bits = row_bits(free_map, row, x0, X, from);
+				bits = row_bits(free_map, row, x0, X);
 				for (; bits; bits &= bits - 1) {
 					x = x0 +
 					    (uint32_t) __builtin_ctzll(bits);
@@ -678,35 +667,4 @@ static void sweep_search(const struct mesh__mc *m,
 				sweep_ascending(m, ext, k, (int) y, (int) z, L,
 						n, one, floor, &sb);
 		}
-}
-
-void mesh__mc_search(const struct mesh__mc *m,
-		     const struct mesh_bitmap *free_map, const int ext[3],
-		     uint32_t k, struct mesh__mc_best *best)
-{
-	const struct mesh_topo *t = m->topo;
-	uint64_t cost, floor = cost_floor(t, ext, k), before = best->cost;
-	uint32_t i, seen = 0;
-	int c[3], r;
-
-	/* Centre by centre, lowest first; once a centre reaches the floor no
-	 * later one can beat it.  After the first few centres have set a
-	 * bound, the rest go to the shell-by-shell sweep. */
-	for (i = 0; i < t->nodes && best->cost > floor; i++) {
-		if (!mesh_bitmap_test(free_map, i))
-			continue;
-		if (++seen > 32) {
-			sweep_search(m, free_map, ext, k, i,
-				     best->cost != before, best);
-			return;
-		}
-		mesh_topo_coords(t, i, c);
-		cost = mesh__mc_cost(m, c, ext, k, best->cost, &r);
-		if (cost < best->cost) {
-			best->cost = cost;
-			best->centre = i;
-			best->radius = r;
-			memcpy(best->ext, ext, sizeof(best->ext));
-		}
-	}
 }
