@@ -167,9 +167,10 @@ static int axis_span(const struct mesh_topo *t, int d, int lo, int hi,
 }
 
 /* Sorts a[0..n) ascending with tmp[0..n) as scratch, given that a is
- * already ascending in its low `from` bits (a multiple of 8) wherever the
- * bits above agree: least significant byte first from there (each pass
- * is stable), skipping the bytes in which all keys agree. */
+ * already ascending in its low `from` bits wherever the bits above agree:
+ * 8-bit digits, least significant first (each pass is stable), each
+ * starting at the next bit in which some keys differ, so bits in which
+ * all agree cost no pass. */
 static void sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, uint32_t from)
 {
 	uint32_t cnt[256], i, sh, pos, c;
@@ -178,8 +179,7 @@ static void sort_u64(uint64_t *a, uint32_t n, uint64_t *tmp, uint32_t from)
 	for (i = 1; i < n; i++)
 		diff |= a[i] ^ a[0];
 	for (sh = from; sh < 64 && diff >> sh; sh += 8) {
-		if (!((diff >> sh) & 0xff))
-			continue;
+		sh += (uint32_t) __builtin_ctzll(diff >> sh);
 		memset(cnt, 0, sizeof(cnt));
 		for (i = 0; i < n; i++)
 			cnt[(src[i] >> sh) & 0xff]++;
@@ -242,8 +242,8 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 				    key(ctx, t, q, s, lo0, out0, near0) << 22 |
 				    node;
 			}
-	/* the nodes came in ascending order: the low 16 bits need no pass */
-	sort_u64(m->keys, cnt, m->tmp, 16);
+	/* the nodes came in ascending order: their 22 bits need no pass */
+	sort_u64(m->keys, cnt, m->tmp, 22);
 	for (j = 0; j < k; j++)
 		out[j] = (uint32_t) (m->keys[j] & ((1u << 22) - 1));
 	return cnt;
