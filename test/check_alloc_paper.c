@@ -1,43 +1,11 @@
 /* check_alloc_paper.c - the allocators from the papers against the
- * properties the papers state (MC, PLAS, MC-Elongated, Granular MBS, MM),
- * against brute-force versions of their definitions (Gen-Alg, MM), and
- * the simple ones (paging, random, contiguous, sl:). */
+ * properties the papers state (MC, PLAS, MC-Elongated, Granular MBS), and
+ * the simple ones (paging, random, contiguous, sl:); Gen-Alg and MM are
+ * in check_alloc_l1.c. */
 #include <stdio.h>
 
 #include "alloc_internal.h"
 #include "testutil.h"
-
-static struct mesh_allocator *mk(const struct mesh_topo *t, const char *name,
-				 const char *params)
-{
-	struct mesh_allocator *a = NULL;
-	struct mesh_diag d;
-
-	ck_assert_msg(mesh_alloc_create(t, name, params, &a, &d) == 0,
-		      "%s: %s", name, d.message);
-	return a;
-}
-
-static void random_map(struct mesh_bitmap *f, uint64_t *s, int busy_pct)
-{
-	uint32_t i;
-
-	mesh_bitmap_fill(f, false);
-	for (i = 0; i < f->nbits; i++)
-		if ((int) (tu_rand(s) % 100) >= busy_pct)
-			mesh_bitmap_set(f, i);
-}
-
-static int place(struct mesh_allocator *a, const struct mesh_topo *t,
-		 const struct mesh_bitmap *f, uint32_t k, uint32_t *out)
-{
-	struct mesh_view v = { t, f, NULL, 0 };
-	struct mesh_request r;
-
-	memset(&r, 0, sizeof(r));
-	r.nodes = k;
-	return mesh_alloc_place(a, &v, &r, out);
-}
 
 /* ------------------------------------------------------------- MC */
 
@@ -100,7 +68,7 @@ static const char *const mc_meshes[] = { "8x8", "9x5", "6tx6t", "5x4x3",
 START_TEST(test_mc_finds_rectangle_when_one_exists)
 {
 	struct mesh_topo *t = tu_topo(mc_meshes[_i]);
-	struct mesh_allocator *a = mk(t, "mc", NULL);
+	struct mesh_allocator *a = tu_allocator(t, "mc", NULL);
 	struct mesh_bitmap *f = tu_all_free(t);
 	uint32_t *out = malloc(t->nodes * sizeof(*out));
 	uint64_t s = 7 + (uint64_t) _i;
@@ -112,7 +80,7 @@ START_TEST(test_mc_finds_rectangle_when_one_exists)
 		struct mesh_metrics m;
 		int e[3] = { 1, 1, 1 }, d;
 
-		random_map(f, &s, (int) (tu_rand(&s) % 70));
+		tu_random_map(f, &s, (int) (tu_rand(&s) % 70));
 		for (d = 0; d < t->ndims; d++)
 			e[d] = 1 + (int) (tu_rand(&s) % 4);
 		memset(&r, 0, sizeof(r));
@@ -150,8 +118,8 @@ START_TEST(test_mc_shape_param_and_bad_shape)
 	ck_assert_int_eq(mesh_alloc_create(t, "mc", "shape=2x", &a, &d),
 			 MESH_EINVAL);
 	ck_assert_str_eq(d.field, "shape");
-	a = mk(t, "mc", "shape=1x6");
-	ck_assert_int_eq(place(a, t, f, 6, out), 0);
+	a = tu_allocator(t, "mc", "shape=1x6");
+	ck_assert_int_eq(tu_place(a, t, f, 6, out), 0);
 	ck_assert_int_eq(mesh_metrics_compute(t, out, 6, &m), 0);
 	ck_assert_uint_eq(m.nodes_affected, 6);
 	ck_assert(m.bbox[0] == 6 || m.bbox[1] == 6);
@@ -247,7 +215,7 @@ END_TEST
 START_TEST(test_plas_perfect_balance_from_empty)
 {
 	struct mesh_topo *t = paper_io_mesh();
-	struct mesh_allocator *a = mk(t, "plas", NULL);
+	struct mesh_allocator *a = tu_allocator(t, "plas", NULL);
 	struct mesh_bitmap *f = tu_all_free(t);
 	uint32_t out[256], all[256], used = 0, k, i;
 	uint64_t s = 5;
@@ -260,7 +228,7 @@ START_TEST(test_plas_perfect_balance_from_empty)
 		k = 1 + (uint32_t) (tu_rand(&s) % 23);
 		if (k > 256 - used)
 			k = 256 - used;
-		ck_assert_int_eq(place(a, t, f, k, out), 0);
+		ck_assert_int_eq(tu_place(a, t, f, k, out), 0);
 		ck_assert_int_eq(mesh_io_balance_factor(t, out, k, &bf, NULL), 0);
 		ck_assert_msg(bf >= -1 && bf <= 1, "job of %u: bf %ld", k, bf);
 		for (i = 0; i < k; i++) {
@@ -294,7 +262,7 @@ static int whole_columns(const struct mesh_topo *t, const uint32_t *n,
 START_TEST(test_mce_takes_whole_columns_when_free)
 {
 	struct mesh_topo *t = paper_io_mesh();
-	struct mesh_allocator *a = mk(t, "mc-elongated", NULL);
+	struct mesh_allocator *a = tu_allocator(t, "mc-elongated", NULL);
 	struct mesh_bitmap *f = tu_all_free(t);
 	uint32_t out[272], k;
 	uint64_t s = 11;
@@ -309,7 +277,7 @@ START_TEST(test_mce_takes_whole_columns_when_free)
 				if (tu_rand(&s) % 3 == 0)
 					mesh_bitmap_clear(f, tu_node(t, x, y, 0));
 		k = 1 + (uint32_t) (tu_rand(&s) % (8 * 16));
-		ck_assert_int_eq(place(a, t, f, k, out), 0);
+		ck_assert_int_eq(tu_place(a, t, f, k, out), 0);
 		c = whole_columns(t, out, k);
 		ck_assert_msg(c >= (int) (k / 16), "k=%u: %d whole columns", k, c);
 		for (y = 0; y < (int) k; y++)
@@ -364,7 +332,7 @@ START_TEST(test_mbs_granular_fig11_every_power_of_two)
 	static const int want[5][2] = { { 1, 1 }, { 2, 1 }, { 2, 2 }, { 4, 2 },
 					{ 4, 4 } };
 	struct mesh_topo *t = tu_topo("5x4");
-	struct mesh_allocator *a = mk(t, "mbs-granular", NULL);
+	struct mesh_allocator *a = tu_allocator(t, "mbs-granular", NULL);
 	struct mesh_bitmap *f = tu_all_free(t);
 	uint32_t out[20];
 	int i, y;
@@ -374,16 +342,16 @@ START_TEST(test_mbs_granular_fig11_every_power_of_two)
 	for (y = 0; y < 4; y++)
 		mesh_bitmap_clear(f, tu_node(t, 4, y, 0));
 	for (i = 0; i <= 4; i++) {
-		ck_assert_int_eq(place(a, t, f, 1u << i, out), 0);
+		ck_assert_int_eq(tu_place(a, t, f, 1u << i, out), 0);
 		ck_block(t, out, 1u << i, want[i][0], want[i][1]);
 	}
 	/* only the fifth column free: its 1x2 and 1x4 blocks */
 	mesh_bitmap_fill(f, false);
 	for (y = 0; y < 4; y++)
 		mesh_bitmap_set(f, tu_node(t, 4, y, 0));
-	ck_assert_int_eq(place(a, t, f, 2, out), 0);
+	ck_assert_int_eq(tu_place(a, t, f, 2, out), 0);
 	ck_block(t, out, 2, 1, 2);
-	ck_assert_int_eq(place(a, t, f, 4, out), 0);
+	ck_assert_int_eq(tu_place(a, t, f, 4, out), 0);
 	ck_block(t, out, 4, 1, 4);
 	mesh_bitmap_destroy(f);
 	mesh_alloc_destroy(a);
@@ -395,16 +363,16 @@ START_TEST(test_mbs_fig10_hierarchy)
 {
 	/* Fig. 10: a 4x4 block and four 1x1 blocks; 2x2 children. */
 	struct mesh_topo *t = tu_topo("5x4");
-	struct mesh_allocator *a = mk(t, "mbs", NULL);
+	struct mesh_allocator *a = tu_allocator(t, "mbs", NULL);
 	struct mesh_bitmap *f = tu_all_free(t);
 	uint32_t out[20];
 
-	ck_assert_int_eq(place(a, t, f, 16, out), 0);
+	ck_assert_int_eq(tu_place(a, t, f, 16, out), 0);
 	ck_block(t, out, 16, 4, 4);
-	ck_assert_int_eq(place(a, t, f, 4, out), 0);
+	ck_assert_int_eq(tu_place(a, t, f, 4, out), 0);
 	ck_block(t, out, 4, 2, 2);
 	/* 6 = 4 + 1 + 1 (Mache Fig. 13) */
-	ck_assert_int_eq(place(a, t, f, 6, out), 0);
+	ck_assert_int_eq(tu_place(a, t, f, 6, out), 0);
 	ck_block(t, out, 4, 2, 2);
 	mesh_bitmap_destroy(f);
 	mesh_alloc_destroy(a);
@@ -458,7 +426,7 @@ START_TEST(test_mbs_octet_2d_unit_blocks_column_order)
 
 	for (m = 0; m < 3; m++) {
 		struct mesh_topo *t = tu_topo(meshes[m]);
-		struct mesh_allocator *a = mk(t, "mbs-octet", NULL);
+		struct mesh_allocator *a = tu_allocator(t, "mbs-octet", NULL);
 		struct mesh_bitmap *f = tu_all_free(t);
 
 		h = t->dim[1];
@@ -466,19 +434,19 @@ START_TEST(test_mbs_octet_2d_unit_blocks_column_order)
 		    mesh__mbs_hierarchy(a, &b, &nb, &base, &levels), 0);
 		ck_assert_uint_eq(nb, t->nodes);
 		ck_assert_int_eq(levels, 1);
-		ck_assert_int_eq(place(a, t, f, (uint32_t) h, out), 0);
+		ck_assert_int_eq(tu_place(a, t, f, (uint32_t) h, out), 0);
 		ck_block(t, out, (uint32_t) h, 1, h);
 		for (i = 0; i < (uint32_t) h; i++)
 			ck_assert_uint_eq(out[i], tu_node(t, 0, (int) i, 0));
 		/* one column and two more nodes: the next column from y=0 */
-		ck_assert_int_eq(place(a, t, f, (uint32_t) h + 2, out), 0);
+		ck_assert_int_eq(tu_place(a, t, f, (uint32_t) h + 2, out), 0);
 		for (i = 0; i < (uint32_t) h + 2; i++)
 			ck_assert_uint_eq(out[i], tu_node(t, (int) i / h,
 							  (int) i % h, 0));
 		/* busy first column: the free list starts at column 1 */
 		for (i = 0; i < (uint32_t) h; i++)
 			mesh_bitmap_clear(f, tu_node(t, 0, (int) i, 0));
-		ck_assert_int_eq(place(a, t, f, 1, out), 0);
+		ck_assert_int_eq(tu_place(a, t, f, 1, out), 0);
 		ck_assert_uint_eq(out[0], tu_node(t, 1, 0, 0));
 		mesh_bitmap_destroy(f);
 		mesh_alloc_destroy(a);
@@ -491,15 +459,15 @@ START_TEST(test_mbs_octet_3d_cubes_then_unit_slab)
 {
 	/* 5x4x4: one 4x4x4 cube, the x=4 slab in 1x1x1 blocks. */
 	struct mesh_topo *t = tu_topo("5x4x4");
-	struct mesh_allocator *a = mk(t, "mbs-octet", NULL);
+	struct mesh_allocator *a = tu_allocator(t, "mbs-octet", NULL);
 	struct mesh_bitmap *f = tu_all_free(t);
 	struct mesh_metrics mm;
 	uint32_t out[80];
 
-	ck_assert_int_eq(place(a, t, f, 64, out), 0);
+	ck_assert_int_eq(tu_place(a, t, f, 64, out), 0);
 	ck_assert_int_eq(mesh_metrics_compute(t, out, 64, &mm), 0);
 	ck_assert(mm.bbox[0] == 4 && mm.bbox[1] == 4 && mm.bbox[2] == 4);
-	ck_assert_int_eq(place(a, t, f, 8, out), 0);
+	ck_assert_int_eq(tu_place(a, t, f, 8, out), 0);
 	ck_assert_int_eq(mesh_metrics_compute(t, out, 8, &mm), 0);
 	ck_assert(mm.bbox[0] == 2 && mm.bbox[1] == 2 && mm.bbox[2] == 2);
 	mesh_bitmap_destroy(f);
@@ -517,7 +485,7 @@ START_TEST(test_mbs_granular_leftover_edges)
 	 * is what mbs and mbs-layered build there (doc/allocators.md). */
 	int tb[64][4], n;
 	struct mesh_topo *t = tu_topo("5x4");
-	struct mesh_allocator *a = mk(t, "mbs-granular", NULL);
+	struct mesh_allocator *a = tu_allocator(t, "mbs-granular", NULL);
 
 	n = top_blocks(a, tb, 64);
 	ck_assert_int_eq(n, 2);
@@ -526,13 +494,13 @@ START_TEST(test_mbs_granular_leftover_edges)
 	mesh_topo_destroy(t);
 
 	t = tu_topo("16x15");
-	a = mk(t, "mbs-granular", NULL);
+	a = tu_allocator(t, "mbs-granular", NULL);
 	n = top_blocks(a, tb, 64);
 	ck_assert_int_eq(n, 4);
 	ck_assert(has_top(tb, n, 0, 0, 16, 8) && has_top(tb, n, 0, 8, 16, 4) &&
 		  has_top(tb, n, 0, 12, 16, 2) && has_top(tb, n, 0, 14, 16, 1));
 	mesh_alloc_destroy(a);
-	a = mk(t, "mbs", NULL);
+	a = tu_allocator(t, "mbs", NULL);
 	n = top_blocks(a, tb, 64);
 	/* 2 of 8x8, 4 of 4x4 (y 8..11), 8 of 2x2 (y 12..13), 16 of 1x1 */
 	ck_assert_int_eq(n, 30);
@@ -553,341 +521,14 @@ START_TEST(test_mbs_3d_refused_others_work)
 	uint32_t out[64];
 
 	ck_assert_int_eq(mesh_alloc_create(t, "mbs", NULL, &a, &d), MESH_EINVAL);
-	a = mk(t, "mbs-octet", NULL);
-	ck_assert_int_eq(place(a, t, f, 8, out), 0);
+	a = tu_allocator(t, "mbs-octet", NULL);
+	ck_assert_int_eq(tu_place(a, t, f, 8, out), 0);
 	mesh_alloc_destroy(a);
-	a = mk(t, "mbs-layered", NULL);
-	ck_assert_int_eq(place(a, t, f, 16, out), 0);
+	a = tu_allocator(t, "mbs-layered", NULL);
+	ck_assert_int_eq(tu_place(a, t, f, 16, out), 0);
 	ck_block(t, out, 16, 4, 4);
 	mesh_alloc_destroy(a);
 	mesh_bitmap_destroy(f);
-	mesh_topo_destroy(t);
-}
-END_TEST
-
-/* ------------------------------------------- Gen-Alg, MM, MM-Inc */
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
-
-	return (x > y) - (x < y);
-}
-
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
-
-	return (x > y) - (x < y);
-}
-
-/* Rank of node i's offset from centre c in offset order: z, then y,
- * then x, each from its least offset; a wrapped axis of length L has the
- * offsets -(L - 1) / 2 .. L / 2 (on a mesh: the node index order). */
-static uint64_t offset_rank(const struct mesh_topo *t, uint32_t c, uint32_t i)
-{
-	int a[3], b[3], d, o;
-	uint64_t rank = 0;
-
-	mesh_topo_coords(t, c, a);
-	mesh_topo_coords(t, i, b);
-	for (d = 2; d >= 0; d--) {
-		o = b[d] - a[d];
-		if (t->wrap[d] && o > t->dim[d] / 2)
-			o -= t->dim[d];
-		if (t->wrap[d] && o < -((t->dim[d] - 1) / 2))
-			o += t->dim[d];
-		rank = rank * (uint64_t) (2 * t->dim[d]) +
-		       (uint64_t) (o + t->dim[d]);
-	}
-	return rank;
-}
-
-/* The definition, exhaustively: the k free nodes nearest to c by
- * (distance, offset rank); returns their pair sum, writes them sorted
- * to set.  Keys: distance, rank, node in bits 40, 20 and 0 on. */
-static uint64_t naive_centre(const struct mesh_topo *t,
-			     const struct mesh_bitmap *f, uint32_t c,
-			     uint32_t k, uint32_t *set, uint64_t *keys)
-{
-	uint32_t i, m = 0;
-
-	for (i = 0; i < t->nodes; i++)
-		if (mesh_bitmap_test(f, i))
-			keys[m++] = (uint64_t) mesh_topo_distance(t, c, i) << 40 |
-				    offset_rank(t, c, i) << 20 | i;
-	qsort(keys, m, sizeof(*keys), cmp_u64);
-	for (i = 0; i < k; i++)
-		set[i] = (uint32_t) (keys[i] & 0xfffff);
-	qsort(set, k, sizeof(*set), cmp_u32);
-	return mesh_metrics_sum_pairwise(t, set, k);
-}
-
-static int mm_centre(const struct mesh_topo *t, const struct mesh_bitmap *f,
-		     uint32_t c)
-{
-	int q[3], r[3], d, ok[3] = { 0, 0, 0 };
-	uint32_t i;
-
-	mesh_topo_coords(t, c, q);
-	for (i = 0; i < t->nodes; i++) {
-		if (!mesh_bitmap_test(f, i))
-			continue;
-		mesh_topo_coords(t, i, r);
-		for (d = 0; d < 3; d++)
-			ok[d] |= r[d] == q[d];
-	}
-	return ok[0] && ok[1] && ok[2];
-}
-
-/* Best over candidate centres (mm: medians, else free nodes). */
-static uint64_t naive_best(const struct mesh_topo *t,
-			   const struct mesh_bitmap *f, uint32_t k, int mm,
-			   uint32_t *best_set)
-{
-	uint32_t c, *set = malloc(k * sizeof(*set));
-	uint64_t *keys = malloc(t->nodes * sizeof(*keys)), best = UINT64_MAX, s;
-
-	for (c = 0; c < t->nodes; c++) {
-		if (mm ? !mm_centre(t, f, c) : !mesh_bitmap_test(f, c))
-			continue;
-		s = naive_centre(t, f, c, k, set, keys);
-		if (s < best) {
-			best = s;
-			memcpy(best_set, set, k * sizeof(*set));
-		}
-	}
-	free(set);
-	free(keys);
-	return best;
-}
-
-static const char *const l1_meshes[] = { "7x6", "5tx6", "6tx5t", "4x3x3",
-					 "3tx4x3t", "16x2" };
-
-START_TEST(test_genalg_mm_match_definition)
-{
-	static const char *const names[] = { "genalg", "mm" };
-	struct mesh_topo *t = tu_topo(l1_meshes[_i]);
-	struct mesh_bitmap *f = tu_all_free(t);
-	uint32_t *out = malloc(t->nodes * sizeof(*out));
-	uint32_t *want = malloc(t->nodes * sizeof(*want));
-	uint64_t s = 3 + (uint64_t) _i;
-	int trial, n;
-
-	for (n = 0; n < 2; n++) {
-		struct mesh_allocator *a = mk(t, names[n], NULL);
-
-		for (trial = 0; trial < 150; trial++) {
-			uint32_t k, nf;
-
-			random_map(f, &s, (int) (tu_rand(&s) % 90));
-			nf = mesh_bitmap_count(f);
-			if (!nf)
-				continue;
-			k = 1 + (uint32_t) (tu_rand(&s) % nf);
-			ck_assert_int_eq(place(a, t, f, k, out), 0);
-			qsort(out, k, sizeof(*out), cmp_u32);
-			naive_best(t, f, k, n, want);
-			ck_assert_msg(!memcmp(out, want, k * sizeof(*out)),
-				      "%s on %s k=%u differs from the definition",
-				      names[n], l1_meshes[_i], k);
-		}
-		mesh_alloc_destroy(a);
-	}
-	free(out);
-	free(want);
-	mesh_bitmap_destroy(f);
-	mesh_topo_destroy(t);
-}
-END_TEST
-
-/* Larger maps for the per-slice diamond tables of l1_tables.c: 2D and
- * 3D, mesh and torus (the last two with unrolled copies whose pads, 3
- * to 6, most balls fit), thin slices (24x3, 3x20x2) and square ones; k
- * up to kmax keeps the exhaustive definition affordable. */
-static const struct {
-	const char *mesh;
-	uint32_t kmax;
-} l1_large[] = { { "13x11", 143 }, { "9x8x7", 80 }, { "24x3", 72 },
-		 { "3x20x2", 60 }, { "11tx9", 60 }, { "7tx6x5t", 60 },
-		 { "10x9x4t", 60 }, { "12tx10tx8t", 60 }, { "20tx14t", 80 } };
-
-START_TEST(test_genalg_mm_match_definition_large)
-{
-	static const char *const names[] = { "genalg", "mm" };
-	struct mesh_topo *t = tu_topo(l1_large[_i].mesh);
-	struct mesh_bitmap *f = tu_all_free(t);
-	uint32_t *out = malloc(t->nodes * sizeof(*out));
-	uint32_t *want = malloc(t->nodes * sizeof(*want));
-	uint64_t s = 41 + (uint64_t) _i;
-	int trial, n;
-
-	for (n = 0; n < 2; n++) {
-		struct mesh_allocator *a = mk(t, names[n], NULL);
-
-		for (trial = 0; trial < 12; trial++) {
-			uint32_t k, nf;
-
-			random_map(f, &s, (int) (tu_rand(&s) % 95));
-			nf = mesh_bitmap_count(f);
-			if (!nf)
-				continue;
-			nf = nf < l1_large[_i].kmax ? nf : l1_large[_i].kmax;
-			k = 1 + (uint32_t) (tu_rand(&s) % nf);
-			ck_assert_int_eq(place(a, t, f, k, out), 0);
-			qsort(out, k, sizeof(*out), cmp_u32);
-			naive_best(t, f, k, n, want);
-			ck_assert_msg(!memcmp(out, want, k * sizeof(*out)),
-				      "%s on %s k=%u differs from the definition",
-				      names[n], l1_large[_i].mesh, k);
-		}
-		mesh_alloc_destroy(a);
-	}
-	free(out);
-	free(want);
-	mesh_bitmap_destroy(f);
-	mesh_topo_destroy(t);
-}
-END_TEST
-
-/* All free: every ball is full, so with k between two ball sizes the
- * last shell is cut and equal sums abound; the shell nodes first in
- * offset order and the lowest centre must win (3D: balls of 1, 7, 25
- * nodes; 2D: 1, 5, 13). */
-START_TEST(test_genalg_mm_partial_shell_ties)
-{
-	static const char *const meshes[] = { "9x8x7", "12x11", "6tx7x5" };
-	static const uint32_t ks[] = { 2, 4, 6, 9, 12, 18, 24, 30 };
-	static const char *const names[] = { "genalg", "mm" };
-	uint32_t out[64], want[64];
-	size_t i, j;
-	int n;
-
-	for (i = 0; i < sizeof(meshes) / sizeof(meshes[0]); i++) {
-		struct mesh_topo *t = tu_topo(meshes[i]);
-		struct mesh_bitmap *f = tu_all_free(t);
-
-		for (n = 0; n < 2; n++) {
-			struct mesh_allocator *a = mk(t, names[n], NULL);
-
-			for (j = 0; j < sizeof(ks) / sizeof(ks[0]); j++) {
-				ck_assert_int_eq(place(a, t, f, ks[j], out), 0);
-				qsort(out, ks[j], sizeof(*out), cmp_u32);
-				naive_best(t, f, ks[j], n, want);
-				ck_assert_msg(!memcmp(out, want,
-						      ks[j] * sizeof(*out)),
-					      "%s on %s k=%u", names[n],
-					      meshes[i], ks[j]);
-			}
-			mesh_alloc_destroy(a);
-		}
-		mesh_bitmap_destroy(f);
-		mesh_topo_destroy(t);
-	}
-}
-END_TEST
-
-/* Least pair sum of any k of the free nodes (all subsets). */
-static uint64_t brute_opt(const struct mesh_topo *t, const uint32_t *fr,
-			  uint32_t nf, uint32_t k, uint32_t *idx,
-			  uint32_t depth, uint32_t from, uint32_t *set)
-{
-	uint64_t best = UINT64_MAX, s;
-	uint32_t i;
-
-	if (depth == k) {
-		for (i = 0; i < k; i++)
-			set[i] = fr[idx[i]];
-		return mesh_metrics_sum_pairwise(t, set, k);
-	}
-	for (i = from; i + (k - depth) <= nf; i++) {
-		idx[depth] = i;
-		s = brute_opt(t, fr, nf, k, idx, depth + 1, i + 1, set);
-		best = s < best ? s : best;
-	}
-	return best;
-}
-
-static const struct {
-	const char *mesh;
-	double bound;
-} ratio_cases[] = { { "5x5", 7.0 / 4 }, { "6x4", 7.0 / 4 }, { "7x3", 7.0 / 4 },
-		    { "3x3x3", 11.0 / 6 }, { "4x3x2", 11.0 / 6 } };
-
-START_TEST(test_mm_within_approximation_bound)
-{
-	static const char *const names[] = { "mm", "mm-inc", "genalg" };
-	struct mesh_topo *t = tu_topo(ratio_cases[_i].mesh);
-	struct mesh_bitmap *f = tu_all_free(t);
-	struct mesh_allocator *a[3];
-	uint32_t fr[64], idx[16], set[16], out[16], nf, k, i;
-	uint64_t s = 1234 + (uint64_t) _i, opt, got;
-	double worst[3] = { 1, 1, 1 }, r;
-	int trial, n;
-
-	for (n = 0; n < 3; n++)
-		a[n] = mk(t, names[n], NULL);
-	for (trial = 0; trial < 400; trial++) {
-		/* 6..12 free nodes scattered over the mesh */
-		nf = 6 + (uint32_t) (tu_rand(&s) % 7);
-		mesh_bitmap_fill(f, false);
-		for (i = 0; i < nf;) {
-			uint32_t x = (uint32_t) (tu_rand(&s) % t->nodes);
-
-			if (!mesh_bitmap_test(f, x)) {
-				mesh_bitmap_set(f, x);
-				i++;
-			}
-		}
-		for (i = 0, nf = 0; i < t->nodes; i++)
-			if (mesh_bitmap_test(f, i))
-				fr[nf++] = i;
-		k = 2 + (uint32_t) (tu_rand(&s) % 5);
-		opt = brute_opt(t, fr, nf, k, idx, 0, 0, set);
-		for (n = 0; n < 3; n++) {
-			ck_assert_int_eq(place(a[n], t, f, k, out), 0);
-			got = mesh_metrics_sum_pairwise(t, out, k);
-			ck_assert(got >= opt);
-			r = (double) got / (double) opt;
-			worst[n] = r > worst[n] ? r : worst[n];
-		}
-		ck_assert_msg(worst[0] <= ratio_cases[_i].bound + 1e-9,
-			      "MM ratio %.4f", worst[0]);
-		ck_assert(worst[1] <= ratio_cases[_i].bound + 1e-9);
-		ck_assert(worst[2] <= 2.0);
-	}
-	printf("approx %s: worst ratio MM %.4f (bound %.4f), MM-Inc %.4f, Gen-Alg %.4f\n",
-	       ratio_cases[_i].mesh, worst[0], ratio_cases[_i].bound, worst[1],
-	       worst[2]);
-	for (n = 0; n < 3; n++)
-		mesh_alloc_destroy(a[n]);
-	mesh_bitmap_destroy(f);
-	mesh_topo_destroy(t);
-}
-END_TEST
-
-START_TEST(test_mm_inc_never_worse_than_mm)
-{
-	struct mesh_topo *t = tu_topo("12x10");
-	struct mesh_allocator *mm = mk(t, "mm", NULL), *inc = mk(t, "mm-inc", NULL);
-	struct mesh_bitmap *f = tu_all_free(t);
-	uint32_t a[120], b[120], k;
-	uint64_t s = 77;
-	int trial;
-
-	for (trial = 0; trial < 100; trial++) {
-		random_map(f, &s, 60);
-		k = 1 + (uint32_t) (tu_rand(&s) % mesh_bitmap_count(f));
-		ck_assert_int_eq(place(mm, t, f, k, a), 0);
-		ck_assert_int_eq(place(inc, t, f, k, b), 0);
-		ck_assert_uint_le(mesh_metrics_sum_pairwise(t, b, k),
-				  mesh_metrics_sum_pairwise(t, a, k));
-	}
-	mesh_bitmap_destroy(f);
-	mesh_alloc_destroy(mm);
-	mesh_alloc_destroy(inc);
 	mesh_topo_destroy(t);
 }
 END_TEST
@@ -900,9 +541,9 @@ static const char *const simple_meshes[] = { "16x8", "5x7", "8tx6", "4x6x3",
 START_TEST(test_paging_page1_equals_rowmajor_freelist)
 {
 	struct mesh_topo *t = tu_topo(simple_meshes[_i]);
-	struct mesh_allocator *p = mk(t, "paging", NULL);
-	struct mesh_allocator *p1 = mk(t, "paging", "page=1");
-	struct mesh_allocator *r = mk(t, "rowmajor-freelist", NULL);
+	struct mesh_allocator *p = tu_allocator(t, "paging", NULL);
+	struct mesh_allocator *p1 = tu_allocator(t, "paging", "page=1");
+	struct mesh_allocator *r = tu_allocator(t, "rowmajor-freelist", NULL);
 	struct mesh_bitmap *f = tu_all_free(t);
 	uint32_t *a = malloc(t->nodes * 4), *b = malloc(t->nodes * 4);
 	uint64_t s = 21;
@@ -910,14 +551,14 @@ START_TEST(test_paging_page1_equals_rowmajor_freelist)
 	int trial;
 
 	for (trial = 0; trial < 300; trial++) {
-		random_map(f, &s, (int) (tu_rand(&s) % 100));
+		tu_random_map(f, &s, (int) (tu_rand(&s) % 100));
 		if (!mesh_bitmap_count(f))
 			continue;
 		k = 1 + (uint32_t) (tu_rand(&s) % mesh_bitmap_count(f));
-		ck_assert_int_eq(place(r, t, f, k, a), 0);
-		ck_assert_int_eq(place(p, t, f, k, b), 0);
+		ck_assert_int_eq(tu_place(r, t, f, k, a), 0);
+		ck_assert_int_eq(tu_place(p, t, f, k, b), 0);
 		ck_assert(!memcmp(a, b, k * 4));
-		ck_assert_int_eq(place(p1, t, f, k, b), 0);
+		ck_assert_int_eq(tu_place(p1, t, f, k, b), 0);
 		ck_assert(!memcmp(a, b, k * 4));
 	}
 	free(a);
@@ -933,12 +574,12 @@ END_TEST
 START_TEST(test_paging_page2_takes_free_pages_first)
 {
 	struct mesh_topo *t = tu_topo("4x4");
-	struct mesh_allocator *p = mk(t, "paging", "page=2");
+	struct mesh_allocator *p = tu_allocator(t, "paging", "page=2");
 	struct mesh_bitmap *f = tu_all_free(t);
 	uint32_t out[4];
 
 	mesh_bitmap_clear(f, tu_node(t, 0, 0, 0)); /* first page broken */
-	ck_assert_int_eq(place(p, t, f, 4, out), 0);
+	ck_assert_int_eq(tu_place(p, t, f, 4, out), 0);
 	ck_block(t, out, 4, 2, 2);
 	ck_assert_uint_eq(out[0], tu_node(t, 2, 0, 0));
 	mesh_bitmap_destroy(f);
@@ -950,7 +591,7 @@ END_TEST
 START_TEST(test_random_deterministic_per_seed)
 {
 	struct mesh_topo *t = tu_topo(simple_meshes[_i]);
-	struct mesh_allocator *a = mk(t, "random", NULL);
+	struct mesh_allocator *a = tu_allocator(t, "random", NULL);
 	struct mesh_bitmap *f = tu_all_free(t);
 	struct mesh_view v = { t, f, NULL, 0 };
 	struct mesh_request r;
@@ -987,17 +628,17 @@ START_TEST(test_contig_places_blocks_or_refuses)
 	int n, trial, rc;
 
 	for (n = 0; n < 2; n++) {
-		struct mesh_allocator *a = mk(t, names[n], NULL);
+		struct mesh_allocator *a = tu_allocator(t, names[n], NULL);
 
 		ck_assert(mesh_alloc_flags(a) & MESH_ALLOC_CONTIGUOUS_ONLY);
 		for (trial = 0; trial < 200; trial++) {
 			struct mesh_metrics m;
 
-			random_map(f, &s, (int) (tu_rand(&s) % 60));
+			tu_random_map(f, &s, (int) (tu_rand(&s) % 60));
 			k = 1 + (uint32_t) (tu_rand(&s) % 12);
 			if (mesh_bitmap_count(f) < k)
 				continue;
-			rc = place(a, t, f, k, out);
+			rc = tu_place(a, t, f, k, out);
 			if (rc == MESH_ENOSPC)
 				continue;
 			ck_assert_int_eq(rc, 0);
@@ -1017,8 +658,8 @@ START_TEST(test_contig_bf_fills_the_exact_hole)
 	/* 6x3, column 3 busy: ff takes the 3-wide region's corner, bf the
 	 * 2-wide hole that a 2x2 job fits exactly. */
 	struct mesh_topo *t = tu_topo("6x3");
-	struct mesh_allocator *ff = mk(t, "contig-ff", NULL);
-	struct mesh_allocator *bf = mk(t, "contig-bf", NULL);
+	struct mesh_allocator *ff = tu_allocator(t, "contig-ff", NULL);
+	struct mesh_allocator *bf = tu_allocator(t, "contig-bf", NULL);
 	struct mesh_bitmap *f = tu_all_free(t);
 	struct mesh_view v = { t, f, NULL, 0 };
 	struct mesh_request r;
@@ -1067,10 +708,10 @@ START_TEST(test_contig_prefers_consecutive_indices)
 		struct mesh_bitmap *f = tu_all_free(t);
 
 		for (n = 0; n < cases[c].n_alloc; n++) {
-			struct mesh_allocator *a = mk(t, names[n], NULL);
+			struct mesh_allocator *a = tu_allocator(t, names[n], NULL);
 
-			ck_assert_int_eq(place(a, t, f, cases[c].k, out), 0);
-			qsort(out, cases[c].k, sizeof(out[0]), cmp_u32);
+			ck_assert_int_eq(tu_place(a, t, f, cases[c].k, out), 0);
+			qsort(out, cases[c].k, sizeof(out[0]), tu_cmp_u32);
 			ck_assert_msg(out[0] == cases[c].first &&
 					  out[cases[c].k - 1] == cases[c].last,
 				      "%s %s k=%u: %u..%u", names[n],
@@ -1093,8 +734,8 @@ START_TEST(test_sl_prefers_neighbours_ending_together)
 	/* 9x1: jobs at x=0 (ends 100) and x=8 (ends 500); free 1..3, 5..7,
 	 * busy 4 (ends 300).  A job of 3 ending at 480 goes next to x=8. */
 	struct mesh_topo *t = tu_topo("9x1");
-	struct mesh_allocator *base = mk(t, "rowmajor-ff", NULL);
-	struct mesh_allocator *sl = mk(t, "sl:rowmajor-ff", NULL);
+	struct mesh_allocator *base = tu_allocator(t, "rowmajor-ff", NULL);
+	struct mesh_allocator *sl = tu_allocator(t, "sl:rowmajor-ff", NULL);
 	struct mesh_bitmap *f = tu_all_free(t);
 	double end[9] = { 100, 0, 0, 0, 300, 0, 0, 0, 500 };
 	struct mesh_view v = { t, f, end, 50 };
@@ -1145,10 +786,10 @@ START_TEST(test_sl_wraps_contiguous)
 	memset(&r, 0, sizeof(r));
 	r.nodes = 3;
 	for (i = 0; i < 2; i++) {
-		struct mesh_allocator *base = mk(t, bases[i], NULL), *sl;
+		struct mesh_allocator *base = tu_allocator(t, bases[i], NULL), *sl;
 
 		snprintf(name, sizeof(name), "sl:%s", bases[i]);
-		sl = mk(t, name, NULL);
+		sl = tu_allocator(t, name, NULL);
 		r.end_time = 480;
 		ck_assert_int_eq(mesh_alloc_place(base, &v, &r, out), 0);
 		ck_assert_uint_eq(out[0], 1);
@@ -1174,8 +815,8 @@ START_TEST(test_mc1x1_greedy_outer_shell)
 {
 	struct mesh_topo *t = tu_topo("6x6");
 	struct mesh_bitmap *f = tu_all_free(t);
-	struct mesh_allocator *g = mk(t, "mc1x1", NULL);
-	struct mesh_allocator *o = mk(t, "mc1x1-ordered", NULL);
+	struct mesh_allocator *g = tu_allocator(t, "mc1x1", NULL);
+	struct mesh_allocator *o = tu_allocator(t, "mc1x1-ordered", NULL);
 	struct mesh_view v = { t, f, NULL, 0 };
 	struct mesh_metrics mg, mo;
 	struct mesh_request r;
@@ -1215,7 +856,7 @@ START_TEST(test_sl_create_errors)
 			 MESH_EINVAL);
 	ck_assert_ptr_null(a);
 	for (i = 0; i < 8; i++) {
-		a = mk(t, ok[i], NULL);
+		a = tu_allocator(t, ok[i], NULL);
 		ck_assert_str_eq(mesh_alloc_name(a), ok[i]);
 		mesh_alloc_destroy(a);
 	}
@@ -1249,16 +890,6 @@ static Suite *paper_suite(void)
 	tcase_add_test(tc, test_mbs_octet_2d_unit_blocks_column_order);
 	tcase_add_test(tc, test_mbs_octet_3d_cubes_then_unit_slab);
 	tcase_add_test(tc, test_mbs_granular_leftover_edges);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("l1_centres");
-	tcase_add_loop_test(tc, test_genalg_mm_match_definition, 0, N(l1_meshes));
-	tcase_add_loop_test(tc, test_genalg_mm_match_definition_large, 0,
-			    N(l1_large));
-	tcase_add_test(tc, test_genalg_mm_partial_shell_ties);
-	tcase_add_loop_test(tc, test_mm_within_approximation_bound, 0,
-			    N(ratio_cases));
-	tcase_add_test(tc, test_mm_inc_never_worse_than_mm);
-	tcase_set_timeout(tc, 120);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("simple");
 	tcase_add_loop_test(tc, test_paging_page1_equals_rowmajor_freelist, 0,

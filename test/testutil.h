@@ -45,6 +45,51 @@ static inline uint64_t tu_rand(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* An allocator by name (the test fails if it cannot be made). */
+static inline struct mesh_allocator *tu_allocator(const struct mesh_topo *t,
+						  const char *name,
+						  const char *params)
+{
+	struct mesh_allocator *a = NULL;
+	struct mesh_diag d;
+
+	ck_assert_msg(mesh_alloc_create(t, name, params, &a, &d) == 0,
+		      "%s: %s", name, d.message);
+	return a;
+}
+
+/* f: each node busy with probability busy_pct / 100. */
+static inline void tu_random_map(struct mesh_bitmap *f, uint64_t *s,
+				 int busy_pct)
+{
+	uint32_t i;
+
+	mesh_bitmap_fill(f, false);
+	for (i = 0; i < f->nbits; i++)
+		if ((int) (tu_rand(s) % 100) >= busy_pct)
+			mesh_bitmap_set(f, i);
+}
+
+/* Places k nodes on free map f with a plain request. */
+static inline int tu_place(struct mesh_allocator *a, const struct mesh_topo *t,
+			   const struct mesh_bitmap *f, uint32_t k, uint32_t *out)
+{
+	struct mesh_view v = { t, f, NULL, 0 };
+	struct mesh_request r;
+
+	memset(&r, 0, sizeof(r));
+	r.nodes = k;
+	return mesh_alloc_place(a, &v, &r, out);
+}
+
+/* qsort order of uint32_t. */
+static inline int tu_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+
+	return (x > y) - (x < y);
+}
+
 /* A trace of n jobs: id, submit, runtime, requested time, size (in
  * processors, one per node); free with mesh_swf_free(). */
 struct tu_job {

@@ -58,11 +58,11 @@ list() {
 	printf '%s\n' 'check_alloc_exact CK_INCLUDE_TAGS=l1' \
 		'check_alloc_exact CK_EXCLUDE_TAGS=l1 large' \
 		'check_alloc_exact CK_INCLUDE_TAGS=large' \
-		check_alloc_paper check_crop
+		check_alloc_l1 check_alloc_paper check_crop
 	for t in "$top"/test/check_*; do
 		t=${t##*/}
 		case $t in
-		*.* | check_alloc_exact | check_alloc_paper | check_crop) continue ;;
+		*.* | check_alloc_exact | check_alloc_l1 | check_alloc_paper | check_crop) continue ;;
 		esac
 		# an if, not &&: a last file that is not a program must not
 		# fail the list (pipefail) and so the run
