@@ -6,11 +6,12 @@
  * possible shells in order (cost_floor()), so the search stops once a
  * centre reaches that floor.  A few centres near the middle are costed
  * one by one (mesh__mc_cost()) for a first bound; then every free centre
- * is swept one x-row at a time, shell by shell, every live centre of the row reading its shell count
- * from four rows of the summed-volume table (sweep_row()).  For clusters
- * of radius 4 or more, every centre first gets a lower bound from two or
- * three exact shell counts just inside the best radius, so that only
- * the few that may win are counted in full (mesh__mc_search(),
+ * is swept one x-row at a time, shell by shell, every live centre of the
+ * row reading its shell count from four rows of the summed-volume table
+ * (sweep_row()).  For clusters of radius 4 or more, every centre first
+ * gets a lower bound from two or three exact shell counts just inside
+ * the best radius, so that only the few that may win are counted in
+ * full (mesh__mc_search(),
  * lower_bounds(), sweep_descending()).  On a torus a row's shell counts
  * are first gathered from its wrapped y and z intervals and continued
  * periodically in x (row_periodic()), and the sweep reads them as it
@@ -482,7 +483,8 @@ static void rows_periodic(const struct mesh__mc *m, const int ext[3], int S,
 		row_periodic(m, ext, S - i, y, z, K, len, q[i]);
 }
 
-/* Step 2's lower bounds: the free centres whose bound is below the best so far go to m->cand (their number is returned).
+/* Step 2's lower bounds: the free centres whose bound is below the best
+ * so far go to m->cand (their number is returned).
  * Each centre whose bound is the least so far and below the best is
  * scored in full at once, so the best falls early and fewer centres are
  * kept.  Per x-row, the counts rows_at of shells S - 1 and S (and S - 2
