@@ -10,7 +10,7 @@
  * The library's L1 centre search exactly as it was before issue
  * 10 (per-slice diamond-count tables on all three axes for meshes, shell
  * enumeration on tori), renamed, for the "today" column of meshbench and
- * for check_alloc_exact.  Gen-Alg's candidate centres are the free nodes,
+ * for check_alloc_exact_l1.  Gen-Alg's candidate centres are the free nodes,
  * MM's every point whose coordinates each occur among the free nodes. */
 
 struct ref_l1near {

@@ -7,8 +7,9 @@
 # Without fork (CK_FORK=no), so that leaks in the tests themselves count.
 # The counts are smaller than under make check, where the full ones run:
 # PROPERTY_CASES=5000, FUZZ_ROUNDS=2000, EXACT_ROUNDS=5 unless set.
-# check_alloc_exact, most of the time, runs as three jobs by its Check
-# tags; the last job excludes the tags, so it takes any case added later.
+# check_alloc_exact and check_alloc_exact_l1, most of the time, run as
+# two jobs each by their Check tags; the second job excludes the tag, so
+# it takes any case added later.
 # Exit status 1 if any job fails or runs no checks; its output is shown.
 set -euo pipefail
 top=$(cd "${1:-.}" && pwd)
@@ -55,14 +56,15 @@ export -f run_job
 
 # The costliest first, so that the jobs share the cores evenly.
 list() {
-	printf '%s\n' 'check_alloc_exact CK_INCLUDE_TAGS=l1' \
-		'check_alloc_exact CK_EXCLUDE_TAGS=l1 large' \
+	printf '%s\n' 'check_alloc_exact_l1 CK_INCLUDE_TAGS=paths' \
 		'check_alloc_exact CK_INCLUDE_TAGS=large' \
+		'check_alloc_exact CK_EXCLUDE_TAGS=large' \
+		'check_alloc_exact_l1 CK_EXCLUDE_TAGS=paths' \
 		check_alloc_l1 check_alloc_paper check_crop
 	for t in "$top"/test/check_*; do
 		t=${t##*/}
 		case $t in
-		*.* | check_alloc_exact | check_alloc_l1 | check_alloc_paper | check_crop) continue ;;
+		*.* | check_alloc_exact | check_alloc_exact_l1 | check_alloc_l1 | check_alloc_paper | check_crop) continue ;;
 		esac
 		# an if, not &&: a last file that is not a program must not
 		# fail the list (pipefail) and so the run

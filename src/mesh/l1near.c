@@ -18,7 +18,7 @@
  * the diamond tables (l1_tables.c, l1_walk.c), built once per decision
  * after the first few centres have been enumerated; on tori the same on
  * a copy (l1_torus.c); else the enumeration.  All give the same score,
- * and check_alloc_exact holds each against this enumeration centre by
+ * and check_alloc_exact_l1 holds each against this enumeration centre by
  * centre.
  */
 #include "l1near.h"
