@@ -1,26 +1,6 @@
 /* check_sim.c - FCFS and EASY on hand-made traces whose schedules are
- * derived in the comments. */
-#include <stdio.h>
-
+ * derived in the comments (the runtime models: check_sim_runtime.c). */
 #include "testutil.h"
-
-static struct mesh_sim_result *simulate(const char *mesh, const char *alloc,
-					const struct tu_job *js, size_t n,
-					const struct mesh_sim_opts *o)
-{
-	struct mesh_topo *t = tu_topo(mesh);
-	struct mesh_swf_trace *tr = tu_trace(js, n);
-	struct mesh_allocator *a = NULL;
-	struct mesh_sim_result *r = NULL;
-	struct mesh_diag d;
-
-	ck_assert_int_eq(mesh_alloc_create(t, alloc, NULL, &a, &d), 0);
-	ck_assert_int_eq(mesh_sim_run(t, a, tr, o, &r, &d), 0);
-	mesh_alloc_destroy(a);
-	mesh_swf_free(tr);
-	mesh_topo_destroy(t);
-	return r;
-}
 
 static double start_of(const struct mesh_sim_result *r, long id)
 {
@@ -46,7 +26,7 @@ START_TEST(test_sim_easy_backfills_within_shadow_and_extra)
 	struct mesh_sim_result *r;
 
 	mesh_sim_opts_init(&o);
-	r = simulate("4x2", "rowmajor-freelist", easy_a, 4, &o);
+	r = tu_simulate("4x2", "rowmajor-freelist", easy_a, 4, &o);
 	ck_assert_uint_eq(r->n, 4);
 	ck_assert(start_of(r, 1) == 0);
 	ck_assert(start_of(r, 3) == 2);
@@ -65,7 +45,7 @@ START_TEST(test_sim_fcfs_never_backfills)
 
 	mesh_sim_opts_init(&o);
 	o.sched = MESH_SCHED_FCFS;
-	r = simulate("4x2", "rowmajor-freelist", easy_a, 4, &o);
+	r = tu_simulate("4x2", "rowmajor-freelist", easy_a, 4, &o);
 	ck_assert(start_of(r, 1) == 0);
 	ck_assert(start_of(r, 2) == 10);
 	ck_assert(start_of(r, 3) == 10);
@@ -91,7 +71,7 @@ START_TEST(test_sim_easy_protects_the_reservation)
 	struct mesh_sim_result *r;
 
 	mesh_sim_opts_init(&o);
-	r = simulate("4x2", "snake-bf", easy_b, 4, &o);
+	r = tu_simulate("4x2", "snake-bf", easy_b, 4, &o);
 	ck_assert(start_of(r, 1) == 0);
 	ck_assert(start_of(r, 4) == 3);
 	ck_assert(start_of(r, 2) == 10);
@@ -117,13 +97,13 @@ START_TEST(test_sim_estimate_modes)
 	struct mesh_sim_result *r;
 
 	mesh_sim_opts_init(&o);
-	r = simulate("4x2", "rowmajor-ff", est, 4, &o);
+	r = tu_simulate("4x2", "rowmajor-ff", est, 4, &o);
 	ck_assert(start_of(r, 3) == 1);
 	ck_assert(start_of(r, 4) == 1);
 	ck_assert(start_of(r, 2) == 51);
 	mesh_sim_result_free(r);
 	o.estimate = MESH_ESTIMATE_EXACT;
-	r = simulate("4x2", "rowmajor-ff", est, 4, &o);
+	r = tu_simulate("4x2", "rowmajor-ff", est, 4, &o);
 	ck_assert(start_of(r, 3) == 1); /* ends at 9 <= shadow 10 */
 	ck_assert(start_of(r, 2) == 10);
 	ck_assert(start_of(r, 4) == 15);
@@ -140,7 +120,7 @@ START_TEST(test_sim_completion_before_arrival)
 	struct mesh_sim_result *r;
 
 	mesh_sim_opts_init(&o);
-	r = simulate("4x2", "hilbert-bf", js, 2, &o);
+	r = tu_simulate("4x2", "hilbert-bf", js, 2, &o);
 	ck_assert(start_of(r, 2) == 10);
 	ck_assert_double_eq_tol(r->summary.makespan, 15, 1e-12);
 	ck_assert_double_eq_tol(r->summary.utilization, 1.0, 1e-12);
@@ -161,7 +141,7 @@ START_TEST(test_sim_skips_and_zero_runtime)
 	mesh_sim_opts_init(&o);
 	ck_assert_int_eq(o.keep_zero_runtime, 1); /* the default */
 	o.keep_zero_runtime = 0;
-	r = simulate("4x2", "colsnake-ff", js, 7, &o);
+	r = tu_simulate("4x2", "colsnake-ff", js, 7, &o);
 	ck_assert_uint_eq(r->summary.jobs, 1);
 	ck_assert_uint_eq(r->summary.skipped, 6);
 	ck_assert_uint_eq(r->summary.skipped_submit, 1);
@@ -170,7 +150,7 @@ START_TEST(test_sim_skips_and_zero_runtime)
 	ck_assert_uint_eq(r->summary.skipped_too_large, 1);
 	mesh_sim_result_free(r);
 	o.keep_zero_runtime = 1;
-	r = simulate("4x2", "colsnake-ff", js, 7, &o);
+	r = tu_simulate("4x2", "colsnake-ff", js, 7, &o);
 	ck_assert_uint_eq(r->summary.jobs, 2);
 	ck_assert(start_of(r, 3) == 0);
 	mesh_sim_result_free(r);
@@ -190,7 +170,7 @@ START_TEST(test_sim_summary_metrics)
 
 	mesh_sim_opts_init(&o);
 	o.sched = MESH_SCHED_FCFS;
-	r = simulate("4x2", "rowmajor-freelist", js, 3, &o);
+	r = tu_simulate("4x2", "rowmajor-freelist", js, 3, &o);
 	/* J1 0-4 (bsld 1), J2 4-24 (wait 4: 24/20), J3 4-24 (24/20) */
 	ck_assert_double_eq_tol(r->summary.mean_bounded_slowdown,
 				(1.0 + 1.2 + 1.2) / 3, 1e-12);
@@ -223,7 +203,7 @@ START_TEST(test_sim_load_scales_interarrival)
 
 	mesh_sim_opts_init(&o);
 	o.load = 0.5;
-	r = simulate("4x2", "snake-ff", js, 2, &o);
+	r = tu_simulate("4x2", "snake-ff", js, 2, &o);
 	ck_assert(start_of(r, 1) == 100);
 	ck_assert(start_of(r, 2) == 105);
 	mesh_sim_result_free(r);
@@ -246,124 +226,11 @@ START_TEST(test_sim_unplaceable_head_dropped_at_once)
 
 	mesh_sim_opts_init(&o);
 	o.sched = MESH_SCHED_FCFS;
-	r = simulate("4x2", "contig-ff", js, 3, &o);
+	r = tu_simulate("4x2", "contig-ff", js, 3, &o);
 	ck_assert_uint_eq(r->summary.refused, 1);
 	ck_assert_uint_eq(r->summary.jobs, 2);
 	ck_assert(start_of(r, 2) == 1);
 	ck_assert(start_of(r, 3) == 100);
-	mesh_sim_result_free(r);
-}
-END_TEST
-
-/* Contention model, the defaults (links and nodes at 12.5 GB/s).  On
- * 4x4, snake-ff puts a 4-node job on one row.  All-to-all for the whole
- * runtime: the row's middle link carries 2 x 2 = 4 flows, a 2x2 block
- * (mc1x1's choice, the best) at most 2, and every node injects 3: the
- * block runs at x = 12.5 / 3, the row at 12.5 / 4, so the row takes 4/3
- * as long: 133.3 s; with half the runtime in communication, 100 (0.5 +
- * 0.5 x 4/3) = 116.7 s.  The nearest-neighbour stencil (a 2x2 logical
- * grid) runs at 100 s on the block and on the row alike: the row's
- * middle link carries 2 flows, as many as each node injects.  The trace
- * model keeps 100. */
-START_TEST(test_sim_contention_row_vs_block)
-{
-	static const struct tu_job js[] = { { 1, 0, 100, 100, 4 } };
-	struct mesh_sim_opts o;
-	struct mesh_sim_result *r;
-
-	mesh_sim_opts_init(&o);
-	r = simulate("4x4", "snake-ff", js, 1, &o);
-	ck_assert_double_eq(r->jobs[0].run, 100);
-	mesh_sim_result_free(r);
-	o.runtime_model = MESH_RUNTIME_CONTENTION;
-	o.comm = MESH_COMM_ALL_TO_ALL;
-	o.comm_share = 1;
-	r = simulate("4x4", "snake-ff", js, 1, &o);
-	ck_assert_double_eq_tol(r->jobs[0].run, 400.0 / 3, 1e-9);
-	ck_assert_double_eq(r->jobs[0].trace_run, 100);
-	ck_assert_double_eq_tol(r->summary.mean_stretch, 4.0 / 3, 1e-12);
-	ck_assert_double_eq_tol(r->summary.mean_service_time, 400.0 / 3,
-				1e-9);
-	/* bounded slowdown on the trace runtime: 133.3 / 100 */
-	ck_assert_double_eq_tol(r->summary.mean_bounded_slowdown, 4.0 / 3,
-				1e-12);
-	/* useful work is the trace's: 4 x 100 over 16 x 133.3 */
-	ck_assert_double_eq_tol(r->summary.utilization, 0.1875, 1e-12);
-	ck_assert_double_eq_tol(r->summary.occupied_utilization, 0.25, 1e-12);
-	mesh_sim_result_free(r);
-	r = simulate("4x4", "mc1x1", js, 1, &o);
-	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
-	mesh_sim_result_free(r);
-	o.comm_share = 0.5;
-	r = simulate("4x4", "snake-ff", js, 1, &o);
-	ck_assert_double_eq_tol(r->jobs[0].run, 100 * (0.5 + 0.5 * 4.0 / 3),
-				1e-9);
-	mesh_sim_result_free(r);
-	o.comm = MESH_COMM_NEAREST;
-	o.comm_share = 1;
-	r = simulate("8x8", "mc1x1", js, 1, &o);
-	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
-	mesh_sim_result_free(r);
-	r = simulate("8x8", "snake-ff", js, 1, &o);
-	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
-	mesh_sim_result_free(r);
-}
-END_TEST
-
-/* Rank order.  A 16-node stencil (a 4x4 logical grid) on 8x8, links a
- * quarter of the node bandwidth, so links bind.  mc1x1 gives a 4x4
- * block; in node-index order (the default, Slurm's) its ranks are the
- * block's rows, each logical edge one link: 100 s.  In mc1x1's own
- * order (shells from the centre) neighbours land apart on the block,
- * and the same job runs longer. */
-START_TEST(test_sim_rank_order)
-{
-	static const struct tu_job js[] = { { 1, 0, 100, 100, 16 } };
-	struct mesh_sim_opts o;
-	struct mesh_sim_result *r;
-
-	mesh_sim_opts_init(&o);
-	ck_assert_int_eq(o.rank_order, MESH_RANKS_INDEX);
-	o.runtime_model = MESH_RUNTIME_CONTENTION;
-	o.comm = MESH_COMM_NEAREST;
-	o.comm_share = 1;
-	o.net.link_bw = 1;
-	o.net.node_bw = 4;
-	r = simulate("8x8", "mc1x1", js, 1, &o);
-	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
-	mesh_sim_result_free(r);
-	o.rank_order = MESH_RANKS_ALLOCATOR;
-	r = simulate("8x8", "mc1x1", js, 1, &o);
-	ck_assert(r->jobs[0].run > 150);
-	mesh_sim_result_free(r);
-}
-END_TEST
-
-/* Rates change at events.  On 4x2 with rowmajor-ff, job 1 takes (0,0),
- * (1,0) and job 2 (2,0), (3,0), (0,1); job 2's route (2,0) -> (0,1)
- * runs west along row 0 over job 1's link.  With both from t = 0, job 1
- * runs at stretch s > 1: end 100 s.  If job 2 comes at t = 50, job 1
- * has done half its work alone and ends at 50 + 50 s exactly. */
-START_TEST(test_sim_contention_rate_changes_at_events)
-{
-	struct tu_job js[] = { { 1, 0, 100, 100, 2 },
-				{ 2, 0, 1000, 1000, 3 } };
-	struct mesh_sim_opts o;
-	struct mesh_sim_result *r;
-	double s;
-
-	mesh_sim_opts_init(&o);
-	o.runtime_model = MESH_RUNTIME_CONTENTION;
-	o.comm = MESH_COMM_ALL_TO_ALL;
-	o.comm_share = 1;
-	r = simulate("4x2", "rowmajor-ff", js, 2, &o);
-	s = tu_job_of(r, 1)->run / 100;
-	ck_assert_msg(s > 1, "job 1 stretch %g", s);
-	mesh_sim_result_free(r);
-	js[1].submit = 50;
-	r = simulate("4x2", "rowmajor-ff", js, 2, &o);
-	ck_assert_double_eq_tol(tu_job_of(r, 1)->end, 50 + 50 * s, 1e-9);
-	ck_assert_double_eq(tu_job_of(r, 2)->start, 50);
 	mesh_sim_result_free(r);
 }
 END_TEST
@@ -383,12 +250,12 @@ START_TEST(test_sim_loss_of_capacity)
 	struct mesh_sim_result *r;
 
 	mesh_sim_opts_init(&o);
-	r = simulate("4x1", "contig-ff", js, 4, &o);
+	r = tu_simulate("4x1", "contig-ff", js, 4, &o);
 	ck_assert_double_eq(start_of(r, 4), 100);
 	ck_assert_double_eq_tol(r->summary.loss_of_capacity, 0.3, 1e-12);
 	mesh_sim_result_free(r);
 	/* Any placement of 2 of 4 nodes: D starts at 10, nothing is lost. */
-	r = simulate("4x1", "rowmajor-ff", js, 4, &o);
+	r = tu_simulate("4x1", "rowmajor-ff", js, 4, &o);
 	ck_assert_double_eq(start_of(r, 4), 10);
 	ck_assert_double_eq(r->summary.loss_of_capacity, 0);
 	mesh_sim_result_free(r);
@@ -411,13 +278,13 @@ START_TEST(test_sim_wfp_order)
 	mesh_sim_opts_init(&o);
 	o.sched = MESH_SCHED_FCFS;
 	o.priority = MESH_PRIO_WFP;
-	r = simulate("4x2", "snake-ff", js, 4, &o);
+	r = tu_simulate("4x2", "snake-ff", js, 4, &o);
 	ck_assert_double_eq(start_of(r, 2), 100);
 	ck_assert_double_eq(start_of(r, 4), 100);
 	ck_assert_double_eq(start_of(r, 3), 110);
 	mesh_sim_result_free(r);
 	o.priority = MESH_PRIO_FCFS;
-	r = simulate("4x2", "snake-ff", js, 4, &o);
+	r = tu_simulate("4x2", "snake-ff", js, 4, &o);
 	ck_assert_double_eq(start_of(r, 3), 100);
 	ck_assert_double_eq(start_of(r, 4), 110);
 	mesh_sim_result_free(r);
@@ -454,7 +321,7 @@ START_TEST(test_sim_ozden_alpha)
 	o.job_info = io_by_id;
 	for (i = 0; i < 4; i++) {
 		o.alpha = alphas[i];
-		r = simulate("2x1", "rowmajor-ff", js, 4, &o);
+		r = tu_simulate("2x1", "rowmajor-ff", js, 4, &o);
 		ck_assert_msg(start_of(r, 3) == j3_start[i],
 			      "alpha %g: J3 starts at %g", alphas[i],
 			      start_of(r, 3));
@@ -484,11 +351,11 @@ START_TEST(test_sim_ozden_alpha0_is_fcfs)
 	for (sched = MESH_SCHED_FCFS; sched <= MESH_SCHED_EASY; sched++) {
 		mesh_sim_opts_init(&o);
 		o.sched = (enum mesh_sched) sched;
-		a = simulate("4x4", "hilbert-bf", js, 200, &o);
+		a = tu_simulate("4x4", "hilbert-bf", js, 200, &o);
 		o.priority = MESH_PRIO_OZDEN;
 		o.alpha = 0;
 		o.job_info = io_by_id;
-		b = simulate("4x4", "hilbert-bf", js, 200, &o);
+		b = tu_simulate("4x4", "hilbert-bf", js, 200, &o);
 		ck_assert_uint_eq(a->n, b->n);
 		for (i = 0; i < a->n; i++) {
 			ck_assert_int_eq(a->jobs[i].id, b->jobs[i].id);
@@ -514,7 +381,7 @@ START_TEST(test_sim_size_classes)
 
 	mesh_sim_opts_init(&o);
 	o.sched = MESH_SCHED_FCFS;
-	r = simulate("4x2", "snake-ff", js, 4, &o);
+	r = tu_simulate("4x2", "snake-ff", js, 4, &o);
 	/* J1..J3 start at 0 (8 nodes); J4 waits 10 s. */
 	ck_assert_uint_eq(r->summary.n_size_classes, 3);
 	ck_assert_uint_eq(r->summary.by_size[0].min, 1);
@@ -545,16 +412,16 @@ START_TEST(test_sim_paired_filling)
 
 	mesh_sim_opts_init(&o);
 	o.sched = MESH_SCHED_FCFS;
-	r = simulate("4x2", "snake-ff", js, 3, &o);
+	r = tu_simulate("4x2", "snake-ff", js, 3, &o);
 	ck_assert_double_eq(start_of(r, 3), 110);
 	mesh_sim_result_free(r);
 	o.paired_filling = 1;
-	r = simulate("4x2", "snake-ff", js, 3, &o);
+	r = tu_simulate("4x2", "snake-ff", js, 3, &o);
 	ck_assert_double_eq(start_of(r, 3), 0);
 	ck_assert_double_eq(start_of(r, 2), 100);
 	mesh_sim_result_free(r);
 	o.pf_max_size = 1; /* J1 is larger: no pairing */
-	r = simulate("4x2", "snake-ff", js, 3, &o);
+	r = tu_simulate("4x2", "snake-ff", js, 3, &o);
 	ck_assert_double_eq(start_of(r, 3), 110);
 	mesh_sim_result_free(r);
 }
@@ -618,7 +485,7 @@ START_TEST(test_sim_combo_sl_and_pf)
 		mesh_sim_opts_init(&o);
 		o.sched = MESH_SCHED_FCFS;
 		o.paired_filling = want[k].pf;
-		r = simulate("12x1", want[k].alloc, js, 6, &o);
+		r = tu_simulate("12x1", want[k].alloc, js, 6, &o);
 		ck_assert_int_eq(r->n, 6);
 		nodes_of(r, 10, &lo, &hi);
 		ck_assert_uint_eq(lo, 0);
@@ -680,128 +547,6 @@ START_TEST(test_sim_spatial_estimates)
 }
 END_TEST
 
-static double io_share_of;
-
-static void io_share_all(void *arg, long id, struct mesh_sim_job_info *info)
-{
-	(void) arg;
-	(void) id;
-	info->io_share = io_share_of;
-}
-
-/* PFS model, B = 20 GB/s, 12.5 GB/s per node, 1-node jobs of 100 s.  All
- * I/O: one job alone is not slowed (12.5 <= 20); two meet 25 GB/s of
- * demand: s = 1.25, both end at 125.  Half I/O, three jobs: each meets
- * 12.5 + 2 * 6.25 = 25: s = 1.25, stretch 0.5 + 0.625, run 112.5, of
- * which I/O 62.5 s. */
-START_TEST(test_sim_pfs_sharing)
-{
-	static const struct tu_job js[] = { { 1, 0, 100, 100, 1 },
-					     { 2, 0, 100, 100, 1 },
-					     { 3, 0, 100, 100, 1 } };
-	struct mesh_sim_opts o;
-	struct mesh_sim_result *r;
-
-	mesh_sim_opts_init(&o);
-	o.runtime_model = MESH_RUNTIME_PFS;
-	o.net.fs_bw = 20;
-	o.job_info = io_share_all;
-	io_share_of = 1;
-	r = simulate("4x1", "rowmajor-ff", js, 1, &o);
-	ck_assert_double_eq_tol(r->jobs[0].run, 100, 1e-9);
-	ck_assert_double_eq_tol(r->jobs[0].io_time, 100, 1e-9);
-	mesh_sim_result_free(r);
-	r = simulate("4x1", "rowmajor-ff", js, 2, &o);
-	ck_assert_double_eq_tol(r->jobs[0].end, 125, 1e-9);
-	ck_assert_double_eq_tol(r->jobs[1].end, 125, 1e-9);
-	mesh_sim_result_free(r);
-	io_share_of = 0.5;
-	r = simulate("4x1", "rowmajor-ff", js, 3, &o);
-	ck_assert_double_eq_tol(r->jobs[2].run, 112.5, 1e-9);
-	ck_assert_double_eq_tol(r->jobs[2].io_time, 62.5, 1e-9);
-	ck_assert_double_eq_tol(r->summary.total_io_time, 3 * 62.5, 1e-9);
-	mesh_sim_result_free(r);
-}
-END_TEST
-
-static double phase_compute, phase_checkpoint, fluid_io;
-
-static void phases_all(void *arg, long id, struct mesh_sim_job_info *info)
-{
-	(void) arg;
-	(void) id;
-	info->compute_phase = phase_compute;
-	info->checkpoint_phase = phase_checkpoint;
-	info->io_share = fluid_io;
-}
-
-/* 4x1 line, the I/O node at x = 0 (it does not compute); the
- * contention model with links, nodes and the I/O node at 1 GB/s.
- * rowmajor-ff puts job 1 on node 1 and job 2 on node 2; each writes one
- * flow to the I/O node, alone at 1 GB/s (the I/O node binds), its best.
- * Both are phased: 100 s of compute, then a 100 s checkpoint (200 s of
- * trace runtime).
- *   Together from t = 0: both checkpoint over [100, ...) and share the
- *   I/O node (and link 1 -> 0): each at half speed, so the checkpoints
- *   take 200 s and both end at 300, with 200 s of I/O each.
- *   Job 2 from t = 100: job 1 checkpoints over [100, 200) while job 2
- *   computes; job 2 checkpoints alone over [200, 300): both run 200 s,
- *   no I/O is slowed.  Bursts contend only when they meet.
- *   Fluid instead (half of the runtime in I/O, finely interleaved), both
- *   from t = 0: in its I/O phase a job meets its own 1 GB/s and the
- *   other's 0.5: slowdown 1.5, stretch 0.5 + 0.5 x 1.5 = 1.25: both end
- *   at 250. */
-START_TEST(test_sim_io_bursts)
-{
-	struct tu_job js[] = { { 1, 0, 200, 200, 1 }, { 2, 0, 200, 200, 1 } };
-	struct mesh_topo *t = tu_topo("4x1");
-	struct mesh_bitmap *u = tu_all_free(t);
-	struct mesh_allocator *a = NULL;
-	struct mesh_swf_trace *tr;
-	struct mesh_sim_result *r = NULL;
-	struct mesh_sim_opts o;
-	struct mesh_diag d;
-	int round;
-
-	ck_assert_int_eq(mesh_topo_parse_io_nodes(t, "0,0", &d), 0);
-	mesh_bitmap_clear(u, 0);
-	ck_assert_int_eq(mesh_alloc_create(t, "rowmajor-ff", NULL, &a, &d), 0);
-	for (round = 0; round < 3; round++) {
-		mesh_sim_opts_init(&o);
-		o.runtime_model = MESH_RUNTIME_CONTENTION;
-		o.net.link_bw = o.net.node_bw = o.net.ion_bw = 1;
-		o.usable = u;
-		o.job_info = phases_all;
-		phase_compute = round < 2 ? 100 : -1;
-		phase_checkpoint = round < 2 ? 100 : -1;
-		fluid_io = round < 2 ? 0 : 0.5;
-		js[1].submit = round == 1 ? 100 : 0;
-		tr = tu_trace(js, 2);
-		ck_assert_int_eq(mesh_sim_run(t, a, tr, &o, &r, &d), 0);
-		if (round == 0) {
-			ck_assert_double_eq_tol(tu_job_of(r, 1)->end, 300, 1e-9);
-			ck_assert_double_eq_tol(tu_job_of(r, 2)->end, 300, 1e-9);
-			ck_assert_double_eq_tol(tu_job_of(r, 1)->io_time, 200,
-						1e-9);
-		} else if (round == 1) {
-			ck_assert_double_eq_tol(tu_job_of(r, 1)->end, 200, 1e-9);
-			ck_assert_double_eq_tol(tu_job_of(r, 2)->end, 300, 1e-9);
-			ck_assert_double_eq_tol(tu_job_of(r, 2)->run, 200, 1e-9);
-			ck_assert_double_eq_tol(tu_job_of(r, 2)->io_time, 100,
-						1e-9);
-		} else {
-			ck_assert_double_eq_tol(tu_job_of(r, 1)->end, 250, 1e-9);
-			ck_assert_double_eq_tol(tu_job_of(r, 2)->end, 250, 1e-9);
-		}
-		mesh_sim_result_free(r);
-		mesh_swf_free(tr);
-	}
-	mesh_alloc_destroy(a);
-	mesh_bitmap_destroy(u);
-	mesh_topo_destroy(t);
-}
-END_TEST
-
 /* Positions outside opts.usable (holes in mesh.conf, I/O nodes) are
  * never given out; a job larger than the usable count is skipped as too
  * large; utilization counts usable nodes only.  4x1, node 2 unusable:
@@ -819,7 +564,7 @@ START_TEST(test_sim_usable_positions)
 	mesh_bitmap_clear(u, 2);
 	mesh_sim_opts_init(&o);
 	o.usable = u;
-	r = simulate("4x1", "rowmajor-ff", js, 2, &o);
+	r = tu_simulate("4x1", "rowmajor-ff", js, 2, &o);
 	ck_assert_uint_eq(r->n, 1);
 	ck_assert_uint_eq(r->summary.skipped_too_large, 1);
 	ck_assert(r->nodes[0] == 0 && r->nodes[1] == 1 && r->nodes[2] == 3);
@@ -870,14 +615,14 @@ START_TEST(test_sim_shape_reaches_allocator)
 	o.job_info = shape_hint;
 	want_shape[0] = 8;
 	want_shape[1] = 1;
-	r = simulate("8x8", "mc", js, 1, &o);
+	r = tu_simulate("8x8", "mc", js, 1, &o);
 	extents(r, e);
 	ck_assert_msg(e[0] * e[1] == 8 && (e[0] == 8 || e[1] == 8),
 		      "8x1 asked, got %dx%d", e[0], e[1]);
 	mesh_sim_result_free(r);
 	want_shape[0] = 4;
 	want_shape[1] = 2;
-	r = simulate("8x8", "mc", js, 1, &o);
+	r = tu_simulate("8x8", "mc", js, 1, &o);
 	extents(r, e);
 	ck_assert_msg(e[0] * e[1] == 8 && (e[0] == 4 || e[1] == 4),
 		      "4x2 asked, got %dx%d", e[0], e[1]);
@@ -900,13 +645,13 @@ START_TEST(test_sim_conservative_protects_every_reservation)
 	struct mesh_sim_result *r;
 
 	mesh_sim_opts_init(&o);
-	r = simulate("4x2", "rowmajor-ff", js, 4, &o);
+	r = tu_simulate("4x2", "rowmajor-ff", js, 4, &o);
 	ck_assert_double_eq(start_of(r, 2), 100);
 	ck_assert_double_eq(start_of(r, 4), 3);
 	ck_assert_double_eq(start_of(r, 3), 253);
 	mesh_sim_result_free(r);
 	o.sched = MESH_SCHED_CONSERVATIVE;
-	r = simulate("4x2", "rowmajor-ff", js, 4, &o);
+	r = tu_simulate("4x2", "rowmajor-ff", js, 4, &o);
 	ck_assert_double_eq(start_of(r, 2), 100);
 	ck_assert_double_eq(start_of(r, 3), 200);
 	ck_assert_double_eq(start_of(r, 4), 300);
@@ -932,7 +677,7 @@ START_TEST(test_sim_conservative_is_placement_aware)
 
 	mesh_sim_opts_init(&o);
 	o.sched = MESH_SCHED_CONSERVATIVE;
-	r = simulate("4x1", "contig-ff", js, 6, &o);
+	r = tu_simulate("4x1", "contig-ff", js, 6, &o);
 	ck_assert_double_eq(start_of(r, 5), 6);
 	ck_assert_double_eq(start_of(r, 6), 20);
 	ck_assert_double_eq(start_of(r, 4), 100);
@@ -952,7 +697,7 @@ START_TEST(test_sim_limit_quantum)
 
 	mesh_sim_opts_init(&o);
 	o.limit_quantum = 100;
-	r = simulate("4x1", "rowmajor-ff", js, 2, &o);
+	r = tu_simulate("4x1", "rowmajor-ff", js, 2, &o);
 	ck_assert_double_eq(tu_job_of(r, 1)->estimate, 100);
 	ck_assert_double_eq(tu_job_of(r, 2)->estimate, 200);
 	mesh_sim_result_free(r);
@@ -999,9 +744,9 @@ START_TEST(test_sim_keep_nodes_off)
 	o.runtime_model = keep_cases[_i].model;
 	o.comm = MESH_COMM_ALL_TO_ALL;
 	o.comm_share = 0.3;
-	r[0] = simulate("6x5", keep_cases[_i].alloc, js, 400, &o);
+	r[0] = tu_simulate("6x5", keep_cases[_i].alloc, js, 400, &o);
 	o.keep_nodes = 0;
-	r[1] = simulate("6x5", keep_cases[_i].alloc, js, 400, &o);
+	r[1] = tu_simulate("6x5", keep_cases[_i].alloc, js, 400, &o);
 	ck_assert_ptr_nonnull(r[0]->nodes);
 	ck_assert_ptr_null(r[1]->nodes);
 	ck_assert_uint_eq(r[0]->n, 400);
@@ -1038,8 +783,6 @@ int main(void)
 	tcase_add_test(tc, test_sim_summary_metrics);
 	tcase_add_test(tc, test_sim_load_scales_interarrival);
 	tcase_add_test(tc, test_sim_unplaceable_head_dropped_at_once);
-	tcase_add_test(tc, test_sim_contention_row_vs_block);
-	tcase_add_test(tc, test_sim_contention_rate_changes_at_events);
 	tcase_add_test(tc, test_sim_loss_of_capacity);
 	tcase_add_test(tc, test_sim_wfp_order);
 	tcase_add_test(tc, test_sim_ozden_alpha);
@@ -1048,9 +791,6 @@ int main(void)
 	tcase_add_test(tc, test_sim_paired_filling);
 	tcase_add_test(tc, test_sim_combo_sl_and_pf);
 	tcase_add_test(tc, test_sim_spatial_estimates);
-	tcase_add_test(tc, test_sim_pfs_sharing);
-	tcase_add_test(tc, test_sim_io_bursts);
-	tcase_add_test(tc, test_sim_rank_order);
 	tcase_add_test(tc, test_sim_usable_positions);
 	tcase_add_test(tc, test_sim_shape_reaches_allocator);
 	tcase_add_test(tc, test_sim_conservative_protects_every_reservation);

@@ -136,6 +136,25 @@ static inline const struct mesh_sim_job *tu_job_of(
 	return NULL;
 }
 
+/* The trace js[0..n) replayed on mesh with allocator alloc. */
+static inline struct mesh_sim_result *
+tu_simulate(const char *mesh, const char *alloc, const struct tu_job *js,
+	    size_t n, const struct mesh_sim_opts *o)
+{
+	struct mesh_topo *t = tu_topo(mesh);
+	struct mesh_swf_trace *tr = tu_trace(js, n);
+	struct mesh_allocator *a = NULL;
+	struct mesh_sim_result *r = NULL;
+	struct mesh_diag d;
+
+	ck_assert_int_eq(mesh_alloc_create(t, alloc, NULL, &a, &d), 0);
+	ck_assert_int_eq(mesh_sim_run(t, a, tr, o, &r, &d), 0);
+	mesh_alloc_destroy(a);
+	mesh_swf_free(tr);
+	mesh_topo_destroy(t);
+	return r;
+}
+
 static inline int tu_run(Suite *s)
 {
 	SRunner *sr = srunner_create(s);
