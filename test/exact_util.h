@@ -19,16 +19,14 @@ static inline void ex_random_map(const struct mesh_topo *t,
 				 struct mesh_bitmap *f, uint64_t *seed,
 				 int round)
 {
-	uint32_t i, occ = (uint32_t) (tu_rand(seed) % 96);
+	uint32_t occ = (uint32_t) (tu_rand(seed) % 96);
 	int b, c[3], lo[3], ext[3], d;
 
-	mesh_bitmap_fill(f, true);
 	if (round % 2 == 0) {
-		for (i = 0; i < t->nodes; i++)
-			if (tu_rand(seed) % 100 < occ)
-				mesh_bitmap_clear(f, i);
+		tu_random_map(f, seed, (int) occ);
 		return;
 	}
+	mesh_bitmap_fill(f, true);
 	for (b = 0; b < 1 + (int) (tu_rand(seed) % 12); b++) {
 		for (d = 0; d < 3; d++) {
 			lo[d] = (int) (tu_rand(seed) % (uint64_t) t->dim[d]);

@@ -57,9 +57,9 @@ export -f run_job
 # The costliest first, so that the jobs share the cores evenly.
 list() {
 	printf '%s\n' 'check_alloc_exact_l1 CK_INCLUDE_TAGS=paths' \
-		'check_alloc_exact CK_INCLUDE_TAGS=large' \
 		'check_alloc_exact CK_EXCLUDE_TAGS=large' \
 		'check_alloc_exact_l1 CK_EXCLUDE_TAGS=paths' \
+		'check_alloc_exact CK_INCLUDE_TAGS=large' \
 		check_alloc_l1 check_alloc_paper check_crop
 	for t in "$top"/test/check_*; do
 		t=${t##*/}
