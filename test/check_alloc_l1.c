@@ -96,36 +96,37 @@ static uint64_t naive_best(const struct mesh_topo *t,
 	return best;
 }
 
-static const char *const l1_meshes[] = { "7x6", "5tx6", "6tx5t", "4x3x3",
-					 "3tx4x3t", "16x2" };
-
-START_TEST(test_genalg_mm_match_definition)
+/* Gen-Alg and MM on mesh, trials random maps each (busy up to busy_max
+ * %, k up to kmax): the same set as the exhaustive definition. */
+static void match_definition(const char *mesh, uint64_t s, int trials,
+			     int busy_max, uint32_t kmax)
 {
 	static const char *const names[] = { "genalg", "mm" };
-	struct mesh_topo *t = tu_topo(l1_meshes[_i]);
+	struct mesh_topo *t = tu_topo(mesh);
 	struct mesh_bitmap *f = tu_all_free(t);
 	uint32_t *out = malloc(t->nodes * sizeof(*out));
 	uint32_t *want = malloc(t->nodes * sizeof(*want));
-	uint64_t s = 3 + (uint64_t) _i;
 	int trial, n;
 
 	for (n = 0; n < 2; n++) {
 		struct mesh_allocator *a = tu_allocator(t, names[n], NULL);
 
-		for (trial = 0; trial < 150; trial++) {
+		for (trial = 0; trial < trials; trial++) {
 			uint32_t k, nf;
 
-			tu_random_map(f, &s, (int) (tu_rand(&s) % 90));
+			tu_random_map(f, &s, (int) (tu_rand(&s) %
+						    (uint64_t) busy_max));
 			nf = mesh_bitmap_count(f);
 			if (!nf)
 				continue;
+			nf = nf < kmax ? nf : kmax;
 			k = 1 + (uint32_t) (tu_rand(&s) % nf);
 			ck_assert_int_eq(tu_place(a, t, f, k, out), 0);
 			qsort(out, k, sizeof(*out), tu_cmp_u32);
 			naive_best(t, f, k, n, want);
 			ck_assert_msg(!memcmp(out, want, k * sizeof(*out)),
 				      "%s on %s k=%u differs from the definition",
-				      names[n], l1_meshes[_i], k);
+				      names[n], mesh, k);
 		}
 		mesh_alloc_destroy(a);
 	}
@@ -133,6 +134,15 @@ START_TEST(test_genalg_mm_match_definition)
 	free(want);
 	mesh_bitmap_destroy(f);
 	mesh_topo_destroy(t);
+}
+
+static const char *const l1_meshes[] = { "7x6", "5tx6", "6tx5t", "4x3x3",
+					 "3tx4x3t", "16x2" };
+
+START_TEST(test_genalg_mm_match_definition)
+{
+	match_definition(l1_meshes[_i], 3 + (uint64_t) _i, 150, 90,
+			 UINT32_MAX);
 }
 END_TEST
 
@@ -149,39 +159,8 @@ static const struct {
 
 START_TEST(test_genalg_mm_match_definition_large)
 {
-	static const char *const names[] = { "genalg", "mm" };
-	struct mesh_topo *t = tu_topo(l1_large[_i].mesh);
-	struct mesh_bitmap *f = tu_all_free(t);
-	uint32_t *out = malloc(t->nodes * sizeof(*out));
-	uint32_t *want = malloc(t->nodes * sizeof(*want));
-	uint64_t s = 41 + (uint64_t) _i;
-	int trial, n;
-
-	for (n = 0; n < 2; n++) {
-		struct mesh_allocator *a = tu_allocator(t, names[n], NULL);
-
-		for (trial = 0; trial < 12; trial++) {
-			uint32_t k, nf;
-
-			tu_random_map(f, &s, (int) (tu_rand(&s) % 95));
-			nf = mesh_bitmap_count(f);
-			if (!nf)
-				continue;
-			nf = nf < l1_large[_i].kmax ? nf : l1_large[_i].kmax;
-			k = 1 + (uint32_t) (tu_rand(&s) % nf);
-			ck_assert_int_eq(tu_place(a, t, f, k, out), 0);
-			qsort(out, k, sizeof(*out), tu_cmp_u32);
-			naive_best(t, f, k, n, want);
-			ck_assert_msg(!memcmp(out, want, k * sizeof(*out)),
-				      "%s on %s k=%u differs from the definition",
-				      names[n], l1_large[_i].mesh, k);
-		}
-		mesh_alloc_destroy(a);
-	}
-	free(out);
-	free(want);
-	mesh_bitmap_destroy(f);
-	mesh_topo_destroy(t);
+	match_definition(l1_large[_i].mesh, 41 + (uint64_t) _i, 12, 95,
+			 l1_large[_i].kmax);
 }
 END_TEST
 
