@@ -14,7 +14,9 @@ static const char *const allocs[] = { "hilbert-bf",   "snake-ff",  "mc1x1",
 struct instance {
 	struct mesh_topo *t;
 	struct mesh_bitmap *free;
-	struct mesh_plan_hold run[120], res[10];
+	struct mesh_plan_hold run[120];
+	struct mesh_plan_resv res[10];
+	struct mesh_bitmap *res_map[10];
 	uint32_t nodes[2048];
 	size_t nrun, nres;
 	struct mesh_plan_query q;
@@ -56,16 +58,18 @@ static void make(struct instance *in, uint64_t *s)
 		/* ends on a coarse grid, so several jobs end together */
 		h->end = 80 + 10 * (double) (tu_rand(s) % 20);
 	}
+	/* random nodes, so reservations at different times share some */
 	in->nres = tu_rand(s) % 2 ? tu_rand(s) % 6 : 0;
 	for (r = 0; r < in->nres; r++) {
-		struct mesh_plan_hold *h = &in->res[r];
+		struct mesh_plan_resv *h = &in->res[r];
 		uint32_t k = 1 + (uint32_t) (tu_rand(s) % 8);
 
-		h->nodes = in->nodes + used;
+		ck_assert_int_eq(
+		    mesh_bitmap_create(in->t->nodes, &in->res_map[r]), 0);
 		for (i = 0; i < k; i++)
-			in->nodes[used++] =
-			    (uint32_t) (tu_rand(s) % in->t->nodes);
-		h->n = k;
+			mesh_bitmap_set(in->res_map[r],
+					(uint32_t) (tu_rand(s) % in->t->nodes));
+		h->nodes = in->res_map[r];
 		h->start = 100 + 10 * (double) (tu_rand(s) % 15);
 		/* some empty (a zero-runtime job's), some before now */
 		h->end = h->start + 10 * (double) (tu_rand(s) % 11);
@@ -94,6 +98,10 @@ static void make(struct instance *in, uint64_t *s)
 
 static void drop(struct instance *in)
 {
+	size_t r;
+
+	for (r = 0; r < in->nres; r++)
+		mesh_bitmap_destroy(in->res_map[r]);
 	mesh_bitmap_destroy(in->free);
 	mesh_topo_destroy(in->t);
 }
@@ -278,10 +286,10 @@ START_TEST(test_plan_hand_worked)
 	struct mesh_topo *t = tu_topo("8x1");
 	struct mesh_bitmap *f = tu_all_free(t);
 	static const uint32_t a_nodes[] = { 2, 3 }, b_nodes[] = { 6, 7 };
-	static const uint32_t r_nodes[] = { 5 };
 	struct mesh_plan_hold run[2] = { { 0, 50, a_nodes, 2 },
 					 { 0, 20, b_nodes, 2 } };
-	struct mesh_plan_hold res[1] = { { 10, 60, r_nodes, 1 } };
+	struct mesh_bitmap *r_nodes = NULL;
+	struct mesh_plan_resv res[1] = { { 10, 60, NULL } };
 	struct mesh_plan_query q;
 	struct mesh_planner *p = NULL;
 	struct mesh_allocator *a = NULL;
@@ -302,6 +310,9 @@ START_TEST(test_plan_hand_worked)
 	ck_assert_int_eq(mesh_plan_earliest(p, a, &q, &req, &start, out), 0);
 	ck_assert_double_eq(start, 20);
 	ck_assert_uint_eq(out[0], 4);
+	ck_assert_int_eq(mesh_bitmap_create(t->nodes, &r_nodes), 0);
+	mesh_bitmap_set(r_nodes, 5);
+	res[0].nodes = r_nodes;
 	q.reserved = res;
 	q.n_reserved = 1;
 	ck_assert_int_eq(mesh_plan_earliest(p, a, &q, &req, &start, out), 0);
@@ -313,6 +324,7 @@ START_TEST(test_plan_hand_worked)
 	mesh_planner_destroy(p);
 	mesh_alloc_destroy(a);
 	mesh_bitmap_destroy(f);
+	mesh_bitmap_destroy(r_nodes);
 	mesh_topo_destroy(t);
 }
 END_TEST
@@ -491,17 +503,15 @@ static void check_plan_feasible(const struct instance *in,
 					    name, out[i], start, in->run[r].end,
 					    in->q.now);
 		for (r = 0; r < in->nres; r++) {
-			const struct mesh_plan_hold *h = &in->res[r];
+			const struct mesh_plan_resv *h = &in->res[r];
 
 			if (!(h->start < start + in->q.duration &&
 			      h->end > start))
 				continue;
-			for (k = 0; k < h->n; k++)
-				ck_assert_msg(h->nodes[k] != out[i],
-					      "%s: node %u reserved over "
-					      "[%g, %g), planned at %g",
-					      name, out[i], h->start, h->end,
-					      start);
+			ck_assert_msg(!mesh_bitmap_test(h->nodes, out[i]),
+				      "%s: node %u reserved over "
+				      "[%g, %g), planned at %g",
+				      name, out[i], h->start, h->end, start);
 		}
 	}
 }
@@ -550,6 +560,113 @@ START_TEST(test_plan_never_holds_busy)
 }
 END_TEST
 
+/* A conservative backfilling pass, as meshsim makes it: each of 40
+ * queued jobs is planned around the running jobs and the reservations
+ * of the jobs ahead, and its answer joins them.  The reservations are
+ * large (up to half of a 12x10x3 mesh: 360 nodes, five words and part
+ * of a sixth) and many: windows hold several, and ones at different
+ * times share nodes, so the planner's union of the window is rebuilt as
+ * they leave.  Each answer equals the definition's, and a check written
+ * from the definition alone finds every node free then: free now or
+ * its running job ended, and in no reservation overlapping the job. */
+START_TEST(test_plan_reservation_chain)
+{
+	uint64_t s = 11000 + (uint64_t) _i;
+	struct mesh_topo *t = tu_topo("12x10x3");
+	struct mesh_bitmap *f = tu_all_free(t), *maps[40];
+	struct mesh_plan_hold run[24];
+	struct mesh_plan_resv res[40];
+	struct mesh_plan_query q;
+	struct mesh_planner *p = NULL;
+	struct mesh_allocator *a = NULL;
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t nodes[360], owner[360], o1[360], o2[360], i, k, used = 0;
+	double t1, t2;
+	size_t r, j, nres = 0;
+	int r1, r2, waits = 0;
+
+	if (mesh_alloc_create(t, allocs[_i], NULL, &a, &d)) {
+		mesh_bitmap_destroy(f);
+		mesh_topo_destroy(t);
+		return;
+	}
+	for (i = 0; i < t->nodes; i++)
+		owner[i] =
+		    tu_rand(&s) % 5 ? 1 + (uint32_t) (tu_rand(&s) % 24) : 0;
+	for (r = 0; r < 24; r++) {
+		run[r].nodes = nodes + used;
+		for (i = 0; i < t->nodes; i++)
+			if (owner[i] == r + 1) {
+				nodes[used++] = i;
+				mesh_bitmap_clear(f, i);
+			}
+		run[r].n = (uint32_t) (nodes + used - run[r].nodes);
+		run[r].start = 0;
+		run[r].end = 10 + 10 * (double) (tu_rand(&s) % 12);
+	}
+	memset(&q, 0, sizeof(q));
+	q.free_now = f;
+	q.now = 5;
+	q.running = run;
+	q.n_running = 24;
+	q.reserved = res;
+	ck_assert_int_eq(mesh_planner_create(t, &p), 0);
+	memset(&req, 0, sizeof(req));
+	req.end_time = -1;
+	req.io_intensity = -1;
+	req.seed = 7;
+	for (j = 0; j < 40; j++) {
+		req.nodes = 1 + (uint32_t) (tu_rand(&s) % (t->nodes / 2));
+		q.n_reserved = nres;
+		q.duration = 5 + 10 * (double) (tu_rand(&s) % 6);
+		r1 = mesh_plan_earliest(p, a, &q, &req, &t1, o1);
+		r2 = mesh_plan_earliest_naive(p, a, &q, &req, &t2, o2);
+		ck_assert_int_eq(r1, r2);
+		if (r1) {
+			ck_assert_int_eq(r1, MESH_ENOSPC);
+			continue;
+		}
+		ck_assert_msg(t1 == t2, "%s, job %zu: start %g, definition %g",
+			      allocs[_i], j, t1, t2);
+		ck_assert_mem_eq(o1, o2, req.nodes * sizeof(*o1));
+		for (k = 0; k < req.nodes; k++) {
+			i = o1[k];
+			ck_assert_msg(
+			    mesh_bitmap_test(f, i) ||
+				(t1 > q.now && run[owner[i] - 1].end <= t1),
+			    "%s: node %u busy at %g", allocs[_i], i, t1);
+			for (r = 0; r < nres; r++)
+				ck_assert_msg(
+				    !(res[r].start < t1 + q.duration &&
+				      res[r].end > t1) ||
+					!mesh_bitmap_test(res[r].nodes, i),
+				    "%s: node %u reserved over [%g, %g), "
+				    "planned over [%g, %g)",
+				    allocs[_i], i, res[r].start, res[r].end, t1,
+				    t1 + q.duration);
+		}
+		if (t1 == q.now)
+			continue;
+		waits++;
+		ck_assert_int_eq(mesh_bitmap_create(t->nodes, &maps[nres]), 0);
+		for (k = 0; k < req.nodes; k++)
+			mesh_bitmap_set(maps[nres], o1[k]);
+		res[nres].start = t1;
+		res[nres].end = t1 + q.duration;
+		res[nres].nodes = maps[nres];
+		nres++;
+	}
+	ck_assert_int_gt(waits, 10);
+	for (r = 0; r < nres; r++)
+		mesh_bitmap_destroy(maps[r]);
+	mesh_planner_destroy(p);
+	mesh_alloc_destroy(a);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("plan");
@@ -569,6 +686,8 @@ int main(void)
 			    (int) (sizeof(allocs) / sizeof(allocs[0])));
 	tcase_add_loop_test(tc, test_plan_never_holds_busy, 0,
 			    (int) mesh_alloc_count());
+	tcase_add_loop_test(tc, test_plan_reservation_chain, 0,
+			    (int) (sizeof(allocs) / sizeof(allocs[0])));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

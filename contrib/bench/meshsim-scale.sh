@@ -20,6 +20,9 @@
 #    --mesh 32x32: hilbert-bf, mc1x1, paging (targets 0.5 s and 1 s).
 # 3. 1,000,000 jobs, sizes x4, --mesh 32x32: hilbert-bf (target 10 s and
 #    1 GiB; SCALE_MILLION=0 leaves it out).
+# 4. Conservative backfilling, hilbert-bf: the first 3,000 jobs of 1 on
+#    32x32x32 and the first 20,000 of 2 on 32x32 (whole, the old path
+#    takes minutes; SCALE_CONSERVATIVE=0 leaves them out).
 set -euo pipefail
 build=$(cd "${1:-.}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -81,7 +84,7 @@ PY
 }
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '\n== machine scale, EASY: median of %s runs; wall and CPU s, peak RSS MB ==\n' "$runs"
+printf '\n== machine scale, EASY (4: conservative): median of %s runs; wall and CPU s, peak RSS MB ==\n' "$runs"
 printf '%-24s %8s %8s %6s  %8s %8s %6s  %7s %7s  %s\n' workload/allocator \
 	old_wall new_wall ratio old_cpu new_cpu ratio old_MB new_MB same
 t3d=$here/t3d-like.py
@@ -98,6 +101,14 @@ if [ "${SCALE_MILLION:-1}" != 0 ]; then
 	"$t3d" --jobs 1000000 --scale 4 >"$tmp/w3.swf"
 	pair "3: 10^6 jobs hilbert-bf" --mesh 32x32 --allocator hilbert-bf \
 		w3.swf || status=1
+fi
+if [ "${SCALE_CONSERVATIVE:-1}" != 0 ]; then
+	awk '/^;/ || n++ < 3000' "$tmp/w1.swf" >"$tmp/w1c.swf"
+	awk '/^;/ || n++ < 20000' "$tmp/w2.swf" >"$tmp/w2c.swf"
+	pair "4: 32x32x32 conservative" --mesh 32x32x32 --allocator hilbert-bf \
+		--scheduler conservative w1c.swf || status=1
+	pair "4: 32x32 conservative" --mesh 32x32 --allocator hilbert-bf \
+		--scheduler conservative w2c.swf || status=1
 fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $status

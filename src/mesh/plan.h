@@ -27,13 +27,22 @@ struct mesh_plan_hold {
 	uint32_t n;
 };
 
+/* Nodes promised to a job over [start, end) (conservative backfilling:
+ * the jobs ahead in the queue), free until start; a bitmap over the
+ * topology's nodes, as a reservation usually holds many of them and
+ * the planner unites the ones that overlap a window word by word. */
+struct mesh_plan_resv {
+	double start, end;
+	const struct mesh_bitmap *nodes;
+};
+
 struct mesh_plan_query {
 	const struct mesh_bitmap *free_now; /* free now, running jobs' nodes
 					     * not included */
 	double now;
 	const struct mesh_plan_hold *running; /* released at their end */
 	size_t n_running;
-	const struct mesh_plan_hold *reserved; /* busy over [start, end) */
+	const struct mesh_plan_resv *reserved; /* busy over [start, end) */
 	size_t n_reserved;
 	double duration;        /* the job's estimated runtime, >= 0 */
 	const double *end_time; /* per-node ends for sl:*, or NULL */
@@ -82,8 +91,8 @@ double mesh_plan_running_end(double end, double now);
  *  \param[out] start the time; \param[out] out req->nodes entries.
  *  \return 0; MESH_ENOSPC if no candidate time works (the job does not
  *  fit even when everything ends); MESH_EINVAL (no free map of the
- *  topology's size, a negative or NaN duration, a NaN now, no nodes
- *  asked); or the allocator's error. */
+ *  topology's size, a reservation without one, a negative or NaN
+ *  duration, a NaN now, no nodes asked); or the allocator's error. */
 int mesh_plan_earliest(struct mesh_planner *p, struct mesh_allocator *a,
 		       const struct mesh_plan_query *q,
 		       const struct mesh_request *req, double *start,

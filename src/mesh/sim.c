@@ -402,9 +402,9 @@ static int alloc_state(struct sim *s, uint64_t total_nodes)
 	if (s->opts->sched == MESH_SCHED_CONSERVATIVE) {
 		s->holds = malloc(n * sizeof(*s->holds));
 		s->resv = malloc(n * sizeof(*s->resv));
-		s->resv_nodes =
-		    malloc((total_nodes ? total_nodes : 1) * sizeof(uint32_t));
-		if (!s->holds || !s->resv || !s->resv_nodes ||
+		s->resv_maps = calloc(n, sizeof(*s->resv_maps));
+		s->resv_nodes = malloc(s->topo->nodes * sizeof(uint32_t));
+		if (!s->holds || !s->resv || !s->resv_maps || !s->resv_nodes ||
 		    mesh_planner_create(s->topo, &s->planner))
 			return MESH_ENOMEM;
 	}
@@ -440,6 +440,8 @@ static int sim_alloc(struct sim *s)
 
 static void sim_free(struct sim *s)
 {
+	size_t i;
+
 	mesh__sim_rt_destroy(s);
 	free(s->attr);
 	free(s->keys);
@@ -447,6 +449,9 @@ static void sim_free(struct sim *s)
 	free(s->hist);
 	free(s->holds);
 	free(s->resv);
+	for (i = 0; s->resv_maps && i < s->n; i++)
+		mesh_bitmap_destroy(s->resv_maps[i]);
+	free(s->resv_maps);
 	free(s->resv_nodes);
 	mesh_planner_destroy(s->planner);
 	free(s->side);

@@ -76,8 +76,11 @@ struct sim {
 	double *ozden_pos, *ozden_io, *ozden_wp; /* scratch, per job */
 	/* Conservative backfilling: planner and scratch for one pass. */
 	struct mesh_planner *planner;
-	struct mesh_plan_hold *holds, *resv; /* running, reserved */
-	uint32_t *resv_nodes;
+	struct mesh_plan_hold *holds; /* running */
+	struct mesh_plan_resv *resv;  /* reserved */
+	/* the reservations' nodes, created as the queue first needs them */
+	struct mesh_bitmap **resv_maps;
+	uint32_t *resv_nodes;  /* one placement */
 	int8_t *side;          /* balance factor per node (I/O nodes) */
 	long sys_bf;           /* system balance factor now */
 	double bf_sum, mc_sum; /* over job starts */

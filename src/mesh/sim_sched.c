@@ -314,7 +314,9 @@ static int schedule_conservative(struct sim *s, double now)
 {
 	struct mesh_plan_query q;
 	struct mesh_request req;
-	size_t pos = 0, nres = 0, used = 0, idx;
+	struct mesh_bitmap *map;
+	size_t pos = 0, nres = 0, idx;
+	uint32_t i;
 	double start;
 	int rc;
 
@@ -331,7 +333,7 @@ static int schedule_conservative(struct sim *s, double now)
 		q.n_reserved = nres;
 		q.duration = s->jobs[idx].estimate;
 		rc = mesh_plan_earliest(s->planner, s->alloc, &q, &req, &start,
-					s->resv_nodes + used);
+					s->resv_nodes);
 		if (rc == MESH_ENOSPC) { /* not even on the idle machine */
 			s->res->summary.refused++;
 			queue_remove(s, pos);
@@ -340,16 +342,21 @@ static int schedule_conservative(struct sim *s, double now)
 		if (rc)
 			return alloc_failed(s, idx, rc);
 		if (start > now) {
+			if (!s->resv_maps[nres] &&
+			    mesh_bitmap_create(s->topo->nodes,
+					       &s->resv_maps[nres]))
+				return MESH_ENOMEM;
+			map = s->resv_maps[nres];
+			mesh_bitmap_fill(map, false);
+			for (i = 0; i < s->jobs[idx].size; i++)
+				mesh_bitmap_set(map, s->resv_nodes[i]);
 			s->resv[nres].start = start;
 			s->resv[nres].end = start + s->jobs[idx].estimate;
-			s->resv[nres].nodes = s->resv_nodes + used;
-			s->resv[nres++].n = s->jobs[idx].size;
-			used += s->jobs[idx].size;
+			s->resv[nres++].nodes = map;
 			pos++;
 			continue;
 		}
-		memcpy(mesh__sim_node_slot(s, s->jobs[idx].size),
-		       s->resv_nodes + used,
+		memcpy(mesh__sim_node_slot(s, s->jobs[idx].size), s->resv_nodes,
 		       s->jobs[idx].size * sizeof(uint32_t));
 		rc = mesh__sim_start_on(s, idx, now);
 		if (rc < 0)
