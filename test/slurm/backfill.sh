@@ -25,7 +25,9 @@ else
 fi
 short=$(submit -N2 -t 1 --wrap 'sleep 600')
 long=$(submit -N2 -t 30 --wrap 'sleep 600')
-sleep 6
+# Poll rather than sleep: a loaded CI machine can delay the backfill pass.
+wait_state "$short" RUNNING 30 || true
+sleep 2
 bsec=$(date -d "$bstart" +%s 2>/dev/null || echo 0)
 resv=$(hosts "$sched")
 started=0

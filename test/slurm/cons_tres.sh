@@ -204,10 +204,15 @@ for d in "$M" "$C"; do
     w=$(sub "$d" -N2 --gres=gpu:2 --wrap 'sleep 10')
     echo "$w" >"$d.waiter"
 done
-sleep 4
+# bf_interval=1, but on two loaded cores a backfill cycle can come late:
+# wait up to 60 s for the plan rather than a fixed few seconds.
 for d in "$M" "$C"; do
     w=$(cat "$d.waiter")
-    st=$(on "$d" squeue -h -j "$w" -o '%S')
+    for _ in $(seq 60); do
+        st=$(on "$d" squeue -h -j "$w" -o '%S')
+        case "$st" in 20*) break ;; esac
+        sleep 1
+    done
     echo "  ${d##*/}: backfill plans the waiting -N2 --gres=gpu:2 job $w at $st"
     case "$st" in
         20*) date -d "$st" +%s >"$d.planned"; pass "${d##*/}: backfill plans job $w" ;;
