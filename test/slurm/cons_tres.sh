@@ -176,6 +176,17 @@ for d in "$M" "$C"; do
     for ((i = 0; i <= free; i++)); do
         ids+=("$(sub "$d" -N1 -n1 --gres=gpu:1 --mem=100 --wrap 'sleep 300')")
     done
+    # Until as many run as there is room for (a loaded machine can take
+    # a few scheduler passes), then two more passes: the last must wait.
+    end=$((SECONDS + 30))
+    while :; do
+        run=0 pend=0
+        for j in "${ids[@]}"; do
+            case $(field "$d" "$j" JobState) in RUNNING) run=$((run + 1)) ;; PENDING) pend=$((pend + 1)) ;; esac
+        done
+        [ "$run" -lt "$free" ] && [ "$SECONDS" -lt "$end" ] || break
+        sleep 1
+    done
     sleep 4
     run=0 pend=0
     for j in "${ids[@]}"; do

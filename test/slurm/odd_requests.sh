@@ -22,7 +22,13 @@ try() {   # label expect(run|pend|reject|any) sbatch-args...
         return
     fi
     j=${out%%;*}
-    sleep 2
+    # A job expected to run may need a scheduler pass or two on a loaded
+    # machine; one expected to wait gets two passes to prove it waits.
+    if [ "$expect" = run ]; then
+        wait_state "$j" RUNNING 30 >/dev/null || true
+    else
+        sleep 2
+    fi
     st=$(job_field "$j" JobState)
     case "$expect:$st" in
         run:RUNNING | pend:PENDING | any:RUNNING | any:PENDING)

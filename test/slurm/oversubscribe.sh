@@ -52,7 +52,15 @@ run_case() {   # SELECT: results into $work/TAG.res as key=value lines
         y+=("$(submit -p y4 -N8 -t 10 --oversubscribe --wrap 'sleep 600')")
     done
     lone=$(submit -p y4 -N1 -t 10 --wrap 'sleep 600')
-    sleep 8
+    # Poll (a loaded machine can delay the scheduler): until four jobs
+    # hold each partition and gang has time-sliced them, at most 40 s;
+    # then two more scheduler passes, in which nothing more may start.
+    end=$((SECONDS + 40))
+    until { [ "$(started "${f[@]}")" -ge 4 ] && [ "$(started "${y[@]}")" -ge 4 ] &&
+            grep -q 'gang: suspending' "$d/log/slurmctld.log"; } || [ "$SECONDS" -ge "$end" ]; do
+        sleep 1
+    done
+    sleep 4
     r="$work/$tag.res"
     {
         echo "f2=$(started "${f[@]}")"
@@ -134,9 +142,10 @@ run_bf() {   # SELECT: S's state and reason into $work/bf-TAG.res
     x=$(submit -p y2 -N16 -t 10 --oversubscribe --wrap 'sleep 600')
     wait_state "$x" RUNNING 30 || fail "$tag: X $x RUNNING"
     j=$(submit -p y2 -N4 -t 10 --oversubscribe --wrap 'sleep 600')
-    sleep 6	# several backfill passes (bf_interval=1)
+    # several backfill passes (bf_interval=1), more on a loaded machine
+    wait_state "$j" RUNNING 30 >/dev/null || true
     h=$(submit -p y2 -N16 -t 10 --oversubscribe --wrap 'sleep 600')
-    sleep 4
+    sleep 4	# T must still wait after several backfill passes
     {
         echo "x=$(job_field "$x" JobState)"
         echo "s=$(job_field "$j" JobState)"

@@ -26,7 +26,9 @@ run_case() {
     b=$(submit -N8 -t 5 --wrap 'sleep 600')
     wait_state "$b" RUNNING 30 || fail "${d##*/}: job $b RUNNING"
     big=$(submit -N4 -t 5 --wrap 'sleep 600')
-    sleep 3
+    # select/linear starts it on the suspended job's nodes, select/mesh
+    # must not: up to 15 s for it to start (a loaded machine is slow).
+    wait_state "$big" RUNNING 15 >/dev/null || true
     b_nodes=$(hosts "$(job_field "$b" NodeList)")
     shared=$(comm -12 <(echo "$a_nodes") <(sort <(echo "$b_nodes"; hosts "$(job_field "$big" NodeList)")) | paste -sd,)
     sl scontrol resume "$a" && wait_state "$a" RUNNING 15 || fail "${d##*/}: resume $a"
