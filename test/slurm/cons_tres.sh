@@ -169,6 +169,15 @@ capacity() {   # allocfile
                  if (g < f) f = g; if (m < f) f = m; if (f > 0) t += f }
                print t + 0 }' "$1"
 }
+# run, pend: how many of ids[] on cluster d run and wait.
+count_states() {
+    local j
+    run=0 pend=0
+    for j in "${ids[@]}"; do
+        case $(field "$d" "$j" JobState) in RUNNING) run=$((run + 1)) ;; PENDING) pend=$((pend + 1)) ;; esac
+    done
+}
+all_fit() { count_states; [ "$run" -ge "$free" ]; }
 for d in "$M" "$C"; do
     alloc "$d" $(on "$d" squeue -h -t R -o '%i') >"$d.before-fill"
     free=$(capacity "$d.before-fill")
@@ -178,20 +187,9 @@ for d in "$M" "$C"; do
     done
     # Until as many run as there is room for (a loaded machine can take
     # a few scheduler passes), then two more passes: the last must wait.
-    end=$((SECONDS + 30))
-    while :; do
-        run=0 pend=0
-        for j in "${ids[@]}"; do
-            case $(field "$d" "$j" JobState) in RUNNING) run=$((run + 1)) ;; PENDING) pend=$((pend + 1)) ;; esac
-        done
-        [ "$run" -lt "$free" ] && [ "$SECONDS" -lt "$end" ] || break
-        sleep 1
-    done
+    wait_until 30 all_fit || true
     sleep 4
-    run=0 pend=0
-    for j in "${ids[@]}"; do
-        case $(field "$d" "$j" JobState) in RUNNING) run=$((run + 1)) ;; PENDING) pend=$((pend + 1)) ;; esac
-    done
+    count_states
     read -r -a all <"$d.ids"
     all+=("${ids[@]}" $(cat "$d.ids.more"))
     alloc "$d" "${all[@]}" >"$d.fill"
@@ -219,11 +217,8 @@ done
 # wait up to 60 s for the plan rather than a fixed few seconds.
 for d in "$M" "$C"; do
     w=$(cat "$d.waiter")
-    for _ in $(seq 60); do
-        st=$(on "$d" squeue -h -j "$w" -o '%S')
-        case "$st" in 20*) break ;; esac
-        sleep 1
-    done
+    planned() { st=$(on "$d" squeue -h -j "$w" -o '%S'); case "$st" in 20*) ;; *) false ;; esac; }
+    wait_until 60 planned || true
     echo "  ${d##*/}: backfill plans the waiting -N2 --gres=gpu:2 job $w at $st"
     case "$st" in
         20*) date -d "$st" +%s >"$d.planned"; pass "${d##*/}: backfill plans job $w" ;;

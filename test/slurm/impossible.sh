@@ -46,10 +46,7 @@ done
 k=$(submit -N8 --contiguous -t 5 --wrap 'sleep 1')
 # Wait for the first decision line (a loaded machine can delay it), then
 # for two more scheduler passes: each kind of question asked once.
-end=$((SECONDS + 30))
-while ! grep -q "select/mesh: JobId=$k mode=" "$d/log/slurmctld.log" && [ "$SECONDS" -lt "$end" ]; do
-    sleep 0.5
-done
+wait_until 30 grep -q "select/mesh: JobId=$k mode=" "$d/log/slurmctld.log" || true
 sleep 6
 n0=$(grep -c "select/mesh: JobId=$k mode=" "$d/log/slurmctld.log")
 sleep 8

@@ -118,6 +118,17 @@ wait_run_on() {   # dir secs jobid...: 0 once all are RUNNING
     done
 }
 
+# Polls COMMAND every 0.5 s until it succeeds (0) or SECS pass (1): for
+# events a loaded machine can delay, where a fixed sleep would flake.
+wait_until() {   # secs command...
+    local end=$((SECONDS + $1))
+    shift
+    until "$@"; do
+        [ "$SECONDS" -lt "$end" ] || return 1
+        sleep 0.5
+    done
+}
+
 submit() {   # sbatch args...; prints the job id
     (cd "$work/jobs" && sl sbatch --parsable -o /dev/null "$@" | cut -d';' -f1)
 }

@@ -55,11 +55,11 @@ run_case() {   # SELECT: results into $work/TAG.res as key=value lines
     # Poll (a loaded machine can delay the scheduler): until four jobs
     # hold each partition and gang has time-sliced them, at most 40 s;
     # then two more scheduler passes, in which nothing more may start.
-    end=$((SECONDS + 40))
-    until { [ "$(started "${f[@]}")" -ge 4 ] && [ "$(started "${y[@]}")" -ge 4 ] &&
-            grep -q 'gang: suspending' "$d/log/slurmctld.log"; } || [ "$SECONDS" -ge "$end" ]; do
-        sleep 1
-    done
+    settled() {
+        [ "$(started "${f[@]}")" -ge 4 ] && [ "$(started "${y[@]}")" -ge 4 ] &&
+            grep -q 'gang: suspending' "$d/log/slurmctld.log"
+    }
+    wait_until 40 settled || true
     sleep 4
     r="$work/$tag.res"
     {

@@ -54,10 +54,8 @@ no_overlap && pass "no node held by two running jobs" || fail "overlap"
 printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=snake-ff\n' >"$mc.tmp" && mv -f "$mc.tmp" "$mc"
 before=$(wc -l <"$log")
 sl scontrol reconfigure || fail "scontrol reconfigure with the fixed file"
-end=$((SECONDS + 20))
-until tail -n +"$before" "$log" | grep -q "select/mesh: .*allocator snake-ff" || [ "$SECONDS" -ge "$end" ]; do
-    sleep 0.5
-done
+applied() { tail -n +"$before" "$log" | grep -q "select/mesh: .*allocator snake-ff"; }
+wait_until 20 applied || true
 tail -n +"$before" "$log" | grep -q "select/mesh: .*mesh.conf: 16 nodes in a 4x4x1 mesh, allocator snake-ff" \
     && pass "fixed mesh.conf applied by reconfigure (allocator snake-ff)" \
     || fail "fixed mesh.conf not applied: $(tail -n +"$before" "$log" | grep -m2 'select/mesh')"

@@ -99,10 +99,7 @@ wait
 printf 'Dimensions=4x4x2\nNodes=n[0-31]\nAllocator=contig-ff\n' >"$M/etc/mesh.conf.new"
 mv -f "$M/etc/mesh.conf.new" "$M/etc/mesh.conf"
 on "$M" scontrol reconfigure || fail "reconfigure to contig-ff"
-end=$((SECONDS + 20))
-until grep -q 'allocator contig-ff' "$M/log/slurmctld.log" || [ "$SECONDS" -ge "$end" ]; do
-    sleep 0.5
-done
+wait_until 20 grep -q 'allocator contig-ff' "$M/log/slurmctld.log" || true
 grep -q 'allocator contig-ff' "$M/log/slurmctld.log" || fail "contig-ff not loaded on reconfigure"
 preempt_case "$M" contig-ff
 
