@@ -769,6 +769,79 @@ START_TEST(test_sim_keep_nodes_off)
 }
 END_TEST
 
+/* A job that needs every free node takes them without the allocator
+ * when nothing reads their order (keep_nodes off, ranks by index), and
+ * nothing else changes: every start, end and metric is what the
+ * allocator's answer gives.  Allocators that may refuse with k free
+ * (the contiguous ones) are always asked, as is every allocator when the
+ * lists are kept or ranks follow the allocator's order.  Half the jobs
+ * need the whole 6x5 mesh, so many starts are forced. */
+static const struct {
+	const char *alloc;
+	int forced; /* the allocator places whenever k are free */
+} forced_cases[] = {
+	{ "mc1x1", 1 },
+	{ "hilbert-bf", 1 },
+	{ "random", 1 },
+	{ "sl:mc1x1", 1 },
+	{ "paging", 1 },
+	{ "genalg", 1 },
+	{ "mbs", 1 },
+	{ "contig-ff", 0 },
+	{ "contig-bf", 0 },
+};
+
+START_TEST(test_sim_forced_starts)
+{
+	struct tu_job js[300];
+	struct mesh_sim_result *r[3];
+	struct mesh_sim_opts o;
+	uint64_t seed = 5;
+	size_t i;
+
+	for (i = 0; i < 300; i++) {
+		js[i].id = (long) i + 1;
+		js[i].submit = (double) (i * 5 + tu_rand(&seed) % 5);
+		js[i].run = (double) (1 + tu_rand(&seed) % 40);
+		js[i].req_time = js[i].run + (double) (tu_rand(&seed) % 20);
+		js[i].size = tu_rand(&seed) % 2 ? 30
+						 : 1 + (long) (tu_rand(&seed) % 16);
+	}
+	mesh_sim_opts_init(&o);
+	r[0] = tu_simulate("6x5", forced_cases[_i].alloc, js, 300, &o);
+	o.keep_nodes = 0;
+	r[1] = tu_simulate("6x5", forced_cases[_i].alloc, js, 300, &o);
+	o.rank_order = MESH_RANKS_ALLOCATOR;
+	r[2] = tu_simulate("6x5", forced_cases[_i].alloc, js, 300, &o);
+	ck_assert_uint_eq(r[0]->forced_starts, 0);
+	ck_assert_uint_eq(r[2]->forced_starts, 0);
+	if (forced_cases[_i].forced)
+		ck_assert_uint_ge(r[1]->forced_starts, 50);
+	else
+		ck_assert_uint_eq(r[1]->forced_starts, 0);
+	ck_assert_uint_eq(r[0]->n, r[1]->n);
+	ck_assert_uint_eq(r[0]->n, r[2]->n);
+	ck_assert_uint_gt(r[0]->n, 250);
+	for (i = 0; i < r[0]->n; i++) {
+		const struct mesh_sim_job *a = &r[0]->jobs[i],
+					  *b = &r[1]->jobs[i],
+					  *c = &r[2]->jobs[i];
+
+		ck_assert_int_eq(a->id, b->id);
+		ck_assert_int_eq(a->id, c->id);
+		ck_assert(a->start == b->start && a->end == b->end);
+		ck_assert(a->start == c->start && a->end == c->end);
+		ck_assert_uint_eq(a->sum_pairwise, b->sum_pairwise);
+		ck_assert_int_eq(a->diameter, b->diameter);
+	}
+	ck_assert(r[0]->summary.mean_wait == r[1]->summary.mean_wait);
+	ck_assert(r[0]->summary.mean_sum_pairwise ==
+		  r[1]->summary.mean_sum_pairwise);
+	for (i = 0; i < 3; i++)
+		mesh_sim_result_free(r[i]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim");
@@ -798,6 +871,8 @@ int main(void)
 	tcase_add_test(tc, test_sim_limit_quantum);
 	tcase_add_loop_test(tc, test_sim_keep_nodes_off, 0,
 			    sizeof(keep_cases) / sizeof(keep_cases[0]));
+	tcase_add_loop_test(tc, test_sim_forced_starts, 0,
+			    sizeof(forced_cases) / sizeof(forced_cases[0]));
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -152,7 +152,10 @@ struct mesh_sim_opts {
 	/* Keep every job's nodes in the result (the default).  0: the
 	 * result's nodes is NULL and node_off means nothing; the run then
 	 * holds only the running jobs' nodes, O(mesh nodes) instead of
-	 * 4 bytes per node of every job. */
+	 * 4 bytes per node of every job.  Then also, with rank_order
+	 * MESH_RANKS_INDEX, a job that needs every free node takes them
+	 * without asking an allocator that places whenever k nodes are
+	 * free: its only possible node set, whose order nothing reads. */
 	int keep_nodes;
 };
 
@@ -230,6 +233,11 @@ struct mesh_sim_result {
 	size_t n;
 	uint32_t *nodes; /* node indices of all jobs; NULL without keep_nodes */
 	struct mesh_sim_summary summary;
+	/* Starts of a job that needed every free node, which took them
+	 * without an allocator call (only without keep_nodes and with
+	 * ranks in index order, where nothing reads the allocator's
+	 * order; see keep_nodes). */
+	size_t forced_starts;
 };
 
 /** \brief Default options: EASY, clamped estimates, load 1, zero-runtime

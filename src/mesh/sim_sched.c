@@ -102,6 +102,35 @@ static int alloc_failed(struct sim *s, size_t idx, int rc)
 			     mesh_strerror(rc));
 }
 
+/* A job that needs every free node can only get those nodes from an
+ * allocator that places whenever k nodes are free (alloc.h: no
+ * CONTIGUOUS_ONLY or MAY_REFUSE, and an answer that depends only on the
+ * view).  Only their order would be the allocator's, and when nothing
+ * reads it (no kept node lists, ranks in index order) the nodes are
+ * taken in index order without the call: in issue 37's replays a fifth
+ * of the decisions and a third of mc1x1's time. */
+static int forced(const struct sim *s, uint32_t size)
+{
+	return size == s->free_count && !s->opts->keep_nodes &&
+	       s->opts->rank_order == MESH_RANKS_INDEX &&
+	       !(mesh_alloc_flags(s->alloc) &
+		 (MESH_ALLOC_CONTIGUOUS_ONLY | MESH_ALLOC_MAY_REFUSE));
+}
+
+/* (sim_check.c checks the list like any allocator's answer.) */
+static int take_all_free(struct sim *s, size_t idx, double now)
+{
+	uint32_t size = s->jobs[idx].size, *out = mesh__sim_node_slot(s, size);
+	uint32_t n = 0, w;
+	uint64_t x;
+
+	for (w = 0; w < (s->topo->nodes + 63) / 64; w++)
+		for (x = s->free_map->words[w]; x && n < size; x &= x - 1)
+			out[n++] = w * 64 + (uint32_t) __builtin_ctzll(x);
+	s->res->forced_starts++;
+	return mesh__sim_start_on(s, idx, now);
+}
+
 static int try_start(struct sim *s, size_t idx, double now)
 {
 	struct mesh_request req;
@@ -110,6 +139,8 @@ static int try_start(struct sim *s, size_t idx, double now)
 
 	if (s->jobs[idx].size > s->free_count)
 		return 0;
+	if (forced(s, s->jobs[idx].size))
+		return take_all_free(s, idx, now);
 	make_request(s, idx, now, &req);
 	view.topo = s->topo;
 	view.free = s->free_map;
