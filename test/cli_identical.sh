@@ -4,8 +4,9 @@
 # revision before issue 37's speed-ups, OLD_REV, built from git by
 # contrib/bench/build-rev.sh: on a generated 3D trace with every
 # allocator, on a torus, under conservative backfilling, paired filling
-# and the contention model, and on the NASA iPSC trace when ../shared is
-# there.  The summary's "version" names each build's revision and is
+# and the contention model, on whole-machine jobs without --jobs-csv
+# (where meshsim skips forced allocator calls), and on the NASA iPSC
+# trace when ../shared is there.  The summary's "version" names each build's revision and is
 # left out; meshsim prints no timings.
 # Skipped (77) without git history (a tarball, a shallow clone).  When
 # meshsim's output changes on purpose, OLD_REV has to move to a revision
@@ -44,13 +45,15 @@ outputs_match() (
 	done
 )
 
-# same NAME ARGS...: both builds, run in $tmp on the same arguments.
+# same NAME ARGS...: both builds, run in $tmp on the same arguments,
+# with --jobs-csv unless CSV=0.
 same() {
-	local name=$1 b m
+	local name=$1 b m csv
 	shift
 	for b in old new; do
 		[ $b = old ] && m=$tmp/old || m=$meshsim
-		(cd "$tmp" && "$m" --summary $b.json --jobs-csv $b.csv "$@" \
+		[ "${CSV:-1}" = 0 ] && csv=() || csv=(--jobs-csv $b.csv)
+		(cd "$tmp" && "$m" --summary $b.json "${csv[@]}" "$@" \
 			>$b.out 2>$b.err; echo $? >$b.rc)
 	done
 	check "$name" outputs_match
@@ -78,10 +81,32 @@ same "paired filling, WFP, adjusted estimates: sl:mc1x1" --mesh 8x8x8 \
 	--paired-filling --priority wfp --spatial-estimate adjusted \
 	--allocator sl:mc1x1 g.swf
 
+# Without --jobs-csv, a job that needs every free node takes them without
+# an allocator call (src/mesh/sim_sched.c, forced()); the old build always
+# asked.  Half of these jobs need the whole 8x8x8 mesh.
+awk 'BEGIN {
+	srand(7)
+	for (i = 1; i <= 400; i++) {
+		k = rand() < 0.5 ? 512 : 1 + int(rand() * 300)
+		r = 10 + int(rand() * 900)
+		printf "%d %d -1 %d %d -1 -1 %d %d -1 1 1 1 -1 1 -1 -1 -1\n",
+			i, i * 60, r, k, k, r + int(rand() * 300)
+	}
+}' >"$tmp/whole.swf"
+for a in mc1x1 hilbert-bf paging random genalg contig-ff; do
+	CSV=0 same "whole-machine jobs, no --jobs-csv, 8x8x8: $a" --mesh 8x8x8 \
+		--allocator "$a" whole.swf
+done
+CSV=0 same "whole-machine jobs, no --jobs-csv, contention: mc1x1" \
+	--mesh 8x8x8 --runtime-model contention --comm all-to-all \
+	--comm-share 0.3 --allocator mc1x1 whole.swf
+
 if [ -r "$nasa" ]; then
 	cp "$nasa" "$tmp/nasa.swf"
 	for a in hilbert-bf mc1x1 paging; do
 		same "NASA iPSC on 16x8: $a" --mesh 16x8 --allocator "$a" nasa.swf
+		CSV=0 same "NASA iPSC on 16x8, no --jobs-csv: $a" --mesh 16x8 \
+			--allocator "$a" nasa.swf
 	done
 	same "NASA iPSC on 32x32: mc1x1" --mesh 32x32 --allocator mc1x1 nasa.swf
 	same "NASA iPSC on 16tx8t: genalg" --mesh 16tx8t --allocator genalg \
