@@ -83,19 +83,28 @@ same "paired filling, WFP, adjusted estimates: sl:mc1x1" --mesh 8x8x8 \
 
 # Without --jobs-csv, a job that needs every free node takes them without
 # an allocator call (src/mesh/sim_sched.c, forced()); the old build always
-# asked.  Half of these jobs need the whole 8x8x8 mesh.
-awk 'BEGIN {
-	srand(7)
-	for (i = 1; i <= 400; i++) {
-		k = rand() < 0.5 ? 512 : 1 + int(rand() * 300)
-		r = 10 + int(rand() * 900)
-		printf "%d %d -1 %d %d -1 -1 %d %d -1 1 1 1 -1 1 -1 -1 -1\n",
-			i, i * 60, r, k, k, r + int(rand() * 300)
-	}
-}' >"$tmp/whole.swf"
+# asked.  Half of these jobs need the whole 8x8x8 mesh (whole.swf) or all
+# of it but the four I/O nodes (whole_io.swf).
+whole_machine() {
+	awk -v whole="$1" 'BEGIN {
+		srand(7)
+		for (i = 1; i <= 400; i++) {
+			k = rand() < 0.5 ? whole : 1 + int(rand() * 300)
+			r = 10 + int(rand() * 900)
+			printf "%d %d -1 %d %d -1 -1 %d %d -1 1 1 1 -1 1 -1 -1 -1\n",
+				i, i * 60, r, k, k, r + int(rand() * 300)
+		}
+	}'
+}
+whole_machine 512 >"$tmp/whole.swf"
+whole_machine 508 >"$tmp/whole_io.swf"
 for a in mc1x1 hilbert-bf paging random genalg contig-ff; do
 	CSV=0 same "whole-machine jobs, no --jobs-csv, 8x8x8: $a" --mesh 8x8x8 \
 		--allocator "$a" whole.swf
+done
+for a in plas auto mc-elongated; do
+	CSV=0 same "whole-machine jobs, no --jobs-csv, I/O nodes: $a" \
+		--mesh 8x8x8 --io-nodes "$io" --allocator "$a" whole_io.swf
 done
 CSV=0 same "whole-machine jobs, no --jobs-csv, contention: mc1x1" \
 	--mesh 8x8x8 --runtime-model contention --comm all-to-all \
