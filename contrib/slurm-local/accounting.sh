@@ -169,14 +169,22 @@ EOF
 start_mariadb() {
     local port
     port=$(cat "$acct/db_port")
+    # A private tmpdir: at start-up mariadbd deletes every #sql* file in
+    # its tmpdir, so with /tmp shared one cluster's server deleted the
+    # temporary tables of another's mariadb-install-db ("Unknown table
+    # 'mysql.tmp_user_sys'": the CI failure of
+    # harness_accounting.sh, reproduced here).
+    mkdir -p "$acct/tmp"
     if [ ! -d "$acct/db/mysql" ]; then
         "$INSTALL_DB" --no-defaults --user="$(id -un)" --datadir="$acct/db" \
+            --tmpdir="$acct/tmp" \
             --auth-root-authentication-method=normal --skip-test-db \
             >"$dir/log/mariadb-install.log" 2>&1 \
             || { tail -n 20 "$dir/log/mariadb-install.log" >&2; die "mariadb-install-db failed"; }
     fi
     spawn "$dir/log/mariadb.stdout" "$MARIADBD" --no-defaults \
-        --user="$(id -un)" --datadir="$acct/db" --socket="$acct/mysql.sock" \
+        --user="$(id -un)" --datadir="$acct/db" --tmpdir="$acct/tmp" \
+        --socket="$acct/mysql.sock" \
         --port="$port" --bind-address=127.0.0.1 --skip-grant-tables \
         --pid-file="$acct/mariadb.pid" --log-error="$dir/log/mariadb.log" \
         --innodb-buffer-pool-size=64M --innodb-lock-wait-timeout=900

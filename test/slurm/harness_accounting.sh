@@ -49,17 +49,25 @@ done
 
 t0=$SECONDS
 "$CLUSTER" start --dir "$a" --mesh 2x1 --select select/linear --accounting \
-    --timeout 90 >"$work/a.out" 2>&1 &
+    --timeout 90 >"$a.out" 2>&1 &
 pa=$!
 "$CLUSTER" start --dir "$b" --mesh 2x1 --select select/linear --accounting \
-    --timeout 90 >"$work/b.out" 2>&1 &
+    --timeout 90 >"$b.out" 2>&1 &
 pb=$!
 wait "$pa"; ra=$?
 wait "$pb"; rb=$?
 if [ "$ra" -eq 0 ] && [ "$rb" -eq 0 ]; then
     pass "two clusters with accounting started at once ($((SECONDS - t0)) s)"
 else
-    fail "concurrent start: rc $ra/$rb; $(tail -3 "$work/a.out" "$work/b.out" | tr '\n' ' ')"
+    fail "concurrent start: rc $ra/$rb"
+    for d in "$a" "$b"; do   # the harness's own words and the daemons' logs
+        for f in "$d.out" "$d"/log/mariadb-install.log "$d"/log/mariadb.log \
+                 "$d"/log/slurmdbd.log "$d"/log/sacctmgr.log "$d"/log/slurmctld.log; do
+            [ -s "$f" ] || continue
+            echo "  --- ${f#"$work"/} (last 15 lines)"
+            tail -n 15 "$f" | sed 's/^/  /'
+        done
+    done
 fi
 
 # Every port a cluster's daemons were given: slurmctld, the slurmds
