@@ -5,16 +5,18 @@
  * candidate to the chosen nodes splits over the axes, so three tables
  * over the candidates' coordinate range hold it; a pick adds its own
  * distances to the tables.  A candidate's score (three reads) only grows
- * as nodes are chosen, so the candidates wait in a min-heap by (score,
- * position) whose scores may be stale, i.e. too low ("lazy greedy",
- * Minoux 1978): the top is scored again and sifted down until its score
- * is current, and then no other candidate can come before it, since
- * each one's (score, position) is at least its stale pair in the heap.
- * That is the earliest candidate of least score, as a scan of all of
- * them in order would choose.  A heap key is score << shift | position,
- * (score, position) in one compare of 8 bytes (11% of a 32^3 mc1x1
- * replay against 16-byte pairs); should a score not fit beside the
- * position, the fill is that scan instead.
+ * as nodes are chosen, so the candidates wait in buckets by a key that
+ * may be stale, i.e. too low ("lazy greedy", Minoux 1978).  The least
+ * nonempty bucket is scored again whole: those whose score is its key
+ * are current, and no other candidate can score as little, since each
+ * one's score is at least its key.  Of those the earliest is picked,
+ * as a scan of all candidates in order would choose; the others stay,
+ * stale now, as every pick adds at least 1 to every other score.  The
+ * buckets are a window of keys base .. base + window - 1; a key past it
+ * waits in the last bucket, which is allowed as keys are lower bounds,
+ * and taking the last bucket moves the window up.  A rescoring costs
+ * O(1), where a binary heap of (score, position) sifted about 9 levels
+ * (doc/benchmarks.md, "Buckets in the greedy fill").
  */
 #include "mc.h"
 
@@ -29,7 +31,10 @@ void mesh__greedy_free(struct mesh__greedy *g)
 	free(g->xyz);
 	free(g->hist);
 	free(g->wsum);
-	free(g->heap);
+	free(g->next);
+	free(g->tie);
+	free(g->head);
+	free(g->bits);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -42,9 +47,13 @@ int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t)
 	g->xyz = malloc(4 * n * sizeof(*g->xyz));
 	g->hist = calloc(w, sizeof(*g->hist));
 	g->wsum = malloc(w * sizeof(*g->wsum));
-	g->heap = malloc(n * sizeof(*g->heap));
-	g->key_bits = 64;
-	if (!g->cand || !g->xyz || !g->hist || !g->wsum || !g->heap) {
+	g->next = malloc(n * sizeof(*g->next));
+	g->tie = malloc(n * sizeof(*g->tie));
+	g->window = MESH__GREEDY_WINDOW;
+	g->head = malloc(g->window * sizeof(*g->head));
+	g->bits = malloc((g->window + 63) / 64 * sizeof(*g->bits));
+	if (!g->cand || !g->xyz || !g->hist || !g->wsum || !g->next ||
+	    !g->tie || !g->head || !g->bits) {
 		mesh__greedy_free(g);
 		return MESH_ENOMEM;
 	}
@@ -59,22 +68,6 @@ static inline uint64_t axis_gap(int a, int b, int len, int wrap)
 	return (uint64_t) (wrap && y < x ? y : x);
 }
 
-/* Move h[i] down to its place among h[0..n). */
-static void sift_down(uint64_t *h, uint32_t n, uint32_t i)
-{
-	uint64_t it = h[i];
-	uint32_t k;
-
-	while ((k = 2 * i + 1) < n) {
-		k += k + 1 < n && h[k + 1] < h[k];
-		if (h[k] >= it)
-			break;
-		h[i] = h[k];
-		i = k;
-	}
-	h[i] = it;
-}
-
 /* wsum[off_d + v]: total distance on axis d from v to the first inner
  * nodes of out, for v in the candidates' range lo..hi; hist is left
  * zero. */
@@ -82,32 +75,28 @@ static void init_sums(struct mesh__greedy *g, const struct mesh_topo *t,
 		      const uint32_t *out, uint32_t inner, const int off[3],
 		      const int lo[3], const int hi[3])
 {
-	int q[3], d, v, u, ilo[3], ihi[3];
-	uint64_t *w = g->wsum;
-	uint32_t i;
+	uint32_t i, *h;
+	uint64_t *w;
+	int q[3], d, v, u, ilo, ihi;
 
-	for (d = 0; d < 3; d++)
-		ilo[d] = t->dim[d], ihi[d] = -1;
-	for (i = 0; i < inner; i++) {
-		mesh_topo_coords(t, out[i], q);
-		for (d = 0; d < 3; d++) {
-			g->hist[off[d] + q[d]]++;
-			ilo[d] = q[d] < ilo[d] ? q[d] : ilo[d];
-			ihi[d] = q[d] > ihi[d] ? q[d] : ihi[d];
-		}
-	}
-	for (d = 0; d < 3; d++)
-		for (v = lo[d]; v <= hi[d]; v++) {
-			w[off[d] + v] = 0;
-			for (u = ilo[d]; u <= ihi[d]; u++)
-				w[off[d] + v] +=
-				    (uint64_t) g->hist[off[d] + u] *
-				    axis_gap(v, u, t->dim[d], t->wrap[d]);
-		}
 	for (i = 0; i < inner; i++) {
 		mesh_topo_coords(t, out[i], q);
 		for (d = 0; d < 3; d++)
-			g->hist[off[d] + q[d]] = 0;
+			g->hist[off[d] + q[d]]++;
+	}
+	for (d = 0; d < 3; d++) {
+		h = g->hist + off[d], w = g->wsum + off[d];
+		for (ilo = 0; ilo < t->dim[d] && !h[ilo]; ilo++)
+			;
+		for (ihi = t->dim[d] - 1; ihi > ilo && !h[ihi]; ihi--)
+			;
+		for (v = lo[d]; v <= hi[d]; v++) {
+			w[v] = 0;
+			for (u = ilo; u <= ihi; u++)
+				w[v] += (uint64_t) h[u] *
+					axis_gap(v, u, t->dim[d], t->wrap[d]);
+		}
+		memset(h, 0, (size_t) t->dim[d] * sizeof(*h));
 	}
 }
 
@@ -119,56 +108,86 @@ static inline uint64_t score(const struct mesh__greedy *g, uint32_t c)
 }
 
 /* Adds the distances to pick p (wsum indices x) to the tables over the
- * candidates' range lo..hi. */
+ * candidates' range lo..hi.  min(a, ring - a) is the Lee distance on a
+ * ring and a itself on a line (ring = 2 dim), one loop without
+ * branches, which the compiler vectorizes. */
 static void add_pick(struct mesh__greedy *g, const struct mesh_topo *t,
 		     const int *x, const int off[3], const int lo[3],
 		     const int hi[3])
 {
-	int d, v;
+	uint64_t *w;
+	int d, v, p, a, ring;
 
-	for (d = 0; d < 3; d++)
-		for (v = lo[d]; v <= hi[d]; v++)
-			g->wsum[off[d] + v] +=
-			    axis_gap(v, x[d] - off[d], t->dim[d], t->wrap[d]);
+	for (d = 0; d < 3; d++) {
+		w = g->wsum + off[d], p = x[d] - off[d];
+		ring = t->wrap[d] ? t->dim[d] : 2 * t->dim[d];
+		for (v = lo[d]; v <= hi[d]; v++) {
+			a = v > p ? v - p : p - v;
+			w[v] += (uint64_t) (a < ring - a ? a : ring - a);
+		}
+	}
 }
 
-/* The definition: each pick scans the candidates left (positions in
- * ascending order in r) for the first of least score. */
-static void fill_by_scan(struct mesh__greedy *g, const struct mesh_topo *t,
-			 uint32_t n, uint32_t *out, uint32_t inner, uint32_t m,
-			 const int off[3], const int lo[3], const int hi[3])
+/* Puts candidate c in bucket b (of the window). */
+static inline void bucket_push(struct mesh__greedy *g, uint32_t c, uint32_t b)
 {
-	uint32_t *r = (uint32_t *) g->heap, j, c, i, at;
-	uint64_t now, least;
+	uint64_t bit = (uint64_t) 1 << (b % 64);
 
-	for (c = 0; c < n; c++)
-		r[c] = c;
-	for (j = 0; j < m; j++) {
-		for (i = 0, at = 0, least = UINT64_MAX; i < n; i++)
-			if ((now = score(g, r[i])) < least)
-				least = now, at = i;
-		c = r[at];
-		out[inner + j] = g->cand[c];
-		memmove(r + at, r + at + 1, (n - at - 1) * sizeof(*r));
-		n--;
-		add_pick(g, t, g->xyz + 4 * (size_t) c, off, lo, hi);
+	g->next[c] = g->bits[b / 64] & bit ? g->head[b] : UINT32_MAX;
+	g->head[b] = c;
+	g->bits[b / 64] |= bit;
+}
+
+/* The bucket of a candidate of score s. */
+static inline uint32_t bucket_of(const struct mesh__greedy *g, uint64_t s,
+				 uint64_t base)
+{
+	return s - base < g->window - 1 ? (uint32_t) (s - base) : g->window - 1;
+}
+
+/* Takes the candidates of the least nonempty bucket, scores them again
+ * and moves the stale ones on; returns how many were current, in tie,
+ * and their bucket in *b.  No bucket below the last one taken, *b, is
+ * filled again, so the search starts there. */
+static uint32_t take_least(struct mesh__greedy *g, uint64_t *base, uint32_t *b)
+{
+	uint32_t w = *b / 64, i, c, nt = 0, now;
+
+	for (;;) {
+		while (!g->bits[w])
+			w++;
+		*b = w * 64 + (uint32_t) __builtin_ctzll(g->bits[w]);
+		g->bits[w] &= g->bits[w] - 1;
+		i = g->head[*b];
+		if (*b == g->window - 1) {
+			/* the last bucket holds every candidate left */
+			*base += *b, *b = 0, w = 0;
+		}
+		for (; i != UINT32_MAX; i = c) {
+			c = g->next[i];
+			now = bucket_of(g, score(g, i), *base);
+			if (now == *b)
+				g->tie[nt++] = i;
+			else
+				bucket_push(g, i, now);
+		}
+		if (nt)
+			return nt;
 	}
 }
 
 /* Each pick costs one pass over the candidates' coordinate range per
- * axis (add its distance to wsum) and a few heap steps. */
+ * axis (add its distance to wsum) and the scoring of one bucket. */
 void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 		       uint32_t n, uint32_t *out, uint32_t inner, uint32_t m)
 {
-	uint64_t *h = g->heap, now, most, mask;
-	uint32_t j, c;
-	int *x, d, off[3], lo[3], hi[3], shift, score_bits;
+	uint64_t base = UINT64_MAX, now;
+	uint32_t j, c, i, b = 0, nt, best;
+	int *x, d, off[3], lo[3], hi[3];
 
 	off[0] = 0, off[1] = t->dim[0] + 1, off[2] = off[1] + t->dim[1] + 1;
-	for (d = 0, most = 0; d < 3; d++) {
+	for (d = 0; d < 3; d++)
 		lo[d] = t->dim[d], hi[d] = -1;
-		most += (uint64_t) (t->wrap[d] ? t->dim[d] / 2 : t->dim[d] - 1);
-	}
 	for (c = 0; c < n; c++) {
 		x = g->xyz + 4 * (size_t) c;
 		mesh_topo_coords(t, g->cand[c], x);
@@ -179,33 +198,20 @@ void mesh__greedy_fill(struct mesh__greedy *g, const struct mesh_topo *t,
 		}
 	}
 	init_sums(g, t, out, inner, off, lo, hi);
-	/* bits for a position (< n) and for a score (< (inner + m) times
-	 * the mesh's largest distance) */
-	for (shift = 0; (uint64_t) (n - 1) >> shift; shift++)
-		;
-	most *= (uint64_t) inner + m;
-	for (score_bits = 0; score_bits < 64 && most >> score_bits;
-	     score_bits++)
-		;
-	if (shift + score_bits > g->key_bits) {
-		fill_by_scan(g, t, n, out, inner, m, off, lo, hi);
-		return;
-	}
-	mask = ((uint64_t) 1 << shift) - 1;
 	for (c = 0; c < n; c++)
-		h[c] = score(g, c) << shift | c;
-	for (c = n / 2; c-- > 0;)
-		sift_down(h, n, c);
+		base = (now = score(g, c)) < base ? now : base;
+	memset(g->bits, 0, (g->window + 63) / 64 * sizeof(*g->bits));
+	for (c = 0; c < n; c++)
+		bucket_push(g, c, bucket_of(g, score(g, c), base));
 	for (j = 0; j < m; j++) {
-		while ((now = score(g, (uint32_t) (h[0] & mask)) << shift |
-			      (h[0] & mask)) != h[0]) {
-			h[0] = now;
-			sift_down(h, n, 0);
-		}
-		c = (uint32_t) (h[0] & mask);
+		nt = take_least(g, &base, &b);
+		for (i = 1, best = 0; i < nt; i++)
+			best = g->tie[i] < g->tie[best] ? i : best;
+		c = g->tie[best];
 		out[inner + j] = g->cand[c];
-		h[0] = h[--n];
-		sift_down(h, n, 0);
+		g->tie[best] = g->tie[--nt];
+		for (i = 0; i < nt; i++)
+			bucket_push(g, g->tie[i], b);
 		if (j + 1 < m)
 			add_pick(g, t, g->xyz + 4 * (size_t) c, off, lo, hi);
 	}

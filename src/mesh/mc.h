@@ -97,19 +97,26 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
  * d, a table wsum over the candidates' coordinate range holds the
  * distance on axis d to the chosen, built from the first inner nodes'
  * coordinate histograms; each pick adds its distances to the tables
- * (O(range)); the candidates wait in a heap by (score, position) whose
- * scores are lower bounds (a candidate's score only grows), and only
- * the heap's top is scored again until its score is current.  The
+ * (O(range)); the candidates wait in buckets by a lower bound of their
+ * score (a candidate's score only grows), and only the least bucket is
+ * scored again until it holds a current one.  The
  * caller fills cand. */
+/* Buckets of a greedy fill: more cost a memset per fill and rescore
+ * the far candidates less often. */
+#define MESH__GREEDY_WINDOW 4096
+
 struct mesh__greedy {
 	uint32_t *cand; /* candidates, filled by the caller */
 	int *xyz;       /* per candidate: its three wsum indices, and a pad */
 	uint32_t *hist; /* X + Y + Z + 3 counts, zero between calls */
 	uint64_t *wsum; /* X + Y + Z + 3: per-axis distance sums */
-	/* the candidates not picked: (score at most the candidate's score
-	 * now) << shift | position in cand */
-	uint64_t *heap;
-	int key_bits; /* 64; a test lowers it to take the scan */
+	/* the candidates not picked wait in buckets: bucket b holds those
+	 * whose key (at most the score now) is base + b, or more in the
+	 * last bucket; a list by next from head[b], nonempty if bit b of
+	 * bits is set */
+	uint32_t *next, *head, *tie; /* tie: the current ones of a bucket */
+	uint64_t *bits;
+	uint32_t window; /* buckets (>= 2); a test lowers it */
 };
 
 int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t);
