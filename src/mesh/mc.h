@@ -90,6 +90,10 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
 			 const struct mesh__mc_best *best, uint32_t k,
 			 mesh__mc_key key, const void *ctx, uint32_t *out);
 
+/* Buckets of a greedy fill: more cost a memset per fill and rescore
+ * the far candidates less often. */
+#define MESH__GREEDY_WINDOW 4096
+
 /* Greedy fill (mc1x1, Walker et al.'s reported variant): with out[0..
  * inner) chosen, append m of the candidates cand[0..n) one at a time,
  * each the one with the least total L1 (Lee) distance to all chosen so
@@ -99,12 +103,7 @@ uint32_t mesh__mc_gather(struct mesh__mc *m, const struct mesh_bitmap *free_map,
  * coordinate histograms; each pick adds its distances to the tables
  * (O(range)); the candidates wait in buckets by a lower bound of their
  * score (a candidate's score only grows), and only the least bucket is
- * scored again until it holds a current one.  The
- * caller fills cand. */
-/* Buckets of a greedy fill: more cost a memset per fill and rescore
- * the far candidates less often. */
-#define MESH__GREEDY_WINDOW 4096
-
+ * scored again until it holds a current one.  The caller fills cand. */
 struct mesh__greedy {
 	uint32_t *cand; /* candidates, filled by the caller */
 	int *xyz;       /* per candidate: its three wsum indices, and a pad */
