@@ -60,12 +60,20 @@ int mesh__greedy_init(struct mesh__greedy *g, const struct mesh_topo *t)
 	return 0;
 }
 
-/* Distance on axis d without branches (Lee distance if it wraps). */
-static inline uint64_t axis_gap(int a, int b, int len, int wrap)
+/* min(x, ring - x) is the Lee distance on a ring of that length and x
+ * itself on a line of length len given ring = 2 len: one expression
+ * without branches, which the compiler vectorizes in add_pick. */
+static inline int axis_ring(const struct mesh_topo *t, int d)
 {
-	int x = a > b ? a - b : b - a, y = len - x;
+	return t->wrap[d] ? t->dim[d] : 2 * t->dim[d];
+}
 
-	return (uint64_t) (wrap && y < x ? y : x);
+/* Distance on an axis of ring length ring (axis_ring). */
+static inline uint64_t axis_gap(int a, int b, int ring)
+{
+	int x = a > b ? a - b : b - a;
+
+	return (uint64_t) (x < ring - x ? x : ring - x);
 }
 
 /* wsum[off_d + v]: total distance on axis d from v to the first inner
@@ -77,7 +85,7 @@ static void init_sums(struct mesh__greedy *g, const struct mesh_topo *t,
 {
 	uint32_t i, *h;
 	uint64_t *w;
-	int q[3], d, v, u, ilo, ihi;
+	int q[3], d, v, u, ilo, ihi, ring;
 
 	for (i = 0; i < inner; i++) {
 		mesh_topo_coords(t, out[i], q);
@@ -86,6 +94,7 @@ static void init_sums(struct mesh__greedy *g, const struct mesh_topo *t,
 	}
 	for (d = 0; d < 3; d++) {
 		h = g->hist + off[d], w = g->wsum + off[d];
+		ring = axis_ring(t, d);
 		for (ilo = 0; ilo < t->dim[d] && !h[ilo]; ilo++)
 			;
 		for (ihi = t->dim[d] - 1; ihi > ilo && !h[ihi]; ihi--)
@@ -93,8 +102,7 @@ static void init_sums(struct mesh__greedy *g, const struct mesh_topo *t,
 		for (v = lo[d]; v <= hi[d]; v++) {
 			w[v] = 0;
 			for (u = ilo; u <= ihi; u++)
-				w[v] += (uint64_t) h[u] *
-					axis_gap(v, u, t->dim[d], t->wrap[d]);
+				w[v] += (uint64_t) h[u] * axis_gap(v, u, ring);
 		}
 		memset(h, 0, (size_t) t->dim[d] * sizeof(*h));
 	}
@@ -108,23 +116,18 @@ static inline uint64_t score(const struct mesh__greedy *g, uint32_t c)
 }
 
 /* Adds the distances to pick p (wsum indices x) to the tables over the
- * candidates' range lo..hi.  min(a, ring - a) is the Lee distance on a
- * ring and a itself on a line (ring = 2 dim), one loop without
- * branches, which the compiler vectorizes. */
+ * candidates' range lo..hi. */
 static void add_pick(struct mesh__greedy *g, const struct mesh_topo *t,
 		     const int *x, const int off[3], const int lo[3],
 		     const int hi[3])
 {
 	uint64_t *w;
-	int d, v, p, a, ring;
+	int d, v, p, ring;
 
 	for (d = 0; d < 3; d++) {
-		w = g->wsum + off[d], p = x[d] - off[d];
-		ring = t->wrap[d] ? t->dim[d] : 2 * t->dim[d];
-		for (v = lo[d]; v <= hi[d]; v++) {
-			a = v > p ? v - p : p - v;
-			w[v] += (uint64_t) (a < ring - a ? a : ring - a);
-		}
+		w = g->wsum + off[d], p = x[d] - off[d], ring = axis_ring(t, d);
+		for (v = lo[d]; v <= hi[d]; v++)
+			w[v] += axis_gap(v, p, ring);
 	}
 }
 
