@@ -49,7 +49,7 @@
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
 #include "src/common/run_in_daemon.h"
-#include "src/common/select.h"
+#include "compat/compat.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
@@ -64,8 +64,8 @@
  */
 slurm_conf_t slurm_conf;
 node_record_t **node_record_table_ptr;
-List job_list;
-List part_list;
+list_t *job_list;
+list_t *part_list;
 int node_record_count;
 time_t last_node_update;
 
@@ -116,21 +116,21 @@ extern int fini(void)
 /* No state file: usage is rebuilt from job_list (see _rebuild_locked). */
 extern int select_p_state_save(char *dir_name)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	return o ? o->state_save(dir_name) : SLURM_SUCCESS;
 }
 
 extern int select_p_state_restore(char *dir_name)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	return o ? o->state_restore(dir_name) : SLURM_SUCCESS;
 }
 
-extern int select_p_job_init(List job_list_arg)
+extern int select_p_job_init(list_t *job_list_arg)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	slurm_mutex_lock(&mesh_mutex);
 	sm.state_valid = false;
@@ -148,11 +148,8 @@ extern int select_p_job_init(List job_list_arg)
  */
 extern int select_p_node_init(void)
 {
-	slurm_select_ops_t *o;
+	sm_layer_ops_t *o;
 
-	if (slurm_conf.select_type_param & CR_OTHER_CONS_RES)
-		fatal("%s: SelectTypeParameters=OTHER_CONS_RES is not supported; select/mesh layers over select/cons_tres (OTHER_CONS_TRES) or places whole nodes itself",
-		      plugin_type);
 	o = sm_other();
 	if (!o)
 		sm_conf_log_sharing();
@@ -169,7 +166,7 @@ extern int select_p_node_init(void)
 
 /* Whole nodes: the mesh allocator, OverSubscribe, preemption, planning. */
 static int _job_test_whole(struct mesh_try *t, uint16_t mode,
-			   List candidates, List *preemptees)
+			   list_t *candidates, list_t **preemptees)
 {
 	int rc;
 
@@ -185,7 +182,7 @@ static int _job_test_whole(struct mesh_try *t, uint16_t mode,
 		rc = sm_run_now(t, candidates, preemptees);
 	} else {
 		bitstr_t *orig = bit_copy(t->avail);
-		List plan = NULL;
+		list_t *plan = NULL;
 
 		rc = sm_will_run(t, candidates, preemptees ? &plan : NULL);
 		rc = sm_plan_sharing_now(t, orig, rc, &plan);
@@ -203,7 +200,8 @@ static int _job_test_whole(struct mesh_try *t, uint16_t mode,
 }
 
 /*
- * select_p_job_test - choose nodes for a job with the mesh allocator
+ * sm_job_test - select_p_job_test of every release: choose nodes for a job
+ * with the mesh allocator
  * IN/OUT job_ptr - job to place; start_time is set in WILL_RUN mode
  * IN/OUT bitmap - usable nodes on input, the chosen nodes on success
  * IN min_nodes, max_nodes, req_nodes - node counts
@@ -217,12 +215,11 @@ static int _job_test_whole(struct mesh_try *t, uint16_t mode,
  * NOTE: over cons_tres, cons_tres builds job_resrcs and total_cpus on the
  *	nodes the allocator chose (select_mesh_layer.c).
  */
-extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
-			     uint32_t min_nodes, uint32_t max_nodes,
-			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list,
-			     bitstr_t *exc_core_bitmap)
+extern int sm_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+		       uint32_t min_nodes, uint32_t max_nodes,
+		       uint32_t req_nodes, uint16_t mode,
+		       list_t *preemptee_candidates,
+		       list_t **preemptee_job_list, bitstr_t *exc_core_bitmap)
 {
 	struct mesh_try t;
 	uint32_t offered;
@@ -263,7 +260,7 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	bitstr_t *nodes;
 
 	if (o)
@@ -281,7 +278,7 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 
 extern int select_p_job_ready(job_record_t *job_ptr)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	node_record_t *node_ptr;
 	int i;
 
@@ -306,7 +303,7 @@ extern int select_p_job_ready(job_record_t *job_ptr)
 extern int select_p_job_expand(job_record_t *from_job_ptr,
 			       job_record_t *to_job_ptr)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	int rc = o ? o->job_expand(from_job_ptr, to_job_ptr) : SLURM_SUCCESS;
 
 	slurm_mutex_lock(&mesh_mutex);
@@ -324,7 +321,7 @@ extern int select_p_job_expand(job_record_t *from_job_ptr,
 extern int select_p_job_resized(job_record_t *job_ptr,
 				node_record_t *node_ptr)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	int rc = o ? o->job_resized(job_ptr, node_ptr) : SLURM_SUCCESS;
 	struct mesh_job *mj;
 
@@ -343,16 +340,9 @@ extern int select_p_job_resized(job_record_t *job_ptr,
 	return rc;
 }
 
-extern int select_p_job_signal(job_record_t *job_ptr, int signal)
-{
-	slurm_select_ops_t *o = sm_other();
-
-	return o ? o->job_signal(job_ptr, signal) : SLURM_SUCCESS;
-}
-
 extern int select_p_job_fini(job_record_t *job_ptr)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	int rc = o ? o->job_fini(job_ptr) : SLURM_SUCCESS;
 
 	slurm_mutex_lock(&mesh_mutex);
@@ -375,7 +365,7 @@ extern int select_p_job_fini(job_record_t *job_ptr)
  */
 extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	log_flag(SELECT_TYPE, "%s: %pJ suspended (indf=%d)%s", plugin_type,
 		 job_ptr, indf_susp,
@@ -385,7 +375,7 @@ extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
 
 extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	log_flag(SELECT_TYPE, "%s: %pJ resumed (indf=%d)", plugin_type,
 		 job_ptr, indf_susp);
@@ -397,7 +387,7 @@ extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
 					  uint32_t node_count,
 					  bitstr_t **avail_nodes)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	return o ? o->step_pick_nodes(job_ptr, jobinfo ? jobinfo->other : NULL,
 				      node_count, avail_nodes) : NULL;
@@ -405,21 +395,21 @@ extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
 
 extern int select_p_step_start(step_record_t *step_ptr)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	return o ? o->step_start(step_ptr) : SLURM_SUCCESS;
 }
 
 extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	return o ? o->step_finish(step_ptr, killing_step) : SLURM_SUCCESS;
 }
 
 extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	slurm_mutex_lock(&mesh_mutex);
 	sm_ensure_state_locked();
@@ -427,48 +417,10 @@ extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
 	return o ? o->nodeinfo_set(job_ptr) : SLURM_SUCCESS;
 }
 
-/*
- * Whole nodes: SELECT_CR_PLUGIN = 0 (whole-node semantics) and
- * SELECT_SINGLE_JOB_TEST = 1: slurmctld must offer all usable nodes at
- * once, because the mesh placement is global; node Weight is honoured in
- * job_test (sm_choose()).  Over cons_tres, cons_tres answers (CONS_TRES,
- * and 1 for SINGLE_JOB_TEST as well).
- */
-extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
-					 job_record_t *job_ptr, void *data)
-{
-	slurm_select_ops_t *o = sm_other();
-
-	if (o)
-		return o->get_info_from_plugin(dinfo, job_ptr, data);
-	switch (dinfo) {
-	case SELECT_CR_PLUGIN:
-		*(uint32_t *) data = 0;
-		break;
-	case SELECT_SINGLE_JOB_TEST:
-		*(uint32_t *) data = 1;
-		break;
-	default:
-		break;
-	}
-	return SLURM_SUCCESS;
-}
-
-/* A node registered. */
-extern int select_p_update_node_config(int index)
-{
-	slurm_select_ops_t *o = sm_other();
-
-	slurm_mutex_lock(&mesh_mutex);
-	sm.cpus_range_valid = false;
-	slurm_mutex_unlock(&mesh_mutex);
-	return o ? o->update_node_config(index) : SLURM_SUCCESS;
-}
-
 /* Partitions or nodes changed: rebuild usage on next use. */
 extern int select_p_reconfigure(void)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	slurm_mutex_lock(&mesh_mutex);
 	sm.state_valid = false;
@@ -477,15 +429,20 @@ extern int select_p_reconfigure(void)
 	return o ? o->reconfigure() : SLURM_SUCCESS;
 }
 
-/*
- * Reservations get a compact mesh placement of whole nodes; over
- * cons_tres, cons_tres places them (CoreCnt, its core bitmaps).
- */
-extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
-				    uint32_t node_cnt, bitstr_t *avail_bitmap,
-				    bitstr_t **core_bitmap)
+/* A node registered, perhaps with other CPUs (22.05's update_node_config). */
+extern void sm_node_config_changed(void)
 {
-	slurm_select_ops_t *o = sm_other();
+	slurm_mutex_lock(&mesh_mutex);
+	sm.cpus_range_valid = false;
+	slurm_mutex_unlock(&mesh_mutex);
+}
+
+/*
+ * A compact mesh placement of node_cnt whole nodes among avail_bitmap for
+ * a reservation (22.05's resv_test), or NULL.
+ */
+extern bitstr_t *sm_resv_pick(uint32_t node_cnt, bitstr_t *avail_bitmap)
+{
 	uint32_t *out;
 	bitstr_t *pick = NULL;
 	struct mesh_bitmap *free_map = NULL;
@@ -493,9 +450,6 @@ extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
 	struct mesh_view v;
 	uint32_t i;
 
-	if (o)
-		return o->resv_test(resv_desc_ptr, node_cnt, avail_bitmap,
-				    core_bitmap);
 	slurm_mutex_lock(&mesh_mutex);
 	if (!sm.conf || sm.conf_broken || !node_cnt ||
 	    bit_set_count(avail_bitmap) < node_cnt ||

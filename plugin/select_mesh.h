@@ -34,7 +34,7 @@
 
 #include "src/common/bitstring.h"
 #include "src/common/list.h"
-#include "src/common/select.h"
+#include "compat/compat.h"
 #include "src/slurmctld/slurmctld.h"
 
 #include "mesh/mesh.h"
@@ -185,6 +185,17 @@ struct mesh_try {
 	uint32_t k;		/* OUT: nodes in the last placement */
 };
 
+/* select_mesh.c: the entry points' bodies, for select_mesh_<series>.c. */
+extern int sm_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+		       uint32_t min_nodes, uint32_t max_nodes,
+		       uint32_t req_nodes, uint16_t mode,
+		       list_t *preemptee_candidates,
+		       list_t **preemptee_job_list,
+		       bitstr_t *exc_core_bitmap) SM_HIDDEN;
+extern void sm_node_config_changed(void) SM_HIDDEN;
+extern bitstr_t *sm_resv_pick(uint32_t node_cnt,
+			      bitstr_t *avail_bitmap) SM_HIDDEN;
+
 /* select_mesh_conf.c: configuration.  Callers hold the mutex. */
 extern void sm_conf_load_locked(void) SM_HIDDEN;
 extern void sm_conf_free_maps(void) SM_HIDDEN;
@@ -221,26 +232,26 @@ extern void sm_set_chosen(struct mesh_try *t, const uint32_t *out,
 extern int sm_try_place(struct mesh_try *t) SM_HIDDEN;
 extern int sm_place_with(struct mesh_try *t, bitstr_t *orig,
 			 uint16_t *use) SM_HIDDEN;
-extern int sm_run_now(struct mesh_try *t, List candidates,
-		      List *preemptees) SM_HIDDEN;
+extern int sm_run_now(struct mesh_try *t, list_t *candidates,
+		      list_t **preemptees) SM_HIDDEN;
 
 /* select_mesh_plan.c: WILL_RUN.  Callers hold the mutex. */
-extern int sm_will_run(struct mesh_try *t, List candidates,
-		       List *preemptees) SM_HIDDEN;
-extern uint32_t *sm_sorted_ids(List l, int *n) SM_HIDDEN;
+extern int sm_will_run(struct mesh_try *t, list_t *candidates,
+		       list_t **preemptees) SM_HIDDEN;
+extern uint32_t *sm_sorted_ids(list_t *l, int *n) SM_HIDDEN;
 extern bool sm_in_ids(const uint32_t *ids, int n, uint32_t job_id) SM_HIDDEN;
 
 /* select_mesh_share.c: OverSubscribe.  Callers hold the mutex. */
 extern int sm_run_shared(struct mesh_try *t, bitstr_t *orig,
 			 uint16_t m) SM_HIDDEN;
 extern int sm_plan_sharing_now(struct mesh_try *t, bitstr_t *orig, int rc,
-			       List *plan) SM_HIDDEN;
+			       list_t **plan) SM_HIDDEN;
 
 /* select_mesh_preempt.c: preemption.  Callers hold the mutex. */
 extern bool sm_fits_after_completion(struct mesh_try *t,
 				     bitstr_t *orig) SM_HIDDEN;
 extern int sm_preempt_fewest(struct mesh_try *t, bitstr_t *orig,
-			     List candidates, List *preemptees) SM_HIDDEN;
+			     list_t *candidates, list_t **preemptees) SM_HIDDEN;
 
 /* select_mesh_log.c: decision lines.  Callers hold the mutex. */
 extern uint32_t sm_log_offered(bitstr_t *bitmap) SM_HIDDEN;
@@ -256,9 +267,10 @@ extern void sm_jobinfo_set_placement(job_record_t *job_ptr,
 extern void sm_set_comment(job_record_t *job_ptr, bitstr_t *nodes,
 			   const char *why) SM_HIDDEN;
 
-/* select_mesh_other.c: the plugin below select/mesh, if any. */
+/* select_mesh_other.c (22.05; none on 24.11, see select_mesh_2411.c): the
+ * plugin below select/mesh, if any. */
 extern const char *sm_other_type(void) SM_HIDDEN;
-extern slurm_select_ops_t *sm_other(void) SM_HIDDEN;
+extern sm_layer_ops_t *sm_other(void) SM_HIDDEN;
 extern void sm_other_fini(void) SM_HIDDEN;
 
 /* select_mesh_fit.c: nodes that fit a job over cons_tres.  Callers hold
@@ -274,9 +286,9 @@ extern int sm_fit_use(struct sm_fit *f, bitstr_t *avail) SM_HIDDEN;
 
 /* select_mesh_layer.c: select_p_job_test over cons_tres. */
 extern int sm_layer_job_test(struct mesh_try *t, uint16_t mode,
-			     List candidates, List *preemptees) SM_HIDDEN;
+			     list_t *candidates, list_t **preemptees) SM_HIDDEN;
 extern int sm_layer_preempt(struct mesh_try *t, bitstr_t *orig,
-			    List victims, List candidates,
-			    List *preemptees) SM_HIDDEN;
+			    list_t *victims, list_t *candidates,
+			    list_t **preemptees) SM_HIDDEN;
 
 #endif

@@ -367,7 +367,7 @@ extern void sm_conf_load_locked(void)
  */
 extern void sm_conf_log_sharing(void)
 {
-	ListIterator it;
+	list_itr_t *it;
 	part_record_t *p;
 	uint16_t m;
 

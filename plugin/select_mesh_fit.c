@@ -33,7 +33,7 @@
 
 #include "src/common/slurm_xlator.h"	/* Must be first */
 #include "src/common/bitstring.h"
-#include "src/common/gres.h"
+#include "compat/compat.h"
 #include "src/common/job_resources.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
@@ -64,7 +64,7 @@ static bool _job_shares_cpus(job_record_t *job_ptr)
 
 /* Tasks the job puts on each node at least: --ntasks-per-node, or its
  * tasks spread over its most nodes (-n8 -N2: 4). */
-static uint32_t _tasks_per_node(struct job_details *d)
+static uint32_t _tasks_per_node(job_details_t *d)
 {
 	uint32_t t = MAX(d->ntasks_per_node, 1);
 
@@ -76,7 +76,7 @@ static uint32_t _tasks_per_node(struct job_details *d)
 
 static void _need_gres(job_record_t *job_ptr, struct sm_need *n)
 {
-	ListIterator it;
+	list_itr_t *it;
 	gres_state_t *gs;
 	gres_job_state_t *js;
 	uint64_t cnt;
@@ -107,7 +107,7 @@ static void _need_gres(job_record_t *job_ptr, struct sm_need *n)
 
 extern void sm_need_init(job_record_t *job_ptr, struct sm_need *n)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	uint64_t mem = d->pn_min_memory;
 
 	memset(n, 0, sizeof(*n));
@@ -143,7 +143,7 @@ static void _fit_add_job(struct sm_fit *f, job_record_t *job_ptr)
 {
 	job_resources_t *jr = job_ptr->job_resrcs;
 	bool whole = _job_whole(job_ptr);
-	ListIterator it;
+	list_itr_t *it;
 	gres_state_t *gs;
 	int i, j = 0, g, last;
 
@@ -225,7 +225,7 @@ extern void sm_fit_build(struct sm_fit *f, const uint32_t *skip, int n_skip,
 static uint64_t _gres_cap(node_record_t *node_ptr, const struct sm_need *n,
 			  int g)
 {
-	ListIterator it;
+	list_itr_t *it;
 	gres_state_t *gs;
 	gres_node_state_t *ns;
 	uint64_t cap = 0;

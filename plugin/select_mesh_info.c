@@ -25,7 +25,7 @@
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
 #include "src/common/pack.h"
-#include "src/common/select.h"
+#include "compat/compat.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
@@ -45,7 +45,7 @@ extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
 					 uint16_t protocol_version)
 {
 	select_nodeinfo_t empty = { .magic = NODEINFO_MAGIC };
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	if (o)
 		return o->nodeinfo_pack(nodeinfo, buffer, protocol_version);
@@ -60,7 +60,7 @@ extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
 
 extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	select_nodeinfo_t *nodeinfo;
 
 	if (o)
@@ -72,7 +72,7 @@ extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
 
 extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	if (o)
 		return o->nodeinfo_free(nodeinfo);
@@ -92,7 +92,7 @@ extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
 					   buf_t *buffer,
 					   uint16_t protocol_version)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	select_nodeinfo_t *ni;
 	uint32_t len;
 
@@ -117,7 +117,7 @@ unpack_error:
 extern int select_p_select_nodeinfo_set_all(void)
 {
 	static time_t last_set_all = 0;
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	select_nodeinfo_t *ni;
 	node_record_t *node_ptr;
 	int i;
@@ -158,7 +158,7 @@ extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
 					enum select_nodedata_type dinfo,
 					enum node_states state, void *data)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	if (o)
 		return o->nodeinfo_get(nodeinfo, dinfo, state, data);
@@ -205,7 +205,7 @@ extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
 
 extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	select_jobinfo_t *jobinfo = xmalloc(sizeof(*jobinfo));
 
 	jobinfo->magic = JOBINFO_MAGIC;
@@ -252,7 +252,7 @@ extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
 				       enum select_jobdata_type data_type,
 				       void *data)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	if (o && jobinfo && jobinfo->magic == JOBINFO_MAGIC)
 		return o->jobinfo_set(jobinfo->other, data_type, data);
@@ -263,7 +263,7 @@ extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
 				       enum select_jobdata_type data_type,
 				       void *data)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	if (o && jobinfo && jobinfo->magic == JOBINFO_MAGIC)
 		return o->jobinfo_get(jobinfo->other, data_type, data);
@@ -273,7 +273,7 @@ extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
 extern select_jobinfo_t *select_p_select_jobinfo_copy(
 	select_jobinfo_t *jobinfo)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	select_jobinfo_t *copy = xmalloc(sizeof(*copy));
 
 	copy->magic = JOBINFO_MAGIC;
@@ -290,7 +290,7 @@ extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
 					uint16_t protocol_version)
 {
 	const char *p = jobinfo ? jobinfo->placement : NULL;
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 
 	pack32(JOBINFO_PACK_MARK, buffer);
 	pack16(JOBINFO_FORMAT, buffer);
@@ -336,7 +336,7 @@ extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
 					  buf_t *buffer,
 					  uint16_t protocol_version)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	select_jobinfo_t *ji = select_p_select_jobinfo_alloc();
 
 	*jobinfo = ji;
@@ -356,41 +356,6 @@ unpack_error:
 	select_p_select_jobinfo_free(ji);
 	*jobinfo = NULL;
 	return SLURM_ERROR;
-}
-
-static const char *_jobinfo_text(select_jobinfo_t *jobinfo, int mode)
-{
-	switch (mode) {
-	case SELECT_PRINT_HEAD:
-		return "PLACEMENT";
-	case SELECT_PRINT_DATA:
-	case SELECT_PRINT_MIXED:
-	case SELECT_PRINT_MIXED_SHORT:
-		if (jobinfo && jobinfo->magic == JOBINFO_MAGIC &&
-		    jobinfo->placement)
-			return jobinfo->placement;
-		return "";
-	default:
-		return "";
-	}
-}
-
-extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
-					    char *buf, size_t size, int mode)
-{
-	if (buf && size) {
-		snprintf(buf, size, "%s", _jobinfo_text(jobinfo, mode));
-		return buf;
-	}
-	return NULL;
-}
-
-extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
-					     int mode)
-{
-	const char *t = _jobinfo_text(jobinfo, mode);
-
-	return *t ? xstrdup(t) : NULL;
 }
 
 #define MESH_COMMENT_PREFIX "mesh:v1 "

@@ -37,7 +37,7 @@
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
-#include "src/common/select.h"
+#include "compat/compat.h"
 #include "src/common/xmalloc.h"
 #include "src/slurmctld/slurmctld.h"
 
@@ -60,10 +60,10 @@ static int _tightest(struct mesh_try *t, const uint32_t *cpus)
 /* cons_tres on exactly the k nodes of t->avail.  The allocator has made
  * a --contiguous job's choice a sub-mesh, which cons_tres (consecutive
  * node indices) must not judge again. */
-static int _other_test(struct mesh_try *t, uint16_t mode, List candidates,
-		       List *preemptees)
+static int _other_test(struct mesh_try *t, uint16_t mode, list_t *candidates,
+		       list_t **preemptees)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	uint16_t contiguous = t->job_ptr->details->contiguous;
 	int rc;
 
@@ -82,8 +82,8 @@ static int _other_test(struct mesh_try *t, uint16_t mode, List candidates,
  * SLURM_ERROR with t->avail undefined.
  */
 static int _place_verified(struct mesh_try *t, bitstr_t *orig,
-			   struct sm_fit *f, List candidates,
-			   List *preemptees)
+			   struct sm_fit *f, list_t *candidates,
+			   list_t **preemptees)
 {
 	int try, i;
 
@@ -108,9 +108,9 @@ static int _place_verified(struct mesh_try *t, bitstr_t *orig,
 
 /* cons_tres alone on all usable nodes, as without select/mesh. */
 static int _other_alone(struct mesh_try *t, bitstr_t *orig, uint16_t mode,
-			List candidates, List *preemptees)
+			list_t *candidates, list_t **preemptees)
 {
-	slurm_select_ops_t *o = sm_other();
+	sm_layer_ops_t *o = sm_other();
 	int rc;
 
 	bit_copybits(t->avail, orig);
@@ -132,8 +132,8 @@ static int _other_alone(struct mesh_try *t, bitstr_t *orig, uint16_t mode,
  * means a sub-mesh here); else preemption, unless nodes of earlier
  * preemptions are still completing and the job fits once they are free.
  */
-static int _layer_run_now(struct mesh_try *t, List candidates,
-			  List *preemptees)
+static int _layer_run_now(struct mesh_try *t, list_t *candidates,
+			  list_t **preemptees)
 {
 	bitstr_t *orig = bit_copy(t->avail);
 	struct sm_fit f;
@@ -173,7 +173,7 @@ static int _layer_run_now(struct mesh_try *t, List candidates,
  * with all candidates as it would alone.
  */
 extern int sm_layer_preempt(struct mesh_try *t, bitstr_t *orig,
-			    List victims, List candidates, List *preemptees)
+			    list_t *victims, list_t *candidates, list_t **preemptees)
 {
 	struct sm_fit *f = t->fit;
 	uint32_t *ids;
@@ -202,11 +202,11 @@ extern int sm_layer_preempt(struct mesh_try *t, bitstr_t *orig,
  * interleaved runs: 1.756 against 1.779) for 1.36 times the backfill
  * cycle (doc/select-mesh.md).
  */
-static int _layer_will_run(struct mesh_try *t, List candidates,
-			   List *preemptees)
+static int _layer_will_run(struct mesh_try *t, list_t *candidates,
+			   list_t **preemptees)
 {
 	bitstr_t *orig = bit_copy(t->avail), *full;
-	List pl_full = NULL, pl_mesh = NULL, *chosen = &pl_full;
+	list_t *pl_full = NULL, *pl_mesh = NULL, **chosen = &pl_full;
 	struct sm_fit f;
 	uint32_t *ids;
 	int n_ids, rc;
@@ -270,7 +270,7 @@ static int _layer_test_only(struct mesh_try *t)
 }
 
 extern int sm_layer_job_test(struct mesh_try *t, uint16_t mode,
-			     List candidates, List *preemptees)
+			     list_t *candidates, list_t **preemptees)
 {
 	if (SELECT_IS_MODE_TEST_ONLY(mode))
 		return _layer_test_only(t);

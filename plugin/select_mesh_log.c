@@ -22,7 +22,7 @@
 #include "src/common/bitstring.h"
 #include "src/common/log.h"
 #include "src/common/node_conf.h"
-#include "src/common/select.h"
+#include "compat/compat.h"
 #include "src/common/xmalloc.h"
 #include "src/slurmctld/slurmctld.h"
 

@@ -29,13 +29,13 @@
 #include "src/common/log.h"
 #include "src/common/plugin.h"
 #include "src/common/run_in_daemon.h"
-#include "src/common/select.h"
+#include "compat/compat.h"
 #include "src/slurmctld/slurmctld.h"
 
 #include "select_mesh.h"
 
 /*
- * The select API's symbols, in the order of slurm_select_ops_t
+ * The select API's symbols, in the order of sm_layer_ops_t
  * (src/common/select.h).  libslurm's own list (node_select_syms) is not
  * exported by libslurm.so, which clients such as smesh link: a reference
  * to it would make select_mesh.so fail to load there.
@@ -80,13 +80,13 @@ static const char *other_syms[] = {
 	"select_p_resv_test",
 };
 
-/* One name per pointer of slurm_select_ops_t, or the build fails. */
-_Static_assert(sizeof(other_syms) == sizeof(slurm_select_ops_t),
-	       "other_syms must match slurm_select_ops_t");
+/* One name per pointer of sm_layer_ops_t, or the build fails. */
+_Static_assert(sizeof(other_syms) == sizeof(sm_layer_ops_t),
+	       "other_syms must match sm_layer_ops_t");
 
 static pthread_mutex_t other_lock = PTHREAD_MUTEX_INITIALIZER;
 static plugin_context_t *other_ctx;
-static slurm_select_ops_t other_ops;
+static sm_layer_ops_t other_ops;
 static bool other_failed;
 
 extern const char *sm_other_type(void)
@@ -102,10 +102,14 @@ extern const char *sm_other_type(void)
  * instead would hand cons_tres's jobs resources it never tracked) and an
  * error elsewhere.
  */
-extern slurm_select_ops_t *sm_other(void)
+extern sm_layer_ops_t *sm_other(void)
 {
 	const char *type = sm_other_type();
 
+	if ((slurm_conf.select_type_param & CR_OTHER_CONS_RES) &&
+	    running_in_slurmctld())
+		fatal("%s: SelectTypeParameters=OTHER_CONS_RES is not supported; select/mesh layers over select/cons_tres (OTHER_CONS_TRES) or places whole nodes itself",
+		      plugin_type);
 	if (!type)
 		return NULL;
 	slurm_mutex_lock(&other_lock);

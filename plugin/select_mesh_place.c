@@ -441,8 +441,8 @@ extern int sm_place_with(struct mesh_try *t, bitstr_t *orig,
  * candidates, unless nodes of earlier preemptions are still completing
  * and the job fits once they are free.
  */
-extern int sm_run_now(struct mesh_try *t, List candidates,
-		      List *preemptees)
+extern int sm_run_now(struct mesh_try *t, list_t *candidates,
+		      list_t **preemptees)
 {
 	bitstr_t *orig = bit_copy(t->avail);
 	int rc;

@@ -39,9 +39,9 @@ static int _cmp_u32(const void *x, const void *y)
 }
 
 /* Sorted job ids of the list (NULL and 0 when empty); xfree the result. */
-extern uint32_t *sm_sorted_ids(List l, int *n)
+extern uint32_t *sm_sorted_ids(list_t *l, int *n)
 {
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *j;
 	uint32_t *ids;
 
@@ -63,9 +63,9 @@ extern bool sm_in_ids(const uint32_t *ids, int n, uint32_t job_id)
 }
 
 /* Jobs among the candidates whose nodes the chosen set overlaps. */
-static void _preemptees(List candidates, bitstr_t *chosen, List *out)
+static void _preemptees(list_t *candidates, bitstr_t *chosen, list_t **out)
 {
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *j;
 
 	if (!candidates || !out)
@@ -84,7 +84,7 @@ static void _preemptees(List candidates, bitstr_t *chosen, List *out)
  * Copy of the usage without the jobs in candidates: the global usage
  * minus the candidates' nodes, O(nodes + candidates' nodes).
  */
-static uint16_t *_busy_without(List candidates)
+static uint16_t *_busy_without(list_t *candidates)
 {
 	uint16_t *use = xcalloc(sm.node_cnt + 1, sizeof(*use));
 	struct mesh_job *mj;
@@ -117,7 +117,7 @@ static uint16_t *_busy_without(List candidates)
  * O(named nodes + nodes of tracked jobs).
  * RET the number of holds; xfree *holds and *nodes.
  */
-static int _running_holds(List candidates, bitstr_t *avail,
+static int _running_holds(list_t *candidates, bitstr_t *avail,
 			  const uint16_t *use, time_t now,
 			  struct mesh_plan_hold **holds, uint32_t **nodes)
 {
@@ -194,8 +194,8 @@ static int _plan_place(void *arg, const struct mesh_view *v,
  * Preemption candidates count as gone now.  Nothing persistent changes
  * and no job_resrcs are built.
  */
-extern int sm_will_run(struct mesh_try *t, List candidates,
-		       List *preemptees)
+extern int sm_will_run(struct mesh_try *t, list_t *candidates,
+		       list_t **preemptees)
 {
 	uint16_t *use = _busy_without(candidates);
 	time_t now = time(NULL);

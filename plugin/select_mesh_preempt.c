@@ -27,7 +27,7 @@
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
-#include "src/slurmctld/preempt.h"
+#include "compat/compat.h"
 #include "src/slurmctld/slurmctld.h"
 
 #include "select_mesh.h"
@@ -121,9 +121,9 @@ static uint32_t _rank(job_record_t *j)
 	return prio;
 }
 
-static void _victims_init(struct victims *vs, List candidates, bitstr_t *orig)
+static void _victims_init(struct victims *vs, list_t *candidates, bitstr_t *orig)
 {
-	ListIterator it = list_iterator_create(candidates);
+	list_itr_t *it = list_iterator_create(candidates);
 	job_record_t *j;
 
 	vs->n = list_count(candidates);
@@ -156,9 +156,9 @@ static void _victims_free(struct victims *vs)
 }
 
 /* The victims as a List (NULL if none). */
-static List _victim_list(struct victims *vs)
+static list_t *_victim_list(struct victims *vs)
 {
-	List l = NULL;
+	list_t *l = NULL;
 	int i;
 
 	for (i = 0; i < vs->m; i++) {
@@ -181,7 +181,7 @@ static int _free_with(struct victims *vs, struct mesh_try *t, bitstr_t *orig)
 {
 	uint32_t *ids;
 	int i, n = 0, n_ids;
-	List l;
+	list_t *l;
 
 	if (t->fit) {
 		l = _victim_list(vs);
@@ -311,10 +311,10 @@ static int _choose_victims(struct victims *vs, struct mesh_try *t,
  * or SLURM_ERROR.
  */
 extern int sm_preempt_fewest(struct mesh_try *t, bitstr_t *orig,
-			     List candidates, List *preemptees)
+			     list_t *candidates, list_t **preemptees)
 {
 	struct victims vs;
-	List chosen = NULL;
+	list_t *chosen = NULL;
 	char *names = NULL;
 	int i, rc = SLURM_ERROR;
 

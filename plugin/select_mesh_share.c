@@ -135,7 +135,7 @@ extern int sm_run_shared(struct mesh_try *t, bitstr_t *orig,
  */
 #define SHARE_DESC_PREFIX "select/mesh: "
 extern int sm_plan_sharing_now(struct mesh_try *t, bitstr_t *orig, int rc,
-			       List *plan)
+			       list_t **plan)
 {
 	job_record_t *job_ptr = t->job_ptr;
 	uint16_t m = sm_max_share(job_ptr);

@@ -184,7 +184,7 @@ extern void sm_track_remove(uint32_t job_id)
  */
 static void _rebuild_locked(void)
 {
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *job_ptr;
 
 	if (!sm.conf || sm.node_cnt != node_record_count)

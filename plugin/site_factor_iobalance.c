@@ -38,12 +38,14 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "compat/compat.h"
+
 #include "mesh/hints.h"
 #include "mesh/priority.h"
 
 /* Defined by slurmctld, the only daemon that loads site factor plugins. */
 slurm_conf_t slurm_conf;
-List job_list;
+list_t *job_list;
 
 const char plugin_name[] = "I/O-balancing site factor (Ozden et al.)";
 const char plugin_type[] = "site_factor/iobalance";
@@ -126,7 +128,7 @@ static void _grow(int n)
 /* Site factors of all pending jobs; caller holds the job write lock. */
 static void _compute_all(void)
 {
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *job_ptr;
 	double run_sum = 0;
 	int n = 0, n_run = 0, i;

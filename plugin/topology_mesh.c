@@ -43,6 +43,7 @@
 #include "src/common/xstring.h"
 
 #include "mesh/mesh.h"
+#include "topology_mesh.h"
 
 const char plugin_name[] = "Mesh/torus curve node ranking plugin";
 const char plugin_type[] = "topology/mesh";
@@ -66,13 +67,6 @@ extern int fini(void)
 	mesh_rank_cnt = 0;
 	mesh_conf_destroy(mconf);
 	mconf = NULL;
-	return SLURM_SUCCESS;
-}
-
-/* Switch records would make select/linear and cons_tres use their tree
- * algorithms: build none. */
-extern int topo_build_config(void)
-{
 	return SLURM_SUCCESS;
 }
 
@@ -153,10 +147,11 @@ static bool _load_conf(void)
 }
 
 /*
- * Called by slurmctld's read_slurm_conf() at startup and every
- * reconfigure, before it sorts the node table by node_rank.
+ * The node ranking of every release: called by slurmctld's
+ * read_slurm_conf() at startup and every reconfigure, before it sorts the
+ * node table by node_rank.
  */
-extern bool topo_generate_node_ranking(void)
+extern bool tm_generate_node_ranking(void)
 {
 	node_record_t *node_ptr;
 	uint32_t idx;
@@ -183,13 +178,4 @@ extern bool topo_generate_node_ranking(void)
 		       node_ptr->node_rank);
 	}
 	return true;
-}
-
-extern int topo_get_node_addr(char *node_name, char **paddr, char **ppattern)
-{
-	if (!node_name)
-		return SLURM_ERROR;
-	*paddr = xstrdup(node_name);
-	*ppattern = xstrdup("node");
-	return SLURM_SUCCESS;
 }

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# configure_version.sh - configure refuses a Slurm source tree whose
-# version differs from the installed Slurm (the plugin must match the
-# micro release exactly), and accepts the matching one.
+# configure_version.sh - configure reads the Slurm release from the build
+# tree and (1) refuses a tree whose version differs from the Slurm
+# installed under its prefix (the plugin must match the micro release
+# exactly), (2) refuses a release it does not support, naming the
+# supported ones, (3) finds a build tree outside the source tree
+# (--with-slurm-build) as well as obj-* inside it, and (4) accepts the
+# matching tree.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 src_file=/usr/local/src/slurm-mesh/SLURM_SRC
@@ -10,38 +14,80 @@ if [ ! -r /usr/include/slurm/slurm_version.h ] || [ ! -r "$src_file" ]; then
     exit 77
 fi
 real=$(cat "$src_file")
+obj=$(ls -d "$real"/obj-* 2>/dev/null | head -1)
+[ -n "$obj" ] || { echo "SKIP: $real has no obj-* build tree"; exit 77; }
 work=$(mktemp -d /tmp/slurm-mesh-cfgver.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 pass=0 fail=0
 ok() { echo "PASS: $1"; pass=$((pass + 1)); }
 ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
 
-# A fake source tree one micro release ahead of the installed Slurm.
-fake=$work/fake
-mkdir -p "$fake/src/common" "$fake/obj-x86_64-linux-gnu/slurm"
-cp "$real/src/common/select.h" "$fake/src/common/"
-cp "$real/obj-x86_64-linux-gnu/config.h" "$fake/obj-x86_64-linux-gnu/"
+# fake_tree DIR VERSION_NUMBER [BUILD]: a source tree with the files
+# configure reads, and its build tree (default DIR/obj-x86_64-linux-gnu)
+# with slurm_version.h set to VERSION_NUMBER.
+fake_tree() {
+    local d=$1 v=$2 b=${3:-$1/obj-x86_64-linux-gnu} f
+    mkdir -p "$d/slurm" "$b/slurm"
+    for f in slurm/slurm_version.h.in src/common/log.h src/common/select.h \
+            src/interfaces/select.h; do
+        [ -r "$real/$f" ] || continue
+        mkdir -p "$d/$(dirname "$f")"
+        cp "$real/$f" "$d/$f"
+    done
+    cp "$obj/config.h" "$b/"
+    sed "s|^S\[\"prefix\"\]=.*|S[\"prefix\"]=\"/usr\"|" "$obj/config.status" >"$b/config.status"
+    sed "s/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER $v/" \
+        "$obj/slurm/slurm_version.h" >"$b/slurm/slurm_version.h"
+}
+
 installed=$(sed -n 's/^#define SLURM_VERSION_NUMBER *//p' /usr/include/slurm/slurm_version.h)
 bumped=$(printf '0x%06x' $((installed + 1)))
-sed "s/^#define SLURM_VERSION_NUMBER .*/#define SLURM_VERSION_NUMBER $bumped/" \
-    "$real/obj-x86_64-linux-gnu/slurm/slurm_version.h" \
-    >"$fake/obj-x86_64-linux-gnu/slurm/slurm_version.h"
+fake_tree "$work/fake" "$bumped"
+fake_tree "$work/old" 0x170207                  # 23.02.7: not supported
+fake_tree "$work/outside" "$installed" "$work/outside-build"
+rm -rf "$work/outside/obj-x86_64-linux-gnu"
 
 # configure runs in a clean copy: the source tree may be configured.
 git clone -q "$top" "$work/tree" 2>/dev/null || cp -a "$top" "$work/tree"
 cp "$top/m4/slurm.m4" "$work/tree/m4/slurm.m4"
 cd "$work/tree" && autoreconf -fi >/dev/null 2>&1 || { ko "autoreconf"; exit 1; }
 
-out=$(./configure -q --with-slurm-source="$fake" 2>&1)
+out=$(./configure -q --with-slurm-source="$work/fake" 2>&1)
 rc=$?
 if [ $rc -ne 0 ] && echo "$out" | grep -q "is version $bumped but the installed Slurm is $installed"; then
     ok "mismatched source ($bumped vs $installed) refused: $(echo "$out" | grep error: | head -1)"
 else
     ko "mismatched source not refused (rc=$rc): $out"
 fi
+
+out=$(./configure -q --with-slurm-source="$work/old" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && echo "$out" | grep -q "Slurm 23.02.7 .* is not supported; slurm-mesh builds against Slurm 22.05 and 24.11"; then
+    ok "unsupported release refused: $(echo "$out" | grep error: | head -1)"
+else
+    ko "unsupported release 23.02.7 not refused (rc=$rc): $out"
+fi
+
+out=$(./configure -q --with-slurm-source="$work/outside" 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && echo "$out" | grep -q "no configured build of"; then
+    ok "source without a build tree refused: $(echo "$out" | grep error: | head -1)"
+else
+    ko "source without a build tree not refused (rc=$rc): $out"
+fi
+out=$(./configure --with-slurm-source="$work/outside" \
+    --with-slurm-build="$work/outside-build" 2>&1)
+if [ $? -eq 0 ] && echo "$out" | grep -q "Slurm release of $work/outside-build\.\.\. " &&
+        grep -q "^HAVE_SLURM_TRUE=''" config.log; then
+    ok "build tree outside the source tree accepted (--with-slurm-build)"
+else
+    ko "--with-slurm-build outside the source tree rejected: $(echo "$out" | tail -3)"
+fi
+
 out=$(./configure -q --with-slurm-source="$real" 2>&1)
-if [ $? -eq 0 ] && grep -q "^HAVE_SLURM_TRUE=''" config.log; then
-    ok "matching source $installed accepted"
+if [ $? -eq 0 ] && grep -q "^HAVE_SLURM_TRUE=''" config.log &&
+        grep -q "^SLURM_SERIES='2205'" config.log; then
+    ok "matching source $installed accepted (series 2205)"
 else
     ko "matching source rejected: $(echo "$out" | tail -3)"
 fi
