@@ -40,8 +40,10 @@ set -euo pipefail
 
 MARIADBD=${MARIADBD:-/usr/sbin/mariadbd}
 INSTALL_DB=${INSTALL_DB:-/usr/bin/mariadb-install-db}
+MARIADB=${MARIADB:-/usr/bin/mariadb}
 SLURMDBD=${SLURMDBD:-/usr/sbin/slurmdbd}
 CLUSTER_NAME=meshlocal
+DB_NAME=slurm_acct_db
 
 prog=${0##*/}
 here=$(dirname "$(realpath "$0")")
@@ -156,7 +158,7 @@ StorageType=accounting_storage/mysql
 StorageHost=127.0.0.1
 StoragePort=$db_port
 StorageUser=$user
-StorageLoc=slurm_acct_db
+StorageLoc=$DB_NAME
 EOF
     chmod 0600 "$dir/etc/slurmdbd.conf"
     printf '%s\n' \
@@ -190,6 +192,19 @@ start_mariadb() {
         --innodb-buffer-pool-size=64M --innodb-lock-wait-timeout=900
     record_pid mariadbd "$spawned_pid"
     wait_port "$port" "$timeout_s" MariaDB "$dir/log/mariadb.log"
+    # Create slurmdbd's database ourselves.  Left to slurmdbd, its first
+    # connect fails with "Unknown database", it creates the database on a
+    # second connection and then reconnects on the MYSQL handle whose
+    # connect failed; with libmariadb 3.4 (Debian 13's MariaDB 11.8) every
+    # result set on such a handle fails ("5027 Number of columns in
+    # result (=1) set execeeds maxmimum allowed number of columns (=0)"),
+    # so slurmdbd dies at _check_mysql_concat_is_sane.  libmariadb 3.3
+    # (Debian 12) is not affected.  Over TCP, as slurmdbd connects.
+    timeout "$timeout_s" "$MARIADB" --no-defaults --protocol=tcp \
+        --host=127.0.0.1 --port="$port" --user="$(id -un)" \
+        -e "CREATE DATABASE IF NOT EXISTS $DB_NAME" \
+        >>"$dir/log/mariadb.stdout" 2>&1 \
+        || { tail -n 5 "$dir/log/mariadb.stdout" >&2; die "could not create database $DB_NAME"; }
 }
 
 start_slurmdbd() {

@@ -46,10 +46,10 @@ static void usage(FILE *f)
 	    "  -V, --version     the source revision, then exit\n");
 }
 
+/* libslurm sets errno (24.11 dropped slurm_get_errno()). */
 static void slurm_fail(const char *what)
 {
-	fprintf(stderr, "smesh: %s: %s\n", what,
-		slurm_strerror(slurm_get_errno()));
+	fprintf(stderr, "smesh: %s: %s\n", what, slurm_strerror(errno));
 }
 
 /* Default mesh.conf: next to $SLURM_CONF, else next to the slurm.conf
@@ -97,7 +97,8 @@ static int load_conf(const char *path, struct mesh_conf **c)
 static long hosts_to_mesh(const struct mesh_conf *c, const char *nodes,
 			  uint32_t **out)
 {
-	hostlist_t hl = slurm_hostlist_create(nodes);
+	/* hostlist_t is a pointer in 22.05 and the struct in 24.11 */
+	struct hostlist *hl = slurm_hostlist_create(nodes);
 	size_t n = 0, cap = 16;
 	char *h;
 	uint32_t idx;

@@ -84,10 +84,11 @@ else
     ko "--with-slurm-build outside the source tree rejected: $(echo "$out" | tail -3)"
 fi
 
+series=$(printf '%02d%02d' $((installed >> 16)) $(((installed >> 8) & 255)))
 out=$(./configure -q --with-slurm-source="$real" 2>&1)
 if [ $? -eq 0 ] && grep -q "^HAVE_SLURM_TRUE=''" config.log &&
-        grep -q "^SLURM_SERIES='2205'" config.log; then
-    ok "matching source $installed accepted (series 2205)"
+        grep -q "^SLURM_SERIES='$series'" config.log; then
+    ok "matching source $installed accepted (series $series)"
 else
     ko "matching source rejected: $(echo "$out" | tail -3)"
 fi

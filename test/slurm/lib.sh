@@ -12,6 +12,9 @@ top_build=${TOP_BUILDDIR:-$top_src}
 CLUSTER=${CLUSTER_SH:-$top_src/contrib/slurm-local/cluster.sh}
 SMESH=$top_build/src/smesh/smesh
 PLUGIN_SO=$top_build/plugin/.libs/select_mesh.so
+# The Slurm series the plugins were built for (2205, 2411): configure's
+# SLURM_SERIES, as plugin/Makefile has it.
+mesh_series=$(sed -n 's/^SLURM_SERIES = //p' "$top_build/plugin/Makefile" 2>/dev/null)
 
 npass=0
 nfail=0
@@ -31,6 +34,15 @@ mesh_require_slurm() {
     if [ ! -f "$PLUGIN_SO" ] || [ ! -x "$SMESH" ]; then
         echo "FAIL: $PLUGIN_SO or $SMESH not built; configure with a Slurm source (contrib/setup-debian.sh) and run make"
         exit 1
+    fi
+}
+
+# mesh_not_on SERIES REASON: on the Slurm series SERIES the test does not
+# apply; say why and skip (exit 77).
+mesh_not_on() {
+    if [ "$mesh_series" = "$1" ]; then
+        echo "SKIP: not applicable on Slurm ${1:0:2}.${1:2:2}: $2"
+        exit 77
     fi
 }
 

@@ -5,6 +5,7 @@
 # not started twice), new jobs are still placed, and once the file is
 # fixed a reconfigure applies the new configuration.
 . "$(dirname "$0")/lib.sh"
+mesh_not_on 2411 "since 23.11 'scontrol reconfigure' re-execs slurmctld; under -D, as the harness runs it, a bad mesh.conf then ends the controller as any bad configuration does, while a forked or systemd slurmctld keeps the old process (doc/select-mesh.md)"
 mesh_setup reconfbad
 
 d="$work/c"

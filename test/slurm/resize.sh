@@ -40,7 +40,11 @@ done
 # recomputes it from the node list and mesh.conf.
 use_cluster "$M"
 a=$(cat "$M.job")
-placement() { sl squeue -h -j "$a" -O SelectJobInfo:80 | sed 's/ *$//'; }
+if [ "$mesh_series" = 2205 ]; then
+    placement() { sl squeue -h -j "$a" -O SelectJobInfo:80 | sed 's/ *$//'; }
+else	# no SelectJobInfo since 23.02: SystemComment only
+    placement() { local c; c=$(job_comment "$a"); echo "${c#mesh:v1 }"; }
+fi
 check_text() {   # when
     local c p want
     c=$(job_comment "$a") p=$(placement)

@@ -94,8 +94,10 @@ gres_checks() {   # label jobid...
     fi
     bad=0
     for j in "$@"; do
-        # scontrol -d: "Nodes=n[0-1,4-5] CPU_IDs=0 Mem=0 GRES=gpu:2(IDX:0-1),bw(CNT:4)"
-        if [ "$(job_field "$j" TresPerNode)" != gres:gpu:1 ] ||
+        # scontrol -d: "Nodes=n[0-1,4-5] CPU_IDs=0 Mem=0 GRES=gpu:2(IDX:0-1),bw(CNT:4)";
+        # TresPerNode is gres:gpu:1 in 22.05, gres/gpu:1 since 23.02
+        tpn=$(job_field "$j" TresPerNode)
+        if [ "$tpn" != gres:gpu:1 ] && [ "$tpn" != gres/gpu:1 ] ||
             ! sl scontrol -d show job "$j" | grep -q 'GRES=gpu:2(IDX:0-1),bw(CNT:4)'; then
             echo "  job $j: $(sl scontrol -d show job "$j" | grep -i 'tresper\|gres')"
             bad=1
