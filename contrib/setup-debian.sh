@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # setup-debian.sh - prepare a Debian 12 (bookworm) machine for slurm-mesh.
 #
-# Usage: contrib/setup-debian.sh [--no-slurm] [--help]
+# Usage: contrib/setup-debian.sh [--no-slurm] [--no-trixie] [--help]
 #
 # Runs as root, non-interactively, and is idempotent (safe to re-run).
 #
@@ -14,11 +14,17 @@
 #      into $SLURM_SRC_PARENT (default /usr/local/src/slurm-mesh).
 #   3. Run Slurm's configure in <srcdir>/obj-x86_64-linux-gnu with Debian's
 #      flags (skipped when config.h already exists). Slurm is not built.
-#   4. Print the source dir on stdout and write it to
-#      /usr/local/src/slurm-mesh/SLURM_SRC (and $SLURM_SRC_PARENT/SLURM_SRC).
+#   4. Write the source dir to /usr/local/src/slurm-mesh/SLURM_SRC (and
+#      $SLURM_SRC_PARENT/SLURM_SRC).
+#   5. Build the Debian 13 (trixie) chroot with Debian's Slurm 24.11 and its
+#      configured source: contrib/setup-trixie.sh (chroot in
+#      $SLURM_MESH_TRIXIE, default /var/lib/slurm-mesh/trixie; quick when
+#      it is complete).  Commands run in it with contrib/trixie/run.sh.
+#   6. Print the (host's) source dir on stdout.
 #
 # --no-slurm installs only the build tools needed for the library/meshsim
-# and skips everything Slurm-related.
+# and skips everything Slurm-related (the chroot too).
+# --no-trixie skips step 5.
 #
 # All progress output goes to stderr; stdout carries only the source dir.
 set -euo pipefail
@@ -38,17 +44,20 @@ SLURM_BUILD_DEPS=(libpmix-dev libpam0g-dev libhwloc-dev liblua5.1-0-dev
     libcurl4-openssl-dev libncurses-dev)
 
 with_slurm=1
+with_trixie=1
+here=$(cd "$(dirname "$0")" && pwd -P)
 
 log() { printf 'setup-debian: %s\n' "$*" >&2; }
 die() { printf 'setup-debian: ERROR: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 while [ $# -gt 0 ]; do
     case "$1" in
         --no-slurm) with_slurm=0 ;;
+        --no-trixie) with_trixie=0 ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown argument: $1" ;;
     esac
@@ -243,6 +252,16 @@ mkdir -p "$DEFAULT_PARENT"
 printf '%s\n' "$src_dir" >"$DEFAULT_PARENT/SLURM_SRC"
 if [ "$SLURM_SRC_PARENT" != "$DEFAULT_PARENT" ]; then
     printf '%s\n' "$src_dir" >"$SLURM_SRC_PARENT/SLURM_SRC"
+fi
+
+if [ "$with_trixie" -eq 1 ]; then
+    phase_begin "trixie chroot (Slurm 24.11)"
+    # Its stdout (the chroot's root) goes to stderr: ours carries only the
+    # host's source dir.
+    "$here/setup-trixie.sh" >&2 || die "contrib/setup-trixie.sh failed (--no-trixie skips it)"
+    phase_end
+else
+    log "--no-trixie: not building the trixie chroot"
 fi
 
 log "timings:"

@@ -46,9 +46,15 @@
 # can be set before 'start'. Exit status: 0 ok, 1 failure, 2 usage error.
 set -euo pipefail
 
-SLURMCTLD=${SLURMCTLD:-/usr/sbin/slurmctld-wlm}
-SLURMD=${SLURMD:-/usr/sbin/slurmd-wlm}
-SLURMSTEPD=${SLURMSTEPD:-/usr/sbin/slurmstepd-wlm}
+# Debian's real binaries are /usr/sbin/*-wlm (the plain names are
+# alternatives that slurm-wlm-emulator can switch); a Slurm without the
+# -wlm names (not Debian's) falls back to the plain one.
+pick_sbin() {   # name
+    if [ -x "/usr/sbin/$1-wlm" ]; then echo "/usr/sbin/$1-wlm"; else echo "/usr/sbin/$1"; fi
+}
+SLURMCTLD=${SLURMCTLD:-$(pick_sbin slurmctld)}
+SLURMD=${SLURMD:-$(pick_sbin slurmd)}
+SLURMSTEPD=${SLURMSTEPD:-$(pick_sbin slurmstepd)}
 MUNGED=${MUNGED:-/usr/sbin/munged}
 DEBIAN_PLUGIN_DIR=/usr/lib/x86_64-linux-gnu/slurm-wlm
 
@@ -255,20 +261,64 @@ session_members() {   # comm-regex sid...
 }
 
 # slurmstepd calls setsid(), so steps and their tasks leave slurmd's
-# session. Find our stepds by the SLURM_CONF they inherited from slurmd and
-# print their session ids (the tasks share them under proctrack/pgid).
+# session. Find our stepds and print "pid sid" for each (the tasks share
+# the session under proctrack/pgid). A stepd is ours if it inherited
+# SLURM_CONF=<our slurm.conf> from slurmd (22.05) or holds a descriptor of
+# a file in DIR (its SlurmdLogFile, DIR/log/slurmd-nX.log): 24.11's
+# slurmstepd overwrites its environment with its process title
+# ("slurmstepd: [3.batch]"), so /proc/PID/environ reads blank there.
 stepd_sessions() {
-    local conf pid sid st comm
+    local conf pid sid st comm cand=() fds=() ours=" " f
     conf=$(conf_file)
-    ps -e -o pid= -o sid= -o stat= -o comm= 2>/dev/null \
-            | while read -r pid sid st comm; do
+    while read -r pid sid st comm; do
         case "$st" in Z*) continue ;; esac
         case "$comm" in slurmstepd*) ;; *) continue ;; esac
+        cand+=("$pid $sid")
         if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" \
                 | grep -qxF "SLURM_CONF=$conf"; then
-            echo "$pid $sid"
+            ours+="$pid "
+        else
+            fds+=("/proc/$pid/fd")
         fi
+    done < <(ps -e -o pid= -o sid= -o stat= -o comm= 2>/dev/null)
+    # One find for all the remaining stepds' descriptors.  Inside the
+    # trixie chroot (contrib/trixie/run.sh sets SLURM_MESH_PORT_ROOT to
+    # its root) a stepd started from another run.sh call is in another
+    # mount namespace, and its links read with the host's prefix.
+    if [ "${#fds[@]}" -gt 0 ]; then
+        local alt=()
+        [ -z "${SLURM_MESH_PORT_ROOT:-}" ] \
+            || alt=(-o -lname "${SLURM_MESH_PORT_ROOT%/}$dir/*")
+        while read -r f; do
+            f=${f#/proc/}; ours+="${f%%/*} "
+        done < <(find "${fds[@]}" -mindepth 1 -maxdepth 1 \( -lname "$dir/*" "${alt[@]}" \) 2>/dev/null)
+    fi
+    for f in "${cand[@]}"; do
+        case "$ours" in *" ${f%% *} "*) echo "$f" ;; esac
     done
+}
+
+# Job tasks of this cluster that no stepd session covers any more (24.11:
+# a batch script or step task can outlive its slurmstepd and slurmd): live
+# processes whose environment has SLURM_CONF=<our slurm.conf> and a
+# SLURM_JOB_ID, except this script and its ancestors.
+job_task_pids() {
+    local conf p anc=" " f
+    conf=$(conf_file)
+    p=$$
+    while [ -n "$p" ] && [ "$p" != 0 ]; do
+        anc+="$p "
+        read -r f 2>/dev/null <"/proc/$p/stat" || break
+        f=${f##*) }          # after "(comm) ": state ppid ...
+        read -r _ p _ <<<"$f"
+    done
+    grep -lzxF "SLURM_CONF=$conf" /proc/[0-9]*/environ 2>/dev/null \
+        | xargs -r grep -lz '^SLURM_JOB_ID=' 2>/dev/null \
+        | while read -r f; do
+            f=${f#/proc/}; f=${f%/environ}
+            case "$anc" in *" $f "*) continue ;; esac
+            pid_alive "$f" && echo "$f"
+        done
 }
 
 wait_gone() {   # timeout pid...
@@ -323,6 +373,14 @@ stop_records() {
     while read -r m; do
         [ -z "$m" ] || members+=("$m")
     done < <(session_members '^(slurm|munge)' "${dead_sids[@]}")
+    # Job tasks outside every session found above (their stepd is gone).
+    if [ "${#names[@]}" -eq 0 ] || [ "${names[*]}" != slurmctld ]; then
+        while read -r m; do
+            [ -n "$m" ] || continue
+            case " ${members[*]} ${stepds[*]} " in *" $m "*) continue ;; esac
+            members+=("$m")
+        done < <(job_task_pids)
+    fi
     # Job tasks and client helpers (srun inside a batch job keeps retrying
     # after TERM) get a short grace period; slurmstepd ignores TERM anyway.
     if [ "${#targets[@]}" -gt 0 ]; then
@@ -356,6 +414,9 @@ cmd_stop() {
     local f
     f=$(pids_file)
     if [ ! -f "$f" ]; then
+        # No daemons recorded, but steps and job tasks of this cluster may
+        # have outlived them (24.11): end those.
+        if [ -f "$(conf_file)" ]; then stop_records; fi
         log "nothing recorded in $f (already stopped)"
         return 0
     fi
@@ -525,6 +586,30 @@ write_gres_conf() {   # nnodes
         echo "# Generated by slurm-mesh contrib/slurm-local/cluster.sh (--gres)"
         for l in "${gres_lines[@]}"; do echo "NodeName=$nodes $l"; done
     } >"$dir/etc/gres.conf"
+}
+
+# Major version of the installed slurmctld ("slurm-wlm 24.11.5" -> 24).
+slurm_major() {
+    local v
+    v=$("$SLURMCTLD" -V 2>/dev/null | awk '{print $2}')
+    v=${v%%.*}
+    case "$v" in ''|*[!0-9]*) echo 0 ;; *) echo "$v" ;; esac
+}
+
+# cgroup.conf: since 23.02 slurmd initialises the cgroup plugin even with
+# proctrack/pgid and task/none, and fails without a cgroup filesystem
+# ("cgroup filesystem not mounted in /sys/fs/cgroup/"), e.g. in a chroot
+# without /sys.  CgroupPlugin=disabled (23.02+) keeps it away.  22.05 with
+# /sys/fs/cgroup gets no cgroup.conf, as before.
+write_cgroup_conf() {
+    rm -f "$dir/etc/cgroup.conf"
+    if [ "$(slurm_major)" -ge 23 ] || [ ! -d /sys/fs/cgroup ]; then
+        cat >"$dir/etc/cgroup.conf" <<EOF
+# Generated by slurm-mesh contrib/slurm-local/cluster.sh: no cgroups
+# (proctrack/pgid, task/none).
+CgroupPlugin=disabled
+EOF
+    fi
 }
 
 write_mesh_conf() {   # nnodes
@@ -783,6 +868,7 @@ cmd_start() {
     write_slurm_conf "$n" "$base"
     write_mesh_conf "$n"
     write_gres_conf "$n"
+    write_cgroup_conf
 
     log "starting munged"
     start_munged || fail_start

@@ -11,9 +11,38 @@
 # directories hash to the same block.  A reservation is dropped when its
 # owner directory is gone, after 10 minutes (the daemons listen by then,
 # which keeps their ports busy), or when its cluster stops.
+#
+# Inside a chroot that shares the lock directory with the host (e.g.
+# contrib/trixie/run.sh, which bind-mounts it and sets
+# SLURM_MESH_PORT_ROOT to the chroot's root as the host sees it), owners
+# are recorded in host terms (SLURM_MESH_PORT_ROOT + DIR), so the host
+# sees them as live directories.  The chroot cannot see the host's owner
+# directories: an owner outside SLURM_MESH_PORT_ROOT is kept while its
+# reservation is younger than 10 minutes.  Unset (the default), nothing
+# changes.
 # Needs: die, log.
 # shellcheck shell=bash
 port_locks=${SLURM_MESH_PORT_LOCKS:-/tmp/slurm-mesh-ports}
+port_root=${SLURM_MESH_PORT_ROOT:-}
+port_root=${port_root%/}
+
+# The owner as recorded in a reservation file.
+port_owner() {   # dir
+    printf '%s%s' "$port_root" "$1"
+}
+
+# True while a recorded owner is live as far as this side can tell.
+port_owner_alive() {   # recorded-owner reservation-file
+    local d=$1
+    if [ -n "$port_root" ]; then
+        case "$d" in
+            "$port_root"/*) d=${d#"$port_root"} ;;
+            *) d="" ;;          # the host's: invisible from here
+        esac
+    fi
+    [ -z "$d" ] || [ -d "$d" ] || return 1
+    [ -n "$(find "$2" -mmin -10 2>/dev/null)" ]
+}
 
 # Ports currently in LISTEN state on this host.
 listening_ports() {
@@ -30,13 +59,14 @@ listening_ports() {
 
 # "BASE COUNT" of every live reservation of another owner than $1.
 port_reservations() {   # owner
-    local f owner count
+    local f owner count me
+    me=$(port_owner "$1")
     for f in "$port_locks"/[0-9]*; do
         [ -e "$f" ] || continue
         read -r owner count <"$f" 2>/dev/null || continue
-        if [ "$owner" = "$1" ]; then
+        if [ "$owner" = "$me" ]; then
             continue
-        elif [ -d "$owner" ] && [ -n "$(find "$f" -mmin -10 2>/dev/null)" ]; then
+        elif port_owner_alive "$owner" "$f"; then
             echo "${f##*/} ${count:-0}"
         else
             rm -f "$f"
@@ -74,7 +104,7 @@ reserve_ports() {   # owner count [fixed-base]
                 || { busy=1; p=$rbase; }
         done <<<"$r"
         if [ "$busy" -eq 0 ]; then
-            echo "$owner $count" >"$port_locks/$base"
+            echo "$(port_owner "$owner") $count" >"$port_locks/$base"
             echo "$base"
             return 0
         fi
@@ -92,7 +122,7 @@ release_ports() {   # owner...
         [ -e "$f" ] || continue
         read -r owner _ <"$f" 2>/dev/null || continue
         for o in "$@"; do
-            [ "$owner" != "$o" ] || rm -f "$f"
+            [ "$owner" != "$(port_owner "$o")" ] || rm -f "$f"
         done
     done
 }
