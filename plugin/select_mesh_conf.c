@@ -34,7 +34,10 @@
 
 /*
  * A mesh.conf problem: fatal at startup (no mesh yet), an error while a
- * mesh is running (scontrol reconfigure), which then stays in use.
+ * mesh is running (scontrol reconfigure on 22.05), which then stays in
+ * use.  Since 23.11 a reconfigure starts a new slurmctld process with
+ * SLURMCTLD_RECONF set: there the problem is fatal too, and a forked
+ * slurmctld then resumes with its old configuration.
  */
 static void _conf_problem(bool is_fatal, const char *what,
 			  const struct mesh_diag *d)
@@ -42,6 +45,9 @@ static void _conf_problem(bool is_fatal, const char *what,
 	char buf[800];
 
 	mesh_diag_format(d, buf, sizeof(buf));
+	if (is_fatal && getenv("SLURMCTLD_RECONF"))
+		fatal("%s: %s: %s; this reconfigure stops here (a forked slurmctld keeps running with the mesh it had, one under -D ends)",
+		      plugin_type, what, buf);
 	if (is_fatal)
 		fatal("%s: %s: %s", plugin_type, what, buf);
 	error("%s: %s: %s; reconfigure ignored mesh.conf, the running mesh and allocator stay in use",

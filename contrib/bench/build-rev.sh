@@ -24,7 +24,10 @@ rev=$1 out=$2 config=$3
 shift 3
 [ $# -gt 0 ] || set -- -O2 -g
 src=${SRCDIR:-.}
+# SRCDIR must be the top of its own checkout: an unpacked tarball inside
+# another checkout (make distcheck) has no history of its own.
 if ! command -v git >/dev/null ||
+	[ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" != "$(cd "$src" && pwd -P)" ] ||
 	! id=$(git -C "$src" rev-parse --verify --quiet "$rev^{commit}" 2>/dev/null); then
 	echo "$0: $rev: not a revision of ${src} (no git history here)" >&2
 	exit 77

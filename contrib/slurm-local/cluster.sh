@@ -18,6 +18,10 @@
 #                              for all nodes idle gets 1 s more per 8 nodes)
 #       --batch N              start the slurmd's N at a time (default 64)
 #       --keep-state           do not wipe DIR/state (recover old jobs)
+#       --ctld-daemon          run slurmctld as a daemon (its own fork, no
+#                              -D), as sites do: since Slurm 23.11 a failed
+#                              reconfigure then leaves the old process
+#                              running; its pid follows SlurmctldPidFile
 #       --accounting           real accounting: MariaDB and slurmdbd
 #                              (accounting.sh), started before slurmctld
 #       --daemon-env K=V       set K=V for slurmctld and the slurmd's only
@@ -83,6 +87,7 @@ port_base=""
 timeout_s=30
 batch=64
 keep_state=0
+ctld_daemon=0
 accounting=0
 extra_conf=()
 daemon_env=()
@@ -118,6 +123,7 @@ parse_args() {
             --timeout) val "$@"; timeout_s=$2; shift ;;
             --batch) val "$@"; batch=$2; shift ;;
             --keep-state) keep_state=1 ;;
+            --ctld-daemon) ctld_daemon=1 ;;
             --accounting) accounting=1 ;;
             --daemon-env|--munged-env)
                 case "${2:-}" in
@@ -420,6 +426,7 @@ cmd_stop() {
         log "nothing recorded in $f (already stopped)"
         return 0
     fi
+    refresh_ctld_pid
     # slurmctld first (no node-down noise), then slurmds with their
     # stepds/tasks, munged last (stepds may still talk to it).
     stop_records slurmctld
@@ -677,8 +684,27 @@ start_munged() {
     done
 }
 
+# A daemonized slurmctld (--ctld-daemon, remembered in DIR/run/ctld-daemon)
+# forks away from the process started, and a successful 23.11+
+# reconfigure replaces it with a new process: its pid is the one in
+# SlurmctldPidFile.  Record that one.
+ctld_daemon_pid() {
+    local p
+    [ -f "$dir/run/ctld-daemon" ] && [ -r "$dir/run/slurmctld.pid" ] || return 1
+    read -r p <"$dir/run/slurmctld.pid" 2>/dev/null || return 1
+    pid_alive "$p" slurmctld || return 1
+    echo "$p"
+}
+
+refresh_ctld_pid() {
+    local p
+    p=$(ctld_daemon_pid) || return 0
+    drop_pid_record slurmctld
+    record_pid slurmctld "$p"
+}
+
 start_slurmctld() {
-    local pid end
+    local pid end fg=-D
     # Slurm decides whether it runs inside the controller by its program
     # name (running_in_slurmctld()); Debian's binary is slurmctld-wlm, so
     # it is started through a link named slurmctld.  Otherwise, e.g., the
@@ -686,14 +712,18 @@ start_slurmctld() {
     # start-up with accounting.
     mkdir -p "$dir/run/bin"
     ln -sfn "$SLURMCTLD" "$dir/run/bin/slurmctld"
+    if [ -f "$dir/run/ctld-daemon" ]; then
+        fg=""
+        rm -f "$dir/run/slurmctld.pid"
+    fi
     spawn "$dir/log/slurmctld.stdout" \
-        env "${daemon_env[@]}" SLURM_CONF="$(conf_file)" "$dir/run/bin/slurmctld" -D
+        env "${daemon_env[@]}" SLURM_CONF="$(conf_file)" "$dir/run/bin/slurmctld" $fg
     pid=$spawned_pid
     drop_pid_record slurmctld
     record_pid slurmctld "$pid"
     end=$((SECONDS + timeout_s))
     while ! ctld_pings; do
-        if ! pid_alive "$pid"; then
+        if [ -n "$fg" ] && ! pid_alive "$pid"; then
             log "slurmctld (pid $pid) exited during startup"
             return 1
         fi
@@ -703,6 +733,11 @@ start_slurmctld() {
         fi
         sleep 0.3
     done
+    if [ -z "$fg" ]; then
+        pid=$(ctld_daemon_pid) || { log "slurmctld answers but wrote no live pid to $dir/run/slurmctld.pid"; return 1; }
+        drop_pid_record slurmctld
+        record_pid slurmctld "$pid"
+    fi
 }
 
 # Slurm takes its program name from argv[0] (log_init) and decides by it
@@ -841,7 +876,8 @@ cmd_start() {
     fi
 
     mkdir -p "$dir"/{etc,state,spool,log,run,munge}
-    rm -f "$(pids_file)" "$dir"/run/*.pid
+    rm -f "$(pids_file)" "$dir"/run/*.pid "$dir/run/ctld-daemon"
+    [ "$ctld_daemon" -eq 0 ] || : >"$dir/run/ctld-daemon"
     rm -f "$dir"/log/*.log "$dir"/log/*.stdout
     [ "$keep_state" -eq 1 ] || rm -rf "${dir:?}/state" "${dir:?}/spool"
     mkdir -p "$dir/state" "$dir/spool"
@@ -909,6 +945,7 @@ wait_registered() {
 cmd_restart_ctld() {
     [ -f "$(conf_file)" ] || die "no cluster configured in $dir"
     local t0=$SECONDS
+    refresh_ctld_pid
     stop_records slurmctld
     drop_pid_record slurmctld
     log "restarting slurmctld"
@@ -930,6 +967,7 @@ cmd_env() {
 
 cmd_status() {
     local i rc=0 st
+    refresh_ctld_pid
     load_pids
     if [ "${#rec_names[@]}" -eq 0 ]; then
         echo "no daemons recorded in $(pids_file)"
