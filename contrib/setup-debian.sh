@@ -67,18 +67,8 @@ done
 [ "$(id -u)" -eq 0 ] || die "must run as root"
 command -v apt-get >/dev/null || die "apt-get not found (Debian/Ubuntu only)"
 
-export DEBIAN_FRONTEND=noninteractive
-# Wait for a concurrent apt/dpkg run instead of failing on the lock.
-APT_OPTS=(-y -q -o DPkg::Lock::Timeout=900)
-
-declare -a TIMINGS=()
-phase_start=0
-phase_begin() { phase_name=$1; phase_start=$SECONDS; log "== $phase_name"; }
-phase_end() {
-    local dt=$((SECONDS - phase_start))
-    TIMINGS+=("$(printf '%-28s %4ds' "$phase_name" "$dt")")
-    log "   done in ${dt}s"
-}
+# shellcheck source=lib/setup-phases.sh
+. "$here/lib/setup-phases.sh"
 
 # apt-get update does not honour DPkg::Lock::Timeout for the lists lock in
 # every apt version; retry a bounded number of times.
@@ -147,8 +137,7 @@ if [ "$with_slurm" -eq 0 ]; then
     phase_begin "install build tools"
     apt_install "${BUILD_PKGS[@]}"
     phase_end
-    log "timings:"
-    for t in "${TIMINGS[@]}"; do log "  $t"; done
+    print_timings
     log "done (--no-slurm) in $((SECONDS - total_start))s"
     exit 0
 fi
@@ -264,8 +253,7 @@ else
     log "--no-trixie: not building the trixie chroot"
 fi
 
-log "timings:"
-for t in "${TIMINGS[@]}"; do log "  $t"; done
+print_timings
 log "total $((SECONDS - total_start))s"
 log "Slurm source: $src_dir (also in $DEFAULT_PARENT/SLURM_SRC)"
 printf '%s\n' "$src_dir"

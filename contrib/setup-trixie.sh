@@ -93,22 +93,8 @@ case "$ROOT" in
 esac
 ROOT=${ROOT%/}
 
-export DEBIAN_FRONTEND=noninteractive
-APT_OPTS=(-y -q -o DPkg::Lock::Timeout=900)
-
-declare -a TIMINGS=()
-phase_start=0
-phase_begin() { phase_name=$1; phase_start=$SECONDS; log "== $phase_name"; }
-phase_end() {
-    local dt=$((SECONDS - phase_start))
-    TIMINGS+=("$(printf '%-28s %4ds' "$phase_name" "$dt")")
-    log "   done in ${dt}s"
-}
-print_timings() {
-    log "timings:"
-    local t
-    for t in "${TIMINGS[@]}"; do log "  $t"; done
-}
+# shellcheck source=lib/setup-phases.sh
+. "$here/lib/setup-phases.sh"
 
 # Run a command inside the chroot (private mount namespace, clean env).
 in_root() { "$RUN" --root "$ROOT" -- "$@"; }
