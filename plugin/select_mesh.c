@@ -4,9 +4,10 @@
  *  Node choice is delegated to the slurm-mesh allocator library; the plugin
  *  is the Slurm glue: usage tracking, the RUN_NOW / TEST_ONLY / WILL_RUN
  *  modes, job_resrcs, and the placement summary in SystemComment.  It
- *  allocates whole nodes, or, with SelectTypeParameters=OTHER_CONS_TRES,
- *  layers over select/cons_tres, which allocates cores, memory and GRES
- *  within the nodes the allocator chose (select_mesh_layer.c).
+ *  allocates whole nodes, or, on Slurm 22.05 with SelectTypeParameters=
+ *  OTHER_CONS_TRES, layers over select/cons_tres, which allocates cores,
+ *  memory and GRES within the nodes the allocator chose
+ *  (select_mesh_layer.c).
  *  mesh.conf (next to slurm.conf) maps node names to coordinates and names
  *  the allocator; see mesh.conf(5) and doc/select-mesh.md.  This file holds
  *  the plugin's entry points; select_mesh.h lists the files behind them.

@@ -3,6 +3,8 @@
  *
  *  The plugin is split by concern, as Slurm's cons_common is:
  *    select_mesh.c          entry points (select_p_*), init and fini
+ *    select_mesh_2205.c     entry points only 22.05 has or spells so
+ *    select_mesh_2411.c     entry points only 24.11 has or spells so
  *    select_mesh_conf.c     mesh.conf, index maps, reconfigure
  *    select_mesh_track.c    the jobs holding nodes and per-node use counts
  *    select_mesh_place.c    free maps, hints, placement, RUN_NOW
@@ -11,7 +13,7 @@
  *    select_mesh_preempt.c  preemption: the fewest victims
  *    select_mesh_log.c      DebugFlags=SelectType decision lines
  *    select_mesh_info.c     nodeinfo, jobinfo and the placement summary
- *    select_mesh_other.c    the plugin below (OTHER_CONS_TRES): loading
+ *    select_mesh_other.c    the plugin below (OTHER_CONS_TRES, 22.05): loading
  *    select_mesh_fit.c      over cons_tres: nodes that fit a job
  *    select_mesh_layer.c    over cons_tres: job_test
  *  Functions shared between the files are prefixed sm_ and hidden (never
