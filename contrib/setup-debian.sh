@@ -214,20 +214,9 @@ else
         cd "$obj"
         export DEB_BUILD_MAINT_OPTIONS="hardening=+all,-bindnow"
         eval "$(dpkg-buildflags --export=sh)"
-        # shellcheck disable=SC2016  # ${prefix} is for configure, not bash
-        ../configure --build="$MULTIARCH" --prefix=/usr \
-            '--includedir=${prefix}/include' \
-            '--mandir=${prefix}/share/man' \
-            '--infodir=${prefix}/share/info' \
-            --sysconfdir=/etc --localstatedir=/var \
-            --disable-option-checking --disable-silent-rules \
-            "--libdir=\${prefix}/lib/$MULTIARCH" \
-            --runstatedir=/run --disable-maintainer-mode \
-            --disable-dependency-tracking \
-            --sysconfdir=/etc/slurm --with-munge --enable-pam --without-rpath \
-            --disable-debug --enable-multiple-slurmd \
-            "--with-pmix=/usr/lib/$MULTIARCH/pmix2" \
-            SUCMD=/bin/su SLEEP_CMD=/bin/sleep >configure.log 2>&1
+        slurm_debian_flags "$MULTIARCH"
+        ../configure "${SLURM_DEBIAN_FLAGS[@]}" \
+            "--with-pmix=/usr/lib/$MULTIARCH/pmix2" >configure.log 2>&1
     ) || { tail -n 30 "$obj/configure.log" >&2 || true
            rm -f "$obj/config.h"
            die "Slurm configure failed, see $obj/configure.log"; }

@@ -338,26 +338,15 @@ else
     else
         log "WARNING: no /usr/lib/$MULTIARCH/pmix2 in the chroot; configuring without --with-pmix"
     fi
-    # shellcheck disable=SC2016  # ${prefix} is for configure, not bash
+    slurm_debian_flags "$MULTIARCH"
+    # shellcheck disable=SC2016  # $1, $@ are the inner shell's
     if ! in_root /bin/bash -c '
             set -e
             cd "$1"; shift
             export DEB_BUILD_MAINT_OPTIONS="hardening=+all,-bindnow"
             eval "$(dpkg-buildflags --export=sh)"
             ../configure "$@" >configure.log 2>&1' configure \
-            "${obj#"$ROOT"}" --build="$MULTIARCH" --prefix=/usr \
-            '--includedir=${prefix}/include' \
-            '--mandir=${prefix}/share/man' \
-            '--infodir=${prefix}/share/info' \
-            --sysconfdir=/etc --localstatedir=/var \
-            --disable-option-checking --disable-silent-rules \
-            "--libdir=\${prefix}/lib/$MULTIARCH" \
-            --runstatedir=/run --disable-maintainer-mode \
-            --disable-dependency-tracking \
-            --sysconfdir=/etc/slurm --with-munge --enable-pam --without-rpath \
-            --disable-debug --enable-multiple-slurmd \
-            "${pmix[@]}" \
-            SUCMD=/bin/su SLEEP_CMD=/bin/sleep; then
+            "${obj#"$ROOT"}" "${SLURM_DEBIAN_FLAGS[@]}" "${pmix[@]}"; then
         tail -n 30 "$obj/configure.log" >&2 || true
         rm -f "$obj/config.h"
         die "Slurm configure failed in the chroot, see $obj/configure.log"

@@ -52,29 +52,22 @@ git clone -q "$top" "$work/tree" 2>/dev/null || cp -a "$top" "$work/tree"
 cp "$top/m4/slurm.m4" "$work/tree/m4/slurm.m4"
 cd "$work/tree" && autoreconf -fi >/dev/null 2>&1 || { ko "autoreconf"; exit 1; }
 
-out=$(./configure -q --with-slurm-source="$work/fake" 2>&1)
-rc=$?
-if [ $rc -ne 0 ] && echo "$out" | grep -q "is version $bumped but the installed Slurm is $installed"; then
-    ok "mismatched source ($bumped vs $installed) refused: $(echo "$out" | grep error: | head -1)"
-else
-    ko "mismatched source not refused (rc=$rc): $out"
-fi
-
-out=$(./configure -q --with-slurm-source="$work/old" 2>&1)
-rc=$?
-if [ $rc -ne 0 ] && echo "$out" | grep -q "Slurm 23.02.7 .* is not supported; slurm-mesh builds against Slurm 22.05 and 24.11"; then
-    ok "unsupported release refused: $(echo "$out" | grep error: | head -1)"
-else
-    ko "unsupported release 23.02.7 not refused (rc=$rc): $out"
-fi
-
-out=$(./configure -q --with-slurm-source="$work/outside" 2>&1)
-rc=$?
-if [ $rc -ne 0 ] && echo "$out" | grep -q "no configured build of"; then
-    ok "source without a build tree refused: $(echo "$out" | grep error: | head -1)"
-else
-    ko "source without a build tree not refused (rc=$rc): $out"
-fi
+# refused WHAT SOURCE REGEX: configure with SOURCE fails, saying REGEX.
+refused() {
+    local out rc
+    out=$(./configure -q --with-slurm-source="$2" 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ] && echo "$out" | grep -q "$3"; then
+        ok "$1 refused: $(echo "$out" | grep error: | head -1)"
+    else
+        ko "$1 not refused (rc=$rc): $out"
+    fi
+}
+refused "mismatched source ($bumped vs $installed)" "$work/fake" \
+    "is version $bumped but the installed Slurm is $installed"
+refused "unsupported release 23.02.7" "$work/old" \
+    "Slurm 23.02.7 .* is not supported; slurm-mesh builds against Slurm 22.05 and 24.11"
+refused "source without a build tree" "$work/outside" "no configured build of"
 out=$(./configure --with-slurm-source="$work/outside" \
     --with-slurm-build="$work/outside-build" 2>&1)
 if [ $? -eq 0 ] && echo "$out" | grep -q "Slurm release of $work/outside-build\.\.\. " &&
