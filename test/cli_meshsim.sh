@@ -334,6 +334,10 @@ for sig in INT TERM; do
 	check "SIG$sig mid-run: exit $want, temporary files removed, old summary and jobs CSV unchanged" \
 		'[ "$ntemp" -eq 2 ] && [ $rc -eq $want ] && [ -z "$(ls -A "$tmp/sig$sig" | grep "^\.")" ] && cmp -s "$tmp/sig$sig/prev.json" "$tmp/sig$sig/prev.json.keep" && cmp -s "$tmp/sig$sig/prev.csv" "$tmp/sig$sig/prev.csv.keep"'
 done
+# A device, a FIFO or a symlink to one is written in place: renamed over,
+# /dev/null would become a regular file for the whole machine.
+check_in_place "--summary" '"makespan":' "$meshsim" --summary @OUT@ "$tmp/t.swf"
+check_in_place "--jobs-csv" '^job_id,submit' "$meshsim" --jobs-csv @OUT@ "$tmp/t.swf"
 cp "$tmp/sigINT/prev.json.keep" "$tmp/prev.json"
 printf '1 0 -1 10 x -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/badjob.swf"
 "$meshsim" --summary "$tmp/prev.json" "$tmp/badjob.swf" >/dev/null 2>&1

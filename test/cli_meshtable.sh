@@ -105,6 +105,7 @@ check "--out writes the table stdout would get, and nothing to stdout" '[ $? -eq
 echo old >"$tmp/t.md"
 "$table" "$tmp/loads.csv" --metrics nosuch --out "$tmp/t.md" >/dev/null 2>"$tmp/err"
 check "a failed run leaves --out as it was" '[ $? -eq 1 ] && [ "$(cat "$tmp/t.md")" = old ] && [ -z "$(ls -A "$tmp" | grep "^\.")" ]'
+check_in_place "meshtable --out" '^\| ' "$table" "$tmp/loads.csv" --metrics makespan --out @OUT@
 # SIGTERM while meshtable waits for its input (a FIFO): exit 143, no
 # traceback, --out untouched.
 mkfifo "$tmp/fifo.csv"

@@ -402,6 +402,17 @@ rc=$?
 sleep 0.2
 check "meshplot: SIGTERM while gnuplot draws: exit 143 at once, gnuplot stopped, the old picture kept, no temporary file" '[ $rc -eq 143 ] && [ $((SECONDS - t0)) -lt 5 ] && cmp -s "$tmp/pic/old.png" "$tmp/curve.png" && [ -z "$(ls -A "$tmp/pic" | grep "^\.")" ] && ! pgrep -f "$tmp/slowgnuplot" >/dev/null'
 pkill -f "$tmp/slowgnuplot" 2>/dev/null
+# An --out that is a symlink to a FIFO (or a device) is written in place.
+mkdir -p "$tmp/inplace"
+mkfifo "$tmp/inplace/fifo"
+ln -s fifo "$tmp/inplace/p.png"
+timeout 120 cat "$tmp/inplace/fifo" >"$tmp/inplace/got" &
+reader=$!
+timeout 120 "$plot" curve "$tmp/t-agg.csv" --y avg_balance_factor --out "$tmp/inplace/p.png" >/dev/null 2>"$tmp/err"
+rc=$?
+[ -p "$tmp/inplace/fifo" ] && [ -L "$tmp/inplace/p.png" ] || kill $reader 2>/dev/null
+wait $reader
+check "meshplot: --out a symlink to a FIFO stays a symlink, and the reader gets the PNG" '[ $rc -eq 0 ] && [ -L "$tmp/inplace/p.png" ] && [ -p "$tmp/inplace/fifo" ] && head -c 8 "$tmp/inplace/got" | od -An -c | grep -q "P   N   G" && [ -z "$(ls -A "$tmp/inplace" | grep "^\.")" ]'
 "$plot" curve "$tmp/t-agg.csv" --out "$tmp/x.jpg" >/dev/null 2>"$tmp/err"
 check "meshplot refuses an unknown output format" '[ $? -eq 2 ] && grep -q "must end in .png or .svg" "$tmp/err"'
 

@@ -114,7 +114,14 @@ def run(main):
 def write_atomic(path, write):
     """Write PATH through a temporary file beside it, renamed over PATH
     once complete: an error or a signal never leaves half a file, and an
-    old PATH stays as it was."""
+    old PATH stays as it was.  An existing PATH that is not a regular file
+    (a device such as /dev/null, a FIFO, a terminal, or a symlink to one)
+    is written in place: renaming over /dev/null as root would replace the
+    machine's null device with a file."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        with open(path, "w", newline="") as f:
+            write(f)
+        return
     d = os.path.dirname(path) or "."
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".",
                                dir=d)

@@ -6,6 +6,11 @@
  * counted as used, with the signals blocked, so the handler sees only
  * whole names and calls only unlink() and _exit(), which are
  * async-signal-safe.
+ *
+ * Only a regular file (or a name that does not exist yet) is replaced by
+ * rename: a device, a FIFO or a terminal, or a symlink to one, is opened
+ * and written in place, since renaming over /dev/null as root would
+ * replace the machine's null device with a file.
  */
 #include "outfile.h"
 
@@ -122,6 +127,7 @@ static int new_temp(const char *path, int *fd)
 int cli_out_open(struct cli_outfile *o, const char *prog, const char *opt,
 		 const char *path)
 {
+	struct stat st;
 	sigset_t old;
 	int fd = -1, err;
 
@@ -131,6 +137,14 @@ int cli_out_open(struct cli_outfile *o, const char *prog, const char *opt,
 	if (!path || !strcmp(path, "-")) {
 		o->f = stdout;
 		return 0;
+	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		o->f = fopen(path, "w");
+		if (o->f)
+			return 0;
+		fprintf(stderr, "%s: %s: cannot open %s: %s\n", prog, opt,
+			path, strerror(errno));
+		return -1;
 	}
 	block(&old);
 	o->slot = new_temp(path, &fd);
@@ -182,6 +196,12 @@ int cli_out_commit(struct cli_outfile *o, const char *prog, const char *opt)
 		err = errno;
 	}
 	o->f = NULL;
+	if (o->slot < 0) {	/* written in place */
+		if (bad)
+			fprintf(stderr, "%s: %s: cannot write %s: %s\n", prog,
+				opt, o->path, strerror(err));
+		return bad ? -1 : 0;
+	}
 	/* Signals wait until the file has its real name and the slot is
 	 * free: a signal finds either the temporary file or none. */
 	block(&old);

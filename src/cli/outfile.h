@@ -4,6 +4,8 @@
  * An output is written to a temporary file in its directory and renamed
  * over the real name once it is complete, so a reader never sees a
  * half-written file and an old file survives a failed or interrupted run.
+ * An existing output that is not a regular file (a device such as
+ * /dev/null, a FIFO, a terminal, or a symlink to one) is written in place.
  * On a signal, every temporary file still open is removed and the
  * program exits 128 + the signal number.
  */
