@@ -305,6 +305,24 @@ printf '; MaxProcs: 16\n7 0 -1 10 4 -1 -1 4 10 -1 1 1 1 -1 -1 -1 -1 -1\n8 900 -1
 "$meshsim" "$tmp/dup.swf" >"$tmp/out" 2>"$tmp/err"
 check "a job id on several lines is warned about, with the lines; every line runs" '[ $? -eq 0 ] && [ "$(cat "$tmp/err")" = "meshsim: warning: $tmp/dup.swf: job id 7 is on 3 lines (2, 4, ...); each is simulated as a job" ] && grep -q "jobs simulated  *4" "$tmp/out"'
 
+# Every run ends.  Far from time 0 a floating-point step of the clock is
+# larger than the work a job may have left (3e9 s: 4.8e-7 s), so an end
+# that rounds to now must still end the job: this trace hung under the
+# contention model before.
+"$gen" --workload mache --jobs 200 --seed 1 --nodes 16 --interarrival 60 --swf "$tmp/late0.swf"
+awk '/^;/ { print; next } { $2 += 3000000000; print }' "$tmp/late0.swf" >"$tmp/late.swf"
+for a in random mbs; do
+	timeout 60 "$meshsim" --mesh 4x4 --allocator $a --runtime-model contention --comm all-to-all \
+		--comm-share 0.3 "$tmp/late.swf" >"$tmp/out" 2>"$tmp/err"
+	check "contention model, submits 3e9 s from the epoch, $a: the run ends, all 200 jobs simulated" '[ $? -eq 0 ] && grep -q "jobs simulated  *200$" "$tmp/out"'
+done
+# Phases shorter than the clock's resolution cannot advance it: the run
+# stops with an internal error naming the job and the time.
+printf '; MaxProcs: 16\n1 1000000000 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/tiny.swf"
+printf 'job_id,io_intensity,io_volume,comm,compute_phase,checkpoint_phase,comm_share\n1,,,nearest,1e-12,1e-12,0.3\n' >"$tmp/tiny.attrs"
+timeout 60 "$meshsim" --mesh 4x4 --runtime-model contention --job-attrs "$tmp/tiny.attrs" "$tmp/tiny.swf" >/dev/null 2>"$tmp/err"
+check "a clock that cannot advance stops the run (exit 1), naming the job and the time" '[ $? -eq 1 ] && grep -q "tiny.swf: 2:runtime_model: job 1: the simulated clock stopped at 1000000000 s" "$tmp/err"'
+
 # Outputs are complete or untouched: written to a temporary file beside
 # the real one and renamed when complete.  SIGINT or SIGTERM mid-run
 # removes the temporary files, leaves files that existed as they were,

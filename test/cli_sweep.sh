@@ -28,7 +28,7 @@ GRID
 "$sweep" -j 2 --no-progress --out "$tmp/t.csv" "$tmp/g.grid" >"$tmp/out" 2>"$tmp/err"
 check "sweep of 27 points succeeds" '[ $? -eq 0 ]'
 check "tidy CSV: header and 27 rows, all ok" '[ "$(wc -l <"$tmp/t.csv")" -eq 28 ] && [ "$(grep -c ",ok," "$tmp/t.csv")" -eq 27 ]'
-check "tidy CSV has the options, version, how each point ran, fates and metrics as columns" 'head -1 "$tmp/t.csv" | grep -q "^point,workload,mesh,io-nodes,allocator,load,seed,flags,status,version,workload_seed,run_trace,run_trace_sha256,run_job_attrs,run_job_attrs_sha256,run_mesh_conf,run_mesh_conf_sha256,run_mesh,.*,run_node_bandwidth,run_link_bandwidth,run_ion_bandwidth,run_rank_order,jobs,skipped,skipped_runtime,skipped_size,skipped_too_large,skipped_submit,refused,offered_load,.*,mean_sum_pairwise,.*,avg_balance_factor"'
+check "tidy CSV has the options, version, how each point ran, fates and metrics as columns" 'head -1 "$tmp/t.csv" | grep -q "^point,workload,mesh,io-nodes,allocator,load,seed,flags,status,wall_s,version,workload_seed,run_trace,run_trace_sha256,run_job_attrs,run_job_attrs_sha256,run_mesh_conf,run_mesh_conf_sha256,run_mesh,.*,run_node_bandwidth,run_link_bandwidth,run_ion_bandwidth,run_rank_order,jobs,skipped,skipped_runtime,skipped_size,skipped_too_large,skipped_submit,refused,offered_load,.*,mean_sum_pairwise,.*,avg_balance_factor"'
 ver=$("$meshsim" --version | awk '{ print $NF }')
 check "every row names meshsim's version ($ver)" 'python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(0 if r and all(x[\"version\"] == sys.argv[2] for x in r) else 1)" "$tmp/t.csv" "$ver"'
 check "fates add up: jobs + skipped + refused = 120, and skipped = its reasons" 'python3 - "$tmp/t.csv" <<PY
@@ -263,6 +263,23 @@ printf 'trace = %s/none.swf\nallocator = mc1x1\n' "$tmp" >"$tmp/fail.grid"
 "$sweep" --no-progress --out "$tmp/f.csv" "$tmp/fail.grid" >/dev/null 2>"$tmp/err"
 check "a failing point is reported, recorded as failed, and the sweep exits 1" '[ $? -eq 1 ] && grep -q "failed (exit 1): meshsim: .*none.swf: cannot open" "$tmp/err" && grep -q ",failed," "$tmp/f.csv"'
 
+# --point-timeout: a run past its wall-time limit is stopped and recorded
+# as failed; each failure is one line; every row has its wall time.
+"$MESHGEN" --workload mache --jobs 50000 --interarrival 20 --seed 1 --swf "$tmp/stuck.swf"
+printf 'trace = stuck.swf\nmesh = 32x32\nallocator = mc\nscheduler = conservative\nseed = 1, 2\n' >"$tmp/stuck.grid"
+t0=$SECONDS
+"$sweep" --no-progress -j 2 --point-timeout 2 --out "$tmp/stuck.csv" "$tmp/stuck.grid" >/dev/null 2>"$tmp/err"
+rc=$? took=$((SECONDS - t0))
+check "--point-timeout 2: both points stopped within seconds, one line each, rows failed with wall_s of about 2" '[ $rc -eq 1 ] && [ $took -lt 30 ] && [ "$(grep -c "^meshsweep: point .*failed (timed out after 2 s (--point-timeout))$" "$tmp/err")" -eq 2 ] && python3 - "$tmp/stuck.csv" <<PY
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 2 and all(r["status"] == "failed" for r in rows), rows
+assert all(2 <= float(r["wall_s"]) < 20 for r in rows), [r["wall_s"] for r in rows]
+PY'
+check "a successful row has its wall time" 'python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); sys.exit(0 if r and all(x[\"status\"] != \"ok\" or float(x[\"wall_s\"]) >= 0 for x in r) and any(x[\"status\"] == \"ok\" for x in r) else 1)" "$tmp/t.csv"'
+"$sweep" --point-timeout -1 --out "$tmp/x.csv" "$tmp/stuck.grid" >/dev/null 2>"$tmp/err"
+check "--point-timeout -1 is a usage error" '[ $? -eq 2 ] && grep -q "point-timeout: invalid value" "$tmp/err"'
+
 # --points / --point N / --aggregate (what contrib/slurm-array uses):
 # one point per run gives meshsweep's rows; a missing point is named.
 check "--points counts the grid" '[ "$("$sweep" --points "$tmp/g.grid")" = 27 ]'
@@ -273,7 +290,7 @@ one = list(csv.DictReader(open(sys.argv[1])))
 assert len(one) == 1
 full = {r["point"]: r for r in csv.DictReader(open(sys.argv[2]))}[one[0]["point"]]
 diff = {k for k in full if full[k] != one[0][k]}
-assert diff == {"run_trace", "run_job_attrs"}, diff
+assert diff - {"wall_s"} == {"run_trace", "run_job_attrs"}, diff
 assert one[0]["run_trace"].endswith("p13-workloads/mache+jobs=120+interarrival=900+nodes=64-seed2.swf"), one[0]["run_trace"]
 PY'
 "$sweep" --point 27 --out "$tmp/p.csv" "$tmp/g.grid" >/dev/null 2>"$tmp/err"

@@ -288,12 +288,18 @@ static int heap_events(struct sim *s, double now)
 	return ended;
 }
 
+/* Passes at one simulated time with no job ending or arriving after
+ * which the run stops (a phase change needs one; more is a clock that
+ * cannot advance). */
+#define MAX_STILL_EVENTS 64
+
 static int run_loop(struct sim *s)
 {
 	size_t total = s->n, next_report = 0;
 	int dynamic = s->opts->runtime_model != MESH_RUNTIME_TRACE;
 	int rc, ended, arrived;
-	double now;
+	double now, last = -INFINITY;
+	unsigned still = 0;
 
 	while (s->next_arrival < s->n || s->hlen || s->qlen) {
 		now = INFINITY;
@@ -321,6 +327,21 @@ static int run_loop(struct sim *s)
 			return rc;
 		if (dynamic)
 			mesh__sim_rt_restretch(s, now);
+		/* Phase boundaries alone at one instant, again and again:
+		 * a phase shorter than the clock's resolution at this time.
+		 * Ends and arrivals are finite, so this bound ends every
+		 * run. */
+		still = now == last && !ended && !arrived ? still + 1 : 0;
+		last = now;
+		if (still > MAX_STILL_EVENTS)
+			return mesh_diag_set(
+			    s->diag, MESH_EINTERNAL, NULL,
+			    s->jobs[s->heap[0].job].line, "runtime_model",
+			    "job %ld: the simulated clock stopped at %.17g s "
+			    "(%u passes of phase boundaries alone at that "
+			    "time: a phase shorter than the clock's "
+			    "resolution there)",
+			    s->jobs[s->heap[0].job].id, now, still);
 		if (ended || arrived)
 			mesh__sim_loc_event(s, now);
 		/* the last report, total of total, is mesh_sim_run's */

@@ -49,6 +49,10 @@ struct sim_run {
 	/* phased jobs: compute and checkpoint phases, in trace seconds */
 	int phased, in_io;
 	double compute, checkpoint, phase_left;
+	/* the pending event ends the job (else it is a phase boundary):
+	 * decided when the event is scheduled, so an end that rounds to
+	 * the current time still ends the job */
+	int ending;
 };
 
 struct sim {

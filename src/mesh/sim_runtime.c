@@ -191,8 +191,15 @@ int mesh__sim_rt_event(struct sim *s, size_t idx)
 	double wc, wi;
 
 	/* under the trace model the run only serves the I/O metrics */
-	if (s->opts->runtime_model == MESH_RUNTIME_TRACE || r->left <= 0)
+	if (s->opts->runtime_model == MESH_RUNTIME_TRACE)
 		return 1;
+	/* Work left below the clock's resolution at this time (half an
+	 * ulp of now) cannot be taken off: the event decides, not the
+	 * remainder. */
+	if (r->ending || r->left <= 0) {
+		r->left = 0;
+		return 1;
+	}
 	/* a phase boundary: the next phase */
 	r->in_io = !r->in_io;
 	r->phase_left = r->in_io ? r->checkpoint : r->compute;
@@ -231,7 +238,8 @@ void mesh__sim_rt_restretch(struct sim *s, double now)
 		double span = r->left;
 
 		r->stretch = stretch_of(s, idx, r);
-		if (r->phased && r->phase_left < span)
+		r->ending = !(r->phased && r->phase_left < span);
+		if (!r->ending)
 			span = r->phase_left;
 		s->heap[i].end = now + span * r->stretch;
 	}

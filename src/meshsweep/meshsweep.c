@@ -27,6 +27,10 @@
 #include "outfile.h"
 #include "sweep.h"
 
+/* Seconds of wall time a point may take: a real study's slowest point
+ * takes minutes, a run that has not ended in an hour is stuck. */
+#define DEFAULT_POINT_TIMEOUT 3600
+
 static void usage(FILE *f)
 {
 	fprintf(
@@ -38,6 +42,8 @@ static void usage(FILE *f)
 	    "  --agg FILE            aggregated CSV: mean and 95%% CI over seeds\n"
 	    "                        (default: the --out name with -agg.csv)\n"
 	    "  -j, --jobs N          parallel runs (default: the number of cores)\n"
+	    "  --point-timeout S     stop a run after S seconds of wall time and\n"
+	    "                        record it as failed (default 3600; 0: none)\n"
 	    "  --progress / --no-progress  progress bar (default: if a terminal)\n"
 	    "  --points              print the number of points and exit\n"
 	    "  --point N             run only point N (0-based, as a job array\n"
@@ -74,6 +80,7 @@ static int parse_args(int argc, char **argv, struct sweep *s)
 		{ "point", required_argument, NULL, 'N' },
 		{ "aggregate", no_argument, NULL, 'A' },
 		{ "resume-other-revision", no_argument, NULL, 'R' },
+		{ "point-timeout", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -106,6 +113,15 @@ static int parse_args(int argc, char **argv, struct sweep *s)
 				return bad("--point", optarg,
 					   "expected a point number from 0");
 			s->point = v;
+			break;
+		case 'T':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (!*optarg || *end || errno || v < 0 || v > 31536000)
+				return bad("--point-timeout", optarg,
+					   "expected seconds from 0 (none) to "
+					   "31536000");
+			s->limit = (unsigned) v;
 			break;
 		case 'A':
 			s->aggregate = 1;
@@ -151,6 +167,7 @@ int main(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.progress = -1;
 	s.point = -1;
+	s.limit = DEFAULT_POINT_TIMEOUT;
 	s.jobs = (int) sysconf(_SC_NPROCESSORS_ONLN);
 	if (s.jobs < 1)
 		s.jobs = 1;

@@ -46,7 +46,7 @@ static void wait_set(sigset_t *set)
 	sigaddset(set, SIGHUP);
 }
 
-pid_t proc_start(char *const *av, const char *out, int both)
+pid_t proc_start(char *const *av, const char *out, int both, unsigned limit)
 {
 	pid_t pid = fork();
 	int fd;
@@ -65,6 +65,8 @@ pid_t proc_start(char *const *av, const char *out, int both)
 			dup2(fd, 1);
 		close(fd);
 	}
+	if (limit)
+		alarm(limit);
 	execvp(av[0], av);
 	fprintf(stderr, "cannot run %s: %s\n", av[0], strerror(errno));
 	_exit(127);
@@ -133,7 +135,7 @@ void proc_stop(pid_t *pids, int *status, size_t n)
 
 int proc_run(char *const *av, const char *err)
 {
-	pid_t pid = proc_start(av, err, 0), got;
+	pid_t pid = proc_start(av, err, 0, 0), got;
 	int st;
 
 	if (pid < 0)

@@ -12,8 +12,11 @@
 void proc_init(void);
 
 /* Start av[0] (PATH searched) with stderr, and stdout too if both, in
- * the file out (created or truncated).  The child's pid, or -1. */
-pid_t proc_start(char *const *av, const char *out, int both);
+ * the file out (created or truncated); with limit > 0 the child is
+ * killed by SIGALRM after limit seconds of wall time (the alarm survives
+ * exec).  The child's pid, or -1. */
+pid_t proc_start(char *const *av, const char *out, int both,
+		 unsigned limit);
 
 /* The next child to end and its wait status, or -1 once a signal was
  * caught (cli_caught()) and no child has ended. */

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,6 +42,7 @@ typedef char opt_names[MAX_ARGS][KEY_LEN];
 struct slot {
 	pid_t pid;
 	size_t point;
+	struct timespec t0; /* when the run started */
 	char summary[PATH_MAX + 32], err[PATH_MAX + 32];
 };
 
@@ -56,8 +58,8 @@ static void point_key(const struct grid *g, size_t p, char *buf, size_t len)
 				       g->dim[d].values[grid_index(g, p, d)]);
 }
 
-/* point, the grid keys, flags, status, version, workload_seed, the run
- * columns, the metrics. */
+/* point, the grid keys, flags, status, wall_s (the run's wall time),
+ * version, workload_seed, the run columns, the metrics. */
 static void write_header(FILE *f, const struct grid *g)
 {
 	size_t d;
@@ -66,7 +68,7 @@ static void write_header(FILE *f, const struct grid *g)
 	fputs("point,", f);
 	for (d = 0; d < g->ndims; d++)
 		csv_field(f, g->dim[d].key, 0);
-	fputs("flags,status,version,workload_seed,", f);
+	fputs("flags,status,wall_s,version,workload_seed,", f);
 	for (m = 0; tidy_run_keys[m]; m++)
 		fprintf(f, "run_%s,", tidy_run_keys[m]);
 	for (m = 0; tidy_metrics[m]; m++)
@@ -157,16 +159,17 @@ static int open_by_size(struct runner *r)
 static void mark_done(struct runner *r, char **f, int n, size_t *other)
 {
 	const struct grid *g = &r->s->grid;
-	size_t np = grid_points(g), p, st = g->ndims + 2;
+	/* point, the keys, flags, then status, wall_s, version */
+	size_t np = grid_points(g), p, st = g->ndims + 2, ver = st + 2;
 	char key[2048];
 
-	if (n < (int) st + 2 || strcmp(f[st], "ok"))
+	if (n <= (int) ver || strcmp(f[st], "ok"))
 		return;
-	if (r->revision[0] && strcmp(f[st + 1], r->revision) && ++*other <= 3)
+	if (r->revision[0] && strcmp(f[ver], r->revision) && ++*other <= 3)
 		fprintf(stderr,
 			"meshsweep: %s: point %s was run by meshsim %s, not "
 			"%s\n",
-			r->s->out, f[0], f[st + 1], r->revision);
+			r->s->out, f[0], f[ver], r->revision);
 	for (p = 0; p < np; p++) {
 		point_key(g, p, key, sizeof(key));
 		if (!strcmp(key, f[0]))
@@ -307,7 +310,8 @@ static int start_point(struct runner *r, size_t p, struct slot *sl)
 		 p);
 	snprintf(sl->err, sizeof(sl->err), "%s/p%zu.err", r->tmpdir, p);
 	point_args(r, p, sl, av, flagbuf, sizeof(flagbuf), names, paths);
-	sl->pid = proc_start(av, sl->err, 1);
+	clock_gettime(CLOCK_MONOTONIC, &sl->t0);
+	sl->pid = proc_start(av, sl->err, 1, r->s->limit);
 	sl->point = p;
 	return sl->pid < 0 ? -1 : 0;
 }
@@ -344,7 +348,7 @@ static void write_by_size(struct runner *r, size_t p, const char *json)
 
 /* One tidy row into f. */
 static void format_row(const struct runner *r, size_t p, int status,
-		       const char *json, FILE *f)
+		       double wall, const char *json, FILE *f)
 {
 	const struct grid *g = &r->s->grid;
 	char key[2048], v[PATH_MAX + 64];
@@ -357,6 +361,7 @@ static void format_row(const struct runner *r, size_t p, int status,
 		csv_field(f, g->dim[d].values[grid_index(g, p, d)], 0);
 	csv_field(f, g->flags ? g->flags : "", 0);
 	csv_field(f, status ? "failed" : "ok", 0);
+	fprintf(f, "%.3f,", wall);
 	tidy_json_field(json ? json : "", "version", v, sizeof(v));
 	csv_field(f, v, 0);
 	csv_field(f,
@@ -377,7 +382,8 @@ static void format_row(const struct runner *r, size_t p, int status,
 }
 
 /* The row is appended in one write(): the file holds whole rows only. */
-static void write_row(struct runner *r, size_t p, int status, const char *json)
+static void write_row(struct runner *r, size_t p, int status, double wall,
+		      const char *json)
 {
 	char *buf = NULL;
 	size_t len = 0, off = 0;
@@ -388,7 +394,7 @@ static void write_row(struct runner *r, size_t p, int status, const char *json)
 		write_by_size(r, p, json);
 	if (!m)
 		return;
-	format_row(r, p, status, json, m);
+	format_row(r, p, status, wall, json, m);
 	if (fclose(m)) {
 		free(buf);
 		return;
@@ -421,22 +427,57 @@ static void progress(struct runner *r)
 		fputc('\n', stderr);
 }
 
+/* The last non-empty line of text, without its newline, in place. */
+static const char *last_line(char *text)
+{
+	char *end = text + strlen(text), *start;
+
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
+		*--end = '\0';
+	start = strrchr(text, '\n');
+	return start ? start + 1 : text;
+}
+
+/* One line on stderr for a failed point: its key, why, and the last line
+ * the run printed. */
+static void report_failure(struct runner *r, struct slot *sl, int wstatus,
+			   int rc)
+{
+	char key[2048], why[128], *err = proc_read_file(sl->err);
+	const char *said = err ? last_line(err) : "";
+
+	point_key(&r->s->grid, sl->point, key, sizeof(key));
+	if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGALRM &&
+	    r->s->limit)
+		snprintf(why, sizeof(why), "timed out after %u s (--point-timeout)",
+			 r->s->limit);
+	else if (WIFSIGNALED(wstatus))
+		snprintf(why, sizeof(why), "killed by signal %d",
+			 WTERMSIG(wstatus));
+	else if (rc && WIFEXITED(wstatus))
+		snprintf(why, sizeof(why), "exit %d", rc);
+	else
+		snprintf(why, sizeof(why), "no summary");
+	fprintf(stderr, "%smeshsweep: point %s failed (%s)%s%s\n",
+		r->tty ? "\n" : "", key, why, *said ? ": " : "", said);
+	free(err);
+}
+
 static void finish_point(struct runner *r, struct slot *sl, int wstatus)
 {
 	int rc = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128;
 	char *json = rc ? NULL : proc_read_file(sl->summary);
+	struct timespec t1;
+	double wall;
 
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	wall = (double) (t1.tv_sec - sl->t0.tv_sec) +
+	       (double) (t1.tv_nsec - sl->t0.tv_nsec) / 1e9;
 	if (!rc && !json)
 		rc = 1;
-	if (rc && ++r->failed <= 5) { /* the first few in full */
-		char key[2048], *err = proc_read_file(sl->err);
-
-		point_key(&r->s->grid, sl->point, key, sizeof(key));
-		fprintf(stderr, "%smeshsweep: point %s failed (exit %d): %s",
-			r->tty ? "\n" : "", key, rc, err ? err : "\n");
-		free(err);
-	}
-	write_row(r, sl->point, rc, json);
+	if (rc && ++r->failed <= 5) /* the first few */
+		report_failure(r, sl, wstatus, rc);
+	write_row(r, sl->point, rc, wall, json);
 	free(json);
 	unlink(sl->summary);
 	unlink(sl->err);

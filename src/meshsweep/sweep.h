@@ -16,6 +16,7 @@ struct sweep {
 	long point;         /* --point: run only this point, or -1 for all */
 	int aggregate;      /* --aggregate: run nothing, check and aggregate */
 	int other_revision; /* --resume-other-revision: keep such rows */
+	unsigned limit;     /* --point-timeout: seconds per point, 0: none */
 };
 
 /* Run the grid (or only s->point, then without aggregating); 0 if every
