@@ -305,6 +305,16 @@ printf '; MaxProcs: 16\n7 0 -1 10 4 -1 -1 4 10 -1 1 1 1 -1 -1 -1 -1 -1\n8 900 -1
 "$meshsim" "$tmp/dup.swf" >"$tmp/out" 2>"$tmp/err"
 check "a job id on several lines is warned about, with the lines; every line runs" '[ $? -eq 0 ] && [ "$(cat "$tmp/err")" = "meshsim: warning: $tmp/dup.swf: job id 7 is on 3 lines (2, 4, ...); each is simulated as a job" ] && grep -q "jobs simulated  *4" "$tmp/out"'
 
+# A job no placement can ever hold is refused at submission, not held at
+# the head of FCFS until the machine drains: the 7-node job (no 7-node box
+# in 4x4) no longer delays the 8-node job behind it (it started at 1000,
+# with loss of capacity 0.68).
+printf '; MaxProcs: 16\n1 0 -1 1000 4 -1 -1 4 1000 -1 1 1 1 -1 -1 -1 -1 -1\n2 1 -1 100 7 -1 -1 7 100 -1 1 1 1 -1 -1 -1 -1 -1\n3 2 -1 100 8 -1 -1 8 100 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/never.swf"
+for sch in fcfs easy conservative; do
+	"$meshsim" --mesh 4x4 --scheduler $sch --allocator contig-ff --jobs-csv "$tmp/never.csv" --summary "$tmp/never.json" "$tmp/never.swf" >"$tmp/out" 2>"$tmp/err"
+	check "$sch: a never-placeable job is refused at submission; job 3 starts at once; no loss of capacity" '[ $? -eq 0 ] && grep -q "^jobs never placeable  *1$" "$tmp/out" && grep -q "^3,2,2,102," "$tmp/never.csv" && grep -q "\"loss_of_capacity\": 0,$" "$tmp/never.json"'
+done
+
 # Every run ends.  Far from time 0 a floating-point step of the clock is
 # larger than the work a job may have left (3e9 s: 4.8e-7 s), so an end
 # that rounds to now must still end the job: this trace hung under the

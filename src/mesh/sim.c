@@ -320,7 +320,9 @@ static int run_loop(struct sim *s)
 		for (arrived = 0; s->next_arrival < s->n &&
 				  s->jobs[s->next_arrival].submit <= now;
 		     arrived = 1)
-			mesh__sim_enqueue(s, s->next_arrival++);
+			if ((rc = mesh__sim_enqueue(s, s->next_arrival++,
+						    now)) < 0)
+				return rc;
 		/* a phase boundary alone changes no queue or node: the
 		 * scheduler is not called and loss of capacity not cut */
 		if ((ended || arrived) && (rc = mesh__sim_schedule(s, now)) < 0)
@@ -420,6 +422,16 @@ static int alloc_state(struct sim *s, uint64_t total_nodes)
 	else
 		mesh_bitmap_fill(s->free_map, true);
 	s->free_count = mesh_bitmap_count(s->free_map);
+	if (mesh_alloc_flags(s->alloc) &
+	    (MESH_ALLOC_CONTIGUOUS_ONLY | MESH_ALLOC_MAY_REFUSE)) {
+		s->empty_nodes =
+		    malloc(s->topo->nodes * sizeof(*s->empty_nodes));
+		s->ever_by_size = calloc(s->topo->nodes + 1, 1);
+		if (!s->empty_nodes || !s->ever_by_size ||
+		    mesh_bitmap_create(s->topo->nodes, &s->empty_map))
+			return MESH_ENOMEM;
+		mesh_bitmap_copy(s->empty_map, s->free_map);
+	}
 	if (s->opts->sched == MESH_SCHED_CONSERVATIVE) {
 		s->holds = malloc(n * sizeof(*s->holds));
 		s->resv = malloc(n * sizeof(*s->resv));
@@ -485,6 +497,9 @@ static void sim_free(struct sim *s)
 	mesh__sim_check_destroy(s);
 	free(s->node_end);
 	mesh_bitmap_destroy(s->free_map);
+	mesh_bitmap_destroy(s->empty_map);
+	free(s->empty_nodes);
+	free(s->ever_by_size);
 }
 
 int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,

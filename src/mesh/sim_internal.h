@@ -67,6 +67,13 @@ struct sim {
 	size_t hlen;
 	struct heap_item *byest; /* scratch for the shadow computation */
 	struct mesh_bitmap *free_map;
+	/* the usable nodes all free, and a placement on them: the test at
+	 * submission of allocators that may refuse with enough nodes free */
+	struct mesh_bitmap *empty_map;
+	uint32_t *empty_nodes;
+	/* its answer by size for jobs without a shape: 0 not asked yet,
+	 * 1 placeable, 2 never */
+	unsigned char *ever_by_size;
 	double *node_end;
 	uint32_t free_count;
 	size_t node_fill, node_cap; /* entries of res->nodes used, held */
@@ -107,7 +114,7 @@ int mesh__sim_start_on(struct sim *s, size_t idx, double now);
 int mesh__sim_by_end(const void *a, const void *b);
 
 /* sim_sched.c */
-void mesh__sim_enqueue(struct sim *s, size_t idx);
+int mesh__sim_enqueue(struct sim *s, size_t idx, double now);
 void mesh__sim_hist_record(struct sim *s, const struct mesh_sim_job *j,
 			   double run);
 int mesh__sim_schedule(struct sim *s, double now);

@@ -33,12 +33,58 @@ static struct est_hist *hist_slot(struct sim *s, long user, uint32_t size)
 	return &s->hist[i];
 }
 
-/* A job joins the queue; AdjEst fixes its spatial estimate now, from the
- * jobs finished so far, as Cobalt does at submission. */
-void mesh__sim_enqueue(struct sim *s, size_t idx)
+static void make_request(const struct sim *s, size_t idx, double now,
+			 struct mesh_request *req);
+static int alloc_failed(struct sim *s, size_t idx, int rc);
+
+/* An allocator that may refuse with enough nodes free (a box of the
+ * job's size, its shape) is asked at submission whether it places the
+ * job on the empty machine: a job no placement can ever hold is refused
+ * then, not held at the head of FCFS and EASY until the machine drains.
+ * 1 if it can ever be placed, 0 if not, < 0 on error. */
+static int ever_placeable(struct sim *s, size_t idx, double now)
+{
+	struct mesh_request req;
+	struct mesh_view view;
+	unsigned char *known = NULL;
+	int rc;
+
+	if (!s->empty_map)
+		return 1;
+	make_request(s, idx, now, &req);
+	/* Without a shape (and I/O) the answer depends on the size alone. */
+	if (!req.shape[0] && !req.shape[1] && !req.shape[2] &&
+	    !(mesh_alloc_flags(s->alloc) & MESH_ALLOC_USES_IO)) {
+		known = &s->ever_by_size[req.nodes];
+		if (*known)
+			return *known == 1;
+	}
+	view.topo = s->topo;
+	view.free = s->empty_map;
+	view.end_time = s->node_end;
+	view.now = now;
+	rc = mesh_alloc_place(s->alloc, &view, &req, s->empty_nodes);
+	if (rc && rc != MESH_ENOSPC)
+		return alloc_failed(s, idx, rc);
+	if (known)
+		*known = rc ? 2 : 1;
+	return !rc;
+}
+
+/* A job joins the queue, or is refused if it can never be placed (1);
+ * AdjEst fixes its spatial estimate now, from the jobs finished so far,
+ * as Cobalt does at submission.  0, 1, or < 0 on error. */
+int mesh__sim_enqueue(struct sim *s, size_t idx, double now)
 {
 	struct mesh_sim_job *j = &s->jobs[idx];
 	const struct est_hist *h;
+	int rc = ever_placeable(s, idx, now);
+
+	if (rc <= 0) {
+		if (!rc)
+			s->res->summary.refused++;
+		return rc < 0 ? rc : 1;
+	}
 
 	j->spatial_estimate = j->estimate;
 	if (s->opts->spatial_estimate == MESH_SPATIAL_ACTUAL) {
@@ -51,6 +97,7 @@ void mesh__sim_enqueue(struct sim *s, size_t idx)
 			    j->req_time * h->ratio_sum / (double) h->count;
 	}
 	s->queue[s->qlen++] = idx;
+	return 0;
 }
 
 void mesh__sim_hist_record(struct sim *s, const struct mesh_sim_job *j,
