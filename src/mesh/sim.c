@@ -207,6 +207,13 @@ int mesh__sim_start_on(struct sim *s, size_t idx, double now)
 	rc = mesh__sim_check_start(s, idx, out, now);
 	if (rc)
 		return rc;
+	if (s->promised && now > s->promised[idx]) {
+		struct mesh_sim_summary *sum = &s->res->summary;
+
+		sum->late_heads++;
+		if (now - s->promised[idx] > sum->max_head_delay)
+			sum->max_head_delay = now - s->promised[idx];
+	}
 	for (i = 0; i < j->size; i++) {
 		mesh_bitmap_clear(s->free_map, out[i]);
 		s->node_end[out[i]] = now + j->spatial_estimate;
@@ -391,7 +398,7 @@ static int load_attrs(struct sim *s)
 /* Per-job and per-node arrays, the free map and the planner. */
 static int alloc_state(struct sim *s, uint64_t total_nodes)
 {
-	size_t n = s->n ? s->n : 1;
+	size_t n = s->n ? s->n : 1, i;
 
 	s->node_cap = total_nodes ? total_nodes : 1;
 	if (!s->opts->keep_nodes && s->n &&
@@ -431,8 +438,19 @@ static int alloc_state(struct sim *s, uint64_t total_nodes)
 		    mesh_bitmap_create(s->topo->nodes, &s->empty_map))
 			return MESH_ENOMEM;
 		mesh_bitmap_copy(s->empty_map, s->free_map);
+		if (s->opts->sched == MESH_SCHED_EASY &&
+		    (mesh_bitmap_create(s->topo->nodes, &s->head_resv) ||
+		     mesh_bitmap_create(s->topo->nodes, &s->outside_resv)))
+			return MESH_ENOMEM;
 	}
-	if (s->opts->sched == MESH_SCHED_CONSERVATIVE) {
+	if (s->opts->sched == MESH_SCHED_EASY) {
+		s->promised = malloc(n * sizeof(*s->promised));
+		if (!s->promised)
+			return MESH_ENOMEM;
+		for (i = 0; i < n; i++)
+			s->promised[i] = NAN;
+	}
+	if (s->opts->sched == MESH_SCHED_CONSERVATIVE || s->head_resv) {
 		s->holds = malloc(n * sizeof(*s->holds));
 		s->resv = malloc(n * sizeof(*s->resv));
 		s->resv_maps = calloc(n, sizeof(*s->resv_maps));
@@ -498,6 +516,9 @@ static void sim_free(struct sim *s)
 	free(s->node_end);
 	mesh_bitmap_destroy(s->free_map);
 	mesh_bitmap_destroy(s->empty_map);
+	mesh_bitmap_destroy(s->head_resv);
+	free(s->promised);
+	mesh_bitmap_destroy(s->outside_resv);
 	free(s->empty_nodes);
 	free(s->ever_by_size);
 }

@@ -201,6 +201,10 @@ struct mesh_sim_summary {
 	size_t skipped_too_large; /* larger than the mesh */
 	size_t skipped_submit;    /* missing submit time */
 	size_t refused;           /* not placeable even on the empty mesh */
+	/* EASY: heads that started after the shadow time computed when
+	 * they became head, and the longest such delay (s) */
+	size_t late_heads;
+	double max_head_delay;
 	double makespan;          /* last end - first submit */
 	/* Useful work: trace node-seconds / (usable nodes * makespan). */
 	double utilization;

@@ -74,6 +74,10 @@ struct sim {
 	/* its answer by size for jobs without a shape: 0 not asked yet,
 	 * 1 placeable, 2 never */
 	unsigned char *ever_by_size;
+	/* EASY under such an allocator reserves the head's placement, not
+	 * a count: its nodes, and the free nodes outside them */
+	struct mesh_bitmap *head_resv, *outside_resv;
+	double *promised; /* EASY: per job, its shadow when it became head */
 	double *node_end;
 	uint32_t free_count;
 	size_t node_fill, node_cap; /* entries of res->nodes used, held */

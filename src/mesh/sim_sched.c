@@ -178,7 +178,11 @@ static int take_all_free(struct sim *s, size_t idx, double now)
 	return mesh__sim_start_on(s, idx, now);
 }
 
-static int try_start(struct sim *s, size_t idx, double now)
+/* Start job idx now on nodes of free (the free map, or the free nodes
+ * outside the head's reservation) if the allocator places it there: 1,
+ * 0 if not, < 0 on error. */
+static int try_start_in(struct sim *s, size_t idx, double now,
+			const struct mesh_bitmap *free)
 {
 	struct mesh_request req;
 	struct mesh_view view;
@@ -186,11 +190,11 @@ static int try_start(struct sim *s, size_t idx, double now)
 
 	if (s->jobs[idx].size > s->free_count)
 		return 0;
-	if (forced(s, s->jobs[idx].size))
+	if (free == s->free_map && forced(s, s->jobs[idx].size))
 		return take_all_free(s, idx, now);
 	make_request(s, idx, now, &req);
 	view.topo = s->topo;
-	view.free = s->free_map;
+	view.free = free;
 	view.end_time = s->node_end;
 	view.now = now;
 	rc = mesh_alloc_place(s->alloc, &view, &req,
@@ -200,6 +204,11 @@ static int try_start(struct sim *s, size_t idx, double now)
 	if (rc)
 		return alloc_failed(s, idx, rc);
 	return mesh__sim_start_on(s, idx, now);
+}
+
+static int try_start(struct sim *s, size_t idx, double now)
+{
+	return try_start_in(s, idx, now, s->free_map);
 }
 
 static void queue_remove(struct sim *s, size_t pos)
@@ -318,10 +327,83 @@ static int idle_neighbour(const struct sim *s, const struct mesh_sim_job *j)
 }
 
 /* EASY's reservation while backfilling; NULL in the head loop. */
+/* EASY's promise to the queue head: it starts by the shadow time.  A
+ * job that would still run then uses only extra nodes (a count, for
+ * allocators that place whenever enough nodes are free) or only nodes
+ * outside the head's reserved placement (outside: s->outside_resv). */
 struct reservation {
 	double shadow;
 	uint32_t extra;
+	int outside;
 };
+
+static size_t running_holds(struct sim *s);
+
+/* The free nodes outside the head's reserved placement. */
+static void update_outside(struct sim *s)
+{
+	uint32_t w, words = (s->topo->nodes + 63) / 64;
+
+	for (w = 0; w < words; w++)
+		s->outside_resv->words[w] =
+		    s->free_map->words[w] & ~s->head_resv->words[w];
+}
+
+/* Start job idx as a backfill under resv: a job that ends by the shadow
+ * may use any free node; one that does not, the extra nodes or the nodes
+ * outside the head's placement.  1 started, 0 not, < 0 on error. */
+static int backfill_start(struct sim *s, size_t idx, double now,
+			  struct reservation *resv)
+{
+	const struct mesh_sim_job *j = &s->jobs[idx];
+	int in_time = now + j->estimate <= resv->shadow, rc;
+
+	if (in_time)
+		rc = try_start(s, idx, now);
+	else if (resv->outside)
+		rc = try_start_in(s, idx, now, s->outside_resv);
+	else
+		rc = j->size > resv->extra ? 0 : try_start(s, idx, now);
+	if (rc <= 0)
+		return rc;
+	if (resv->outside)
+		update_outside(s);
+	else if (!in_time)
+		resv->extra -= j->size;
+	return 1;
+}
+
+/* The head's earliest placement around the running jobs, by the planner
+ * (as conservative backfilling reserves): its start is the shadow, its
+ * nodes are kept free for it. */
+static int reserve_placement(struct sim *s, double now, size_t idx,
+			     struct reservation *resv)
+{
+	struct mesh_plan_query q;
+	struct mesh_request req;
+	uint32_t i;
+	int rc;
+
+	memset(&q, 0, sizeof(q));
+	q.free_now = s->free_map;
+	q.now = now;
+	q.running = s->holds;
+	q.n_running = running_holds(s);
+	q.end_time = s->node_end;
+	q.duration = s->jobs[idx].estimate;
+	make_request(s, idx, now, &req);
+	rc = mesh_plan_earliest(s->planner, s->alloc, &q, &req, &resv->shadow,
+				s->resv_nodes);
+	if (rc)
+		return alloc_failed(s, idx, rc);
+	mesh_bitmap_fill(s->head_resv, false);
+	for (i = 0; i < s->jobs[idx].size; i++)
+		mesh_bitmap_set(s->head_resv, s->resv_nodes[i]);
+	resv->extra = 0;
+	resv->outside = 1;
+	update_outside(s);
+	return 0;
+}
 
 /* Tang's paired job filling (Alg. 2) after job idx started: if it has
  * idle neighbours, start the queued job of the same size whose spatial
@@ -334,7 +416,7 @@ static long paired_fill(struct sim *s, size_t idx, double now,
 	const struct mesh_sim_job *j = &s->jobs[idx];
 	size_t pos, best = SIZE_MAX;
 	double dd = INFINITY;
-	int rc, in_time;
+	int rc;
 
 	if (!s->opts->paired_filling ||
 	    (s->opts->pf_max_size && j->size > s->opts->pf_max_size) ||
@@ -351,15 +433,10 @@ static long paired_fill(struct sim *s, size_t idx, double now,
 	}
 	if (best == SIZE_MAX)
 		return 0;
-	in_time =
-	    !resv || now + s->jobs[s->queue[best]].estimate <= resv->shadow;
-	if (!in_time && j->size > resv->extra)
-		return 0;
-	rc = try_start(s, s->queue[best], now);
+	rc = resv ? backfill_start(s, s->queue[best], now, resv)
+		  : try_start(s, s->queue[best], now);
 	if (rc <= 0)
 		return rc;
-	if (!in_time)
-		resv->extra -= j->size;
 	queue_remove(s, best);
 	return (long) best + 1;
 }
@@ -477,22 +554,24 @@ int mesh__sim_schedule(struct sim *s, double now)
 	}
 	if (!s->qlen || s->opts->sched != MESH_SCHED_EASY)
 		return 0;
-	shadow_of(s, now, s->jobs[s->queue[0]].size, &resv.shadow, &resv.extra);
+	if (s->head_resv) {
+		rc = reserve_placement(s, now, s->queue[0], &resv);
+		if (rc < 0)
+			return rc;
+	} else {
+		shadow_of(s, now, s->jobs[s->queue[0]].size, &resv.shadow,
+			  &resv.extra);
+		resv.outside = 0;
+	}
+	if (isnan(s->promised[s->queue[0]]))
+		s->promised[s->queue[0]] = resv.shadow;
 	for (pos = 1; pos < s->qlen; pos++) {
-		struct mesh_sim_job *j = &s->jobs[s->queue[pos]];
-		int ends_in_time = now + j->estimate <= resv.shadow;
-
-		if (j->size > s->free_count ||
-		    (!ends_in_time && j->size > resv.extra))
-			continue;
 		idx = s->queue[pos];
-		rc = try_start(s, idx, now);
+		rc = backfill_start(s, idx, now, &resv);
 		if (rc < 0)
 			return rc;
 		if (!rc)
 			continue;
-		if (!ends_in_time)
-			resv.extra -= j->size;
 		queue_remove(s, pos--);
 		paired = paired_fill(s, idx, now, &resv);
 		if (paired < 0)

@@ -231,6 +231,8 @@ static void write_summary_fates(FILE *f, const struct options *o,
 		"  \"refused\": %zu,\n",
 		s->jobs, s->skipped, s->skipped_runtime, s->skipped_size,
 		s->skipped_too_large, s->skipped_submit, s->refused);
+	fprintf(f, "  \"late_heads\": %zu,\n  \"max_head_delay\": %.17g,\n",
+		s->late_heads, s->max_head_delay);
 }
 
 int meshsim_write_summary(FILE *f, const char *path, const struct options *o,
