@@ -63,7 +63,9 @@ fi
 policies=("--priority wfp" "--priority ozden --alpha 0.5"
 	"--paired-filling" "--paired-filling --spatial-estimate adjusted"
 	"--spatial-estimate actual" "--estimate exact" "--load 0.5"
-	"--skip-zero-runtime" "--limit-quantum 60")
+	"--skip-zero-runtime" "--limit-quantum 60"
+	"--comm one-to-all --comm-share 0.4 --load 1.5"
+	"--comm chain --comm-share 0.4 --load 2")
 
 # One line per run: workload|mesh|options|trace|allocator|scheduler|model|policy
 while IFS='|' read -r w mesh opts trace; do
@@ -82,31 +84,60 @@ while IFS='|' read -r w mesh opts trace; do
 	done
 done <"$tmp/workloads" >"$tmp/runs"
 
-# One run: meshsim, then meshcheck.  Prints "ok", "n/a" (the allocator
-# does not take this mesh: meshsim refuses it as a usage error) or
-# "FAIL ..." on one line.
+# The promise a run's policy makes, checked from its outputs: FCFS (queue
+# in submit order, no pairing) starts no job before one submitted earlier
+# (meshcheck sees only the jobs CSV; the trace order breaks ties); EASY
+# under the trace model, where no job outlives its estimate, starts no
+# head after the shadow computed when it became head (the summary's
+# late_heads, meshsim's own count).  Prints "kept", "none" (no promise
+# applies) or the broken promise.
+promise() {
+	local s=$1 m=$2 p=$3 out=$4
+	case "$p" in *priority* | *paired* | *estimate\ exact*) echo none; return ;; esac
+	if [ "$s" = fcfs ]; then
+		sort -t, -k2,2g -k1,1n "$out.csv" | awk -F, 'NR > 1 && $1 != "job_id" {
+			if ($3 + 0 < last) { print "job " $1 " started at " $3 " before " lastid " (" last "), submitted earlier"; bad = 1; exit }
+			last = $3 + 0; lastid = $1 } END { if (!bad) print "kept" }'
+	elif [ "$s" = easy ] && [ "$m" = trace ]; then
+		grep -q '"late_heads": 0,$' "$out.json" && echo kept ||
+			echo "EASY: $(grep -E '"(late_heads|max_head_delay)"' "$out.json" | tr -d ' \n')"
+	else
+		echo none
+	fi
+}
+
+# One run: meshsim (stopped after MATRIX_RUN_LIMIT s, default 120: a run
+# that does not end is a failure of liveness), meshcheck, then the
+# policy's promise.  Prints "ok kept|none", "n/a" (the allocator does
+# not take this mesh: meshsim refuses it as a usage error) or "FAIL ..."
+# on one line.
 run_one() {
-	local n=$1 line=$2 w mesh opts trace a s m p out rc
+	local n=$1 line=$2 w mesh opts trace a s m p out rc kept
 	IFS='|' read -r w mesh opts trace a s m p <<<"$line"
 	out=$tmp/run$n
 	# shellcheck disable=SC2086
-	"$meshsim" --mesh "$mesh" $opts --allocator "$a" --scheduler "$s" \
+	timeout "${MATRIX_RUN_LIMIT:-120}" "$meshsim" --mesh "$mesh" $opts \
+		--allocator "$a" --scheduler "$s" \
 		--runtime-model "$m" $p --jobs-csv "$out.csv" \
 		--summary "$out.json" "$trace" >/dev/null 2>"$out.err"
 	rc=$?
 	if [ $rc -eq 2 ] && grep -q "^meshsim: --allocator: " "$out.err"; then
 		echo "n/a $line"
+	elif [ $rc -eq 124 ]; then
+		echo "FAIL liveness: not ended after ${MATRIX_RUN_LIMIT:-120} s: $line"
 	elif [ $rc -ne 0 ]; then
 		echo "FAIL meshsim exit $rc: $line: $(head -c 300 "$out.err")"
 	elif ! "$checker" --quiet --summary "$out.json" --trace "$trace" \
 		"$out.csv" >"$out.chk" 2>&1; then
 		echo "FAIL meshcheck: $line: $(head -c 600 "$out.chk")"
+	elif kept=$(promise "$s" "$m" "$p" "$out") && [ "$kept" != kept ] && [ "$kept" != none ]; then
+		echo "FAIL promise: $line: $kept"
 	else
-		echo "ok $line"
+		echo "ok $kept $line"
 	fi
 	rm -f "$out".*
 }
-export -f run_one
+export -f run_one promise
 export meshsim checker tmp
 nl -ba -w1 -s'|' "$tmp/runs" |
 	while IFS='|' read -r n rest; do printf '%s\0%s\0' "$n" "$rest"; done |
@@ -117,8 +148,12 @@ total=$(wc -l <"$tmp/results")
 ok=$(grep -c '^ok ' "$tmp/results")
 na=$(grep -c '^n/a ' "$tmp/results")
 failed=$(grep -c '^FAIL' "$tmp/results")
+live=$((total - na - $(grep -c '^FAIL liveness' "$tmp/results")))
+promised=$(grep -c '^ok kept \|^FAIL promise' "$tmp/results")
+kept=$(grep -c '^ok kept ' "$tmp/results")
 grep '^FAIL' "$tmp/results" | head -20
 echo "check_matrix: $total runs ($(wc -l <"$tmp/workloads") workloads):" \
-	"$ok feasible by meshcheck, $na not applicable, $failed failed," \
-	"$((SECONDS - started)) s"
+	"$ok feasible by meshcheck, $na not applicable, $live of" \
+	"$((total - na)) live, promises kept in $kept of $promised," \
+	"$failed failed, $((SECONDS - started)) s"
 [ "$failed" -eq 0 ] && [ "$ok" -gt 0 ]
