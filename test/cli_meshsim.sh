@@ -34,7 +34,7 @@ check "summary is JSON" 'python3 -c "import json,sys; json.load(open(sys.argv[1]
 cat >"$tmp/r.swf" <<'SWF'
 ; MaxProcs: 16
 1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 -1 -1 -1 -1
-2 10 -1 50 5 -1 -1 5 -1 -1 1 1 1 -1 -1 -1 -1 -1
+2 10 -1 50 5 -1 -1 5 100 -1 1 1 1 -1 -1 -1 -1 -1
 SWF
 "$meshsim" --allocator contig-ff --jobs-csv "$tmp/r.csv" "$tmp/r.swf" >"$tmp/out" 2>"$tmp/err"
 check "refused job: exit 0, counted, only job 1 in the CSV" '[ $? -eq 0 ] && grep -q "^jobs never placeable  *1$" "$tmp/out" && [ "$(cut -d, -f1 "$tmp/r.csv" | tr "\n" " ")" = "job_id 1 " ]'
@@ -324,6 +324,14 @@ for a in contig-ff contig-bf sl:contig-ff hilbert-bf; do
 	"$meshsim" --mesh 8x8 --allocator $a --summary "$tmp/easy.json" "$tmp/easy.swf" >/dev/null 2>&1
 	check "EASY, $a: no head starts after the shadow computed when it became head" '[ $? -eq 0 ] && grep -q "\"late_heads\": 0,$" "$tmp/easy.json" && grep -q "\"max_head_delay\": 0,$" "$tmp/easy.json"'
 done
+
+# Estimates that are runtimes without being asked for are said and counted.
+printf '; MaxProcs: 16\n1 0 -1 100 4 -1 -1 4 -1 -1 1 1 1 -1 -1 -1 -1 -1\n2 5 -1 50 4 -1 -1 4 -1 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/noreq.swf"
+"$meshsim" --summary "$tmp/noreq.json" "$tmp/noreq.swf" >/dev/null 2>"$tmp/err"
+check "no requested times: a warning that the estimates are perfect, counted in the summary" '[ $? -eq 0 ] && grep -q "noreq.swf: no job has a requested time (field 9): every estimate is the job.s runtime" "$tmp/err" && grep -q "\"estimate_no_request\": 2,$" "$tmp/noreq.json"'
+printf '; MaxProcs: 16\n1 0 -1 100 4 -1 -1 4 60 -1 1 1 1 -1 -1 -1 -1 -1\n2 5 -1 50 4 -1 -1 4 60 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/over.swf"
+"$meshsim" --summary "$tmp/over.json" "$tmp/over.swf" >/dev/null 2>"$tmp/err"
+check "a job past its request: clamp says it hands the scheduler the runtime, counted" '[ $? -eq 0 ] && grep -q "over.swf: 1 jobs ran past their requested time: --estimate clamp gives the scheduler their runtimes" "$tmp/err" && grep -q "\"estimate_clamped\": 1,$" "$tmp/over.json"'
 
 # Every run ends.  Far from time 0 a floating-point step of the clock is
 # larger than the work a job may have left (3e9 s: 4.8e-7 s), so an end

@@ -211,9 +211,45 @@ static int by_id_line(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
+/* Estimates that are the runtime without the user asking for it (a
+ * trace without requested times gets perfect estimates; clamp gives the
+ * true runtime of a job that ran past its request): counted for the
+ * summary and said on stderr. */
+static void warn_estimates(struct options *o, const struct mesh_swf_trace *tr)
+{
+	size_t i;
+
+	for (i = 0; i < tr->n; i++) {
+		if (tr->jobs[i].req_time <= 0)
+			o->est_no_request++;
+		else if (tr->jobs[i].req_time < tr->jobs[i].run)
+			o->est_clamped++;
+	}
+	if (o->sim.estimate == MESH_ESTIMATE_EXACT)
+		return;
+	if (o->est_no_request == tr->n)
+		fprintf(stderr,
+			"meshsim: warning: %s: no job has a requested time "
+			"(field 9): every estimate is the job's runtime, as "
+			"with --estimate exact\n",
+			o->trace);
+	else if (o->est_no_request)
+		fprintf(stderr,
+			"meshsim: warning: %s: %zu of %zu jobs have no "
+			"requested time (field 9): their estimates are their "
+			"runtimes\n",
+			o->trace, o->est_no_request, tr->n);
+	if (o->est_clamped)
+		fprintf(stderr,
+			"meshsim: warning: %s: %zu jobs ran past their "
+			"requested time: --estimate clamp gives the scheduler "
+			"their runtimes\n",
+			o->trace, o->est_clamped);
+}
+
 /* An empty trace, and job ids given more than once (each line is still
  * simulated as a job of its own), are warned about with their lines. */
-static void warn_trace(const struct options *o, const struct mesh_swf_trace *tr)
+static void warn_trace(struct options *o, const struct mesh_swf_trace *tr)
 {
 	struct mesh_swf_job *j;
 	size_t i, k, dups = 0;
@@ -225,6 +261,7 @@ static void warn_trace(const struct options *o, const struct mesh_swf_trace *tr)
 			o->trace);
 		return;
 	}
+	warn_estimates(o, tr);
 	j = malloc(tr->n * sizeof(*j));
 	if (!j)
 		return;

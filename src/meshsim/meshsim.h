@@ -32,6 +32,9 @@ struct options {
 	/* Work offered per usable node-second of the submit span; < 0 if
 	 * the span is 0 (see offered_load() in meshsim.c). */
 	double offered_load;
+	/* Jobs of the trace whose estimate is their runtime: no requested
+	 * time (field 9), or (--estimate clamp) a run past the request */
+	size_t est_no_request, est_clamped;
 };
 
 /* options.c: parse argv into o; -1 to go on, else an exit status. */

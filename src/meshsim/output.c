@@ -233,6 +233,11 @@ static void write_summary_fates(FILE *f, const struct options *o,
 		s->skipped_too_large, s->skipped_submit, s->refused);
 	fprintf(f, "  \"late_heads\": %zu,\n  \"max_head_delay\": %.17g,\n",
 		s->late_heads, s->max_head_delay);
+	fprintf(f,
+		"  \"estimate_no_request\": %zu,\n  \"estimate_clamped\": "
+		"%zu,\n",
+		o->est_no_request,
+		o->sim.estimate == MESH_ESTIMATE_EXACT ? 0 : o->est_clamped);
 }
 
 int meshsim_write_summary(FILE *f, const char *path, const struct options *o,
