@@ -17,6 +17,13 @@ CONF
 cluster_start "$d" --mesh-conf "$work/mesh.conf" || { fail "cluster start"; exit 1; }
 names=$("$MESHSIM" --list-allocators | awk '{print $1}')
 [ -n "$names" ] || { fail "meshsim --list-allocators"; exit 1; }
+# On 24.11 a reconfigure restarts slurmctld (about 5 s each): of the
+# curve and contiguous allocators only the -bf fits run there, the other
+# fits being the same code behind the same name lookup (22.05 runs them
+# all).
+if [ "$(mesh_series)" = 2411 ]; then
+    names=$(printf '%s\n' $names | grep -Ev -- '-(ff|freelist|sos)$')
+fi
 for name in $names; do
     sed "s/^Allocator=.*/Allocator=$name/" "$work/mesh.conf" >"$d/etc/mesh.conf.new"
     mv -f "$d/etc/mesh.conf.new" "$d/etc/mesh.conf"
