@@ -142,8 +142,8 @@ int cli_out_open(struct cli_outfile *o, const char *prog, const char *opt,
 		o->f = fopen(path, "w");
 		if (o->f)
 			return 0;
-		fprintf(stderr, "%s: %s: cannot open %s: %s\n", prog, opt,
-			path, strerror(errno));
+		fprintf(stderr, "%s: %s: cannot open %s: %s\n", prog, opt, path,
+			strerror(errno));
 		return -1;
 	}
 	block(&old);
@@ -196,7 +196,7 @@ int cli_out_commit(struct cli_outfile *o, const char *prog, const char *opt)
 		err = errno;
 	}
 	o->f = NULL;
-	if (o->slot < 0) {	/* written in place */
+	if (o->slot < 0) { /* written in place */
 		if (bad)
 			fprintf(stderr, "%s: %s: cannot write %s: %s\n", prog,
 				opt, o->path, strerror(err));

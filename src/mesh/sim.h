@@ -205,7 +205,7 @@ struct mesh_sim_summary {
 	 * they became head, and the longest such delay (s) */
 	size_t late_heads;
 	double max_head_delay;
-	double makespan;          /* last end - first submit */
+	double makespan; /* last end - first submit */
 	/* Useful work: trace node-seconds / (usable nodes * makespan). */
 	double utilization;
 	/* Occupied node-seconds (the stretched runtimes) over the same; what

@@ -15,8 +15,7 @@ void proc_init(void);
  * the file out (created or truncated); with limit > 0 the child is
  * killed by SIGALRM after limit seconds of wall time (the alarm survives
  * exec).  The child's pid, or -1. */
-pid_t proc_start(char *const *av, const char *out, int both,
-		 unsigned limit);
+pid_t proc_start(char *const *av, const char *out, int both, unsigned limit);
 
 /* The next child to end and its wait status, or -1 once a signal was
  * caught (cli_caught()) and no child has ended. */

@@ -447,10 +447,9 @@ static void report_failure(struct runner *r, struct slot *sl, int wstatus,
 	const char *said = err ? last_line(err) : "";
 
 	point_key(&r->s->grid, sl->point, key, sizeof(key));
-	if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGALRM &&
-	    r->s->limit)
-		snprintf(why, sizeof(why), "timed out after %u s (--point-timeout)",
-			 r->s->limit);
+	if (WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGALRM && r->s->limit)
+		snprintf(why, sizeof(why),
+			 "timed out after %u s (--point-timeout)", r->s->limit);
 	else if (WIFSIGNALED(wstatus))
 		snprintf(why, sizeof(why), "killed by signal %d",
 			 WTERMSIG(wstatus));

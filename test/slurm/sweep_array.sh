@@ -29,7 +29,7 @@ same_rows() {   # a.csv b.csv
     python3 - "$1" "$2" <<'PY'
 import csv, sys
 def rows(p):
-    return sorted(tuple(v for k, v in r.items() if k not in ("run_trace", "run_job_attrs"))
+    return sorted(tuple(v for k, v in r.items() if k not in ("run_trace", "run_job_attrs", "wall_s"))
                   for r in csv.DictReader(open(p)))
 a, b = rows(sys.argv[1]), rows(sys.argv[2])
 if not a or a != b:
