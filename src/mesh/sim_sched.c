@@ -339,6 +339,17 @@ struct reservation {
 
 static size_t running_holds(struct sim *s);
 
+/* A planner query around the running jobs at now, no reservations yet. */
+static void plan_query(struct sim *s, double now, struct mesh_plan_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->free_now = s->free_map;
+	q->now = now;
+	q->running = s->holds;
+	q->n_running = running_holds(s);
+	q->end_time = s->node_end;
+}
+
 /* The free nodes outside the head's reserved placement. */
 static void update_outside(struct sim *s)
 {
@@ -384,12 +395,7 @@ static int reserve_placement(struct sim *s, double now, size_t idx,
 	uint32_t i;
 	int rc;
 
-	memset(&q, 0, sizeof(q));
-	q.free_now = s->free_map;
-	q.now = now;
-	q.running = s->holds;
-	q.n_running = running_holds(s);
-	q.end_time = s->node_end;
+	plan_query(s, now, &q);
 	q.duration = s->jobs[idx].estimate;
 	make_request(s, idx, now, &req);
 	rc = mesh_plan_earliest(s->planner, s->alloc, &q, &req, &resv->shadow,
@@ -475,13 +481,8 @@ static int schedule_conservative(struct sim *s, double now)
 	double start;
 	int rc;
 
-	memset(&q, 0, sizeof(q));
-	q.free_now = s->free_map;
-	q.now = now;
-	q.running = s->holds;
-	q.n_running = running_holds(s);
+	plan_query(s, now, &q);
 	q.reserved = s->resv;
-	q.end_time = s->node_end;
 	while (pos < s->qlen) {
 		idx = s->queue[pos];
 		make_request(s, idx, now, &req);
