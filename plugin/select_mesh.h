@@ -1,21 +1,25 @@
 /*****************************************************************************\
  *  select_mesh.h - declarations shared by the files of select/mesh.
  *
- *  The plugin is split by concern, as Slurm's cons_common is:
- *    select_mesh.c          entry points (select_p_*), init and fini
+ *  The plugin is split by concern, as Slurm's cons_common is, in layers
+ *  that call down only (test/layers.sh checks the objects):
  *    select_mesh_2205.c     entry points only 22.05 has or spells so
  *    select_mesh_2411.c     entry points only 24.11 has or spells so
- *    select_mesh_conf.c     mesh.conf, index maps, reconfigure
- *    select_mesh_track.c    the jobs holding nodes and per-node use counts
- *    select_mesh_place.c    free maps, hints, placement, RUN_NOW
+ *    select_mesh.c          entry points (select_p_*), init and fini
+ *    select_mesh_run.c      RUN_NOW for whole nodes: free, shared, preempt
+ *    select_mesh_layer.c    over cons_tres (22.05): job_test
  *    select_mesh_plan.c     WILL_RUN: earliest start through the planner
  *    select_mesh_share.c    OverSubscribe: sharing whole nodes
  *    select_mesh_preempt.c  preemption: the fewest victims
- *    select_mesh_log.c      DebugFlags=SelectType decision lines
- *    select_mesh_info.c     nodeinfo, jobinfo and the placement summary
- *    select_mesh_other.c    the plugin below (OTHER_CONS_TRES, 22.05): loading
  *    select_mesh_fit.c      over cons_tres: nodes that fit a job
- *    select_mesh_layer.c    over cons_tres: job_test
+ *    select_mesh_place.c    free maps, hints, the allocator call, tiers
+ *    select_mesh_info.c     nodeinfo, jobinfo and the placement summary
+ *    select_mesh_log.c      DebugFlags=SelectType decision lines
+ *    select_mesh_track.c    the jobs holding nodes and per-node use counts
+ *    select_mesh_conf.c     mesh.conf, index maps, reconfigure
+ *    select_mesh_other.c    the plugin below (OTHER_CONS_TRES, 22.05): loading
+ *    select_mesh_other_none.c  none below (24.11)
+ *    job_hints.c            a job's hints (shared with topology/mesh)
  *  Functions shared between the files are prefixed sm_ and hidden (never
  *  exported, so slurmctld's symbols cannot interpose them); the state they
  *  share is the one struct sm, protected by the mutex in select_mesh.c.
@@ -234,6 +238,8 @@ extern void sm_set_chosen(struct mesh_try *t, const uint32_t *out,
 extern int sm_try_place(struct mesh_try *t) SM_HIDDEN;
 extern int sm_place_with(struct mesh_try *t, bitstr_t *orig,
 			 uint16_t *use) SM_HIDDEN;
+
+/* select_mesh_run.c: RUN_NOW for whole nodes.  Callers hold the mutex. */
 extern int sm_run_now(struct mesh_try *t, list_t *candidates,
 		      list_t **preemptees) SM_HIDDEN;
 
@@ -253,7 +259,7 @@ extern int sm_plan_sharing_now(struct mesh_try *t, bitstr_t *orig, int rc,
 extern bool sm_fits_after_completion(struct mesh_try *t,
 				     bitstr_t *orig) SM_HIDDEN;
 extern int sm_preempt_fewest(struct mesh_try *t, bitstr_t *orig,
-			     list_t *candidates, list_t **preemptees) SM_HIDDEN;
+			     list_t *candidates, list_t **victims) SM_HIDDEN;
 
 /* select_mesh_log.c: decision lines.  Callers hold the mutex. */
 extern uint32_t sm_log_offered(bitstr_t *bitmap) SM_HIDDEN;
@@ -269,7 +275,7 @@ extern void sm_jobinfo_set_placement(job_record_t *job_ptr,
 extern void sm_set_comment(job_record_t *job_ptr, bitstr_t *nodes,
 			   const char *why) SM_HIDDEN;
 
-/* select_mesh_other.c (22.05; none on 24.11, see select_mesh_2411.c): the
+/* select_mesh_other.c (22.05; none on 24.11, select_mesh_other_none.c): the
  * plugin below select/mesh, if any. */
 extern const char *sm_other_type(void) SM_HIDDEN;
 extern sm_layer_ops_t *sm_other(void) SM_HIDDEN;
@@ -289,8 +295,5 @@ extern int sm_fit_use(struct sm_fit *f, bitstr_t *avail) SM_HIDDEN;
 /* select_mesh_layer.c: select_p_job_test over cons_tres. */
 extern int sm_layer_job_test(struct mesh_try *t, uint16_t mode,
 			     list_t *candidates, list_t **preemptees) SM_HIDDEN;
-extern int sm_layer_preempt(struct mesh_try *t, bitstr_t *orig,
-			    list_t *victims, list_t *candidates,
-			    list_t **preemptees) SM_HIDDEN;
 
 #endif

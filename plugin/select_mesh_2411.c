@@ -54,18 +54,3 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 		*(uint32_t *) data = 0;
 	return SLURM_SUCCESS;
 }
-
-/* No layer below select/mesh on 24.11 (OTHER_CONS_TRES is gone). */
-extern const char *sm_other_type(void)
-{
-	return NULL;
-}
-
-extern sm_layer_ops_t *sm_other(void)
-{
-	return NULL;
-}
-
-extern void sm_other_fini(void)
-{
-}

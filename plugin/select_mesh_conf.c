@@ -91,22 +91,12 @@ extern void sm_conf_free_maps(void)
  */
 static void _create_contig_helper_locked(void)
 {
-	const struct mesh_alloc_info *info;
-	size_t i;
-
-	if (mesh_alloc_flags(sm.alloc) & MESH_ALLOC_CONTIGUOUS_ONLY)
+	if ((mesh_alloc_flags(sm.alloc) & MESH_ALLOC_CONTIGUOUS_ONLY) ||
+	    mesh_alloc_create_contiguous(sm.conf->topo, &sm.contig))
 		return;
-	for (i = 0; i < mesh_alloc_count() && !sm.contig; i++) {
-		info = mesh_alloc_describe(i);
-		if ((info->flags & MESH_ALLOC_CONTIGUOUS_ONLY) &&
-		    mesh_alloc_create(sm.conf->topo, info->name, NULL,
-				      &sm.contig, NULL))
-			sm.contig = NULL;
-	}
-	if (sm.contig)
-		verbose("%s: --contiguous jobs fall back to %s when %s returns a scattered set",
-			plugin_type, mesh_alloc_name(sm.contig),
-			mesh_alloc_name(sm.alloc));
+	verbose("%s: --contiguous jobs fall back to %s when %s returns a scattered set",
+		plugin_type, mesh_alloc_name(sm.contig),
+		mesh_alloc_name(sm.alloc));
 }
 
 /* Names of the Slurm nodes in index order; xfree() the array. */

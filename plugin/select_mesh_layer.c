@@ -127,53 +127,14 @@ static int _other_alone(struct mesh_try *t, bitstr_t *orig, uint16_t mode,
 }
 
 /*
- * RUN_NOW: the allocator's choice among the nodes that fit, verified by
- * cons_tres; else cons_tres's own choice (not for --contiguous, which
- * means a sub-mesh here); else preemption, unless nodes of earlier
- * preemptions are still completing and the job fits once they are free.
- */
-static int _layer_run_now(struct mesh_try *t, list_t *candidates,
-			  list_t **preemptees)
-{
-	bitstr_t *orig = bit_copy(t->avail);
-	struct sm_fit f;
-	int rc;
-
-	t->placed_alone = false;
-	sm_fit_alloc(&f, t->job_ptr);
-	sm_fit_build(&f, NULL, 0, 0);
-	sm_fit_use(&f, orig);
-	rc = _place_verified(t, orig, &f, NULL, NULL);
-	if (rc != SLURM_SUCCESS && !t->job_ptr->details->contiguous)
-		rc = _other_alone(t, orig, SELECT_MODE_RUN_NOW, NULL, NULL);
-	if (rc != SLURM_SUCCESS && candidates && list_count(candidates) &&
-	    preemptees) {
-		t->fit = &f;
-		if (!sm_fits_after_completion(t, orig))
-			rc = sm_preempt_fewest(t, orig, candidates,
-					       preemptees);
-		t->fit = NULL;
-	}
-	if (rc == SLURM_SUCCESS) {
-		/* job_begin follows at once, under the same slurmctld locks */
-		sm.contig_job_id = t->used_contig && !t->placed_alone ?
-			t->job_ptr->job_id : 0;
-		sm.other_job_id = t->placed_alone ? t->job_ptr->job_id : 0;
-	} else
-		bit_copybits(t->avail, orig);
-	sm_fit_free(&f);
-	FREE_NULL_BITMAP(orig);
-	return rc;
-}
-
-/*
  * Preemption over cons_tres: the victims sm_preempt_fewest() chose, with
  * the allocator's placement on the nodes that fit without them; cons_tres
  * preempts among exactly those on that placement, or, refusing, chooses
  * with all candidates as it would alone.
  */
-extern int sm_layer_preempt(struct mesh_try *t, bitstr_t *orig,
-			    list_t *victims, list_t *candidates, list_t **preemptees)
+static int _layer_preempt(struct mesh_try *t, bitstr_t *orig,
+			  list_t *victims, list_t *candidates,
+			  list_t **preemptees)
 {
 	struct sm_fit *f = t->fit;
 	uint32_t *ids;
@@ -187,6 +148,50 @@ extern int sm_layer_preempt(struct mesh_try *t, bitstr_t *orig,
 	if (rc != SLURM_SUCCESS)
 		rc = _other_alone(t, orig, SELECT_MODE_RUN_NOW, candidates,
 				  preemptees);
+	return rc;
+}
+
+/*
+ * RUN_NOW: the allocator's choice among the nodes that fit, verified by
+ * cons_tres; else cons_tres's own choice (not for --contiguous, which
+ * means a sub-mesh here); else preemption, unless nodes of earlier
+ * preemptions are still completing and the job fits once they are free.
+ */
+static int _layer_run_now(struct mesh_try *t, list_t *candidates,
+			  list_t **preemptees)
+{
+	bitstr_t *orig = bit_copy(t->avail);
+	list_t *victims = NULL;
+	struct sm_fit f;
+	int rc;
+
+	t->placed_alone = false;
+	sm_fit_alloc(&f, t->job_ptr);
+	sm_fit_build(&f, NULL, 0, 0);
+	sm_fit_use(&f, orig);
+	rc = _place_verified(t, orig, &f, NULL, NULL);
+	if (rc != SLURM_SUCCESS && !t->job_ptr->details->contiguous)
+		rc = _other_alone(t, orig, SELECT_MODE_RUN_NOW, NULL, NULL);
+	if (rc != SLURM_SUCCESS && candidates && list_count(candidates) &&
+	    preemptees) {
+		t->fit = &f;
+		if (!sm_fits_after_completion(t, orig) &&
+		    sm_preempt_fewest(t, orig, candidates, &victims) ==
+		    SLURM_SUCCESS)
+			rc = _layer_preempt(t, orig, victims, candidates,
+					    preemptees);
+		t->fit = NULL;
+	}
+	FREE_NULL_LIST(victims);
+	if (rc == SLURM_SUCCESS) {
+		/* job_begin follows at once, under the same slurmctld locks */
+		sm.contig_job_id = t->used_contig && !t->placed_alone ?
+			t->job_ptr->job_id : 0;
+		sm.other_job_id = t->placed_alone ? t->job_ptr->job_id : 0;
+	} else
+		bit_copybits(t->avail, orig);
+	sm_fit_free(&f);
+	FREE_NULL_BITMAP(orig);
 	return rc;
 }
 

@@ -1,7 +1,8 @@
 /*****************************************************************************\
  *  select_mesh_place.c - select/mesh placement: the free map, the
- *  job's hints, the allocator call with its node counts and CPU minimum,
- *  job_resrcs for whole nodes, and the RUN_NOW decision.
+ *  job's hints, the allocator call with its node counts, CPU minimum and
+ *  weight tiers.  The decisions that use it (RUN_NOW, WILL_RUN,
+ *  preemption, sharing) call down to it.
  *****************************************************************************
  *  Copyright (C) 2026 The slurm-mesh authors.
  *
@@ -31,6 +32,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "job_hints.h"
 #include "select_mesh.h"
 
 /*
@@ -121,40 +123,11 @@ extern int sm_free_map(bitstr_t *avail, const uint16_t *use,
 	return 0;
 }
 
-/*
- * Per-job hints (shape, I/O intensity, communication pattern) from the
- * job's SPANK environment (spank_mesh.so, validated at submission), and
- * for what the job does not say, the defaults of mesh.conf.
- * NOTE: caller holds mesh_mutex.
- */
+/* NOTE: caller holds mesh_mutex (sm.conf). */
 extern void sm_job_hints_locked(job_record_t *job_ptr,
 				struct mesh_request *r)
 {
-	const struct mesh_job_hints *def = &sm.conf->hint_defaults;
-	struct mesh_job_hints h;
-	struct mesh_diag d;
-	char buf[512];
-	int i;
-
-	mesh_hints_init(&h);
-	mesh_diag_clear(&d);
-	if (job_ptr->spank_job_env_size &&
-	    mesh_hints_from_env((const char *const *) job_ptr->spank_job_env,
-				job_ptr->spank_job_env_size, &h, &d)) {
-		mesh_diag_format(&d, buf, sizeof(buf));
-		error("%s: %pJ: ignoring a bad hint: %s", plugin_type,
-		      job_ptr, buf);
-	}
-	if (!h.shape[0])
-		memcpy(h.shape, def->shape, sizeof(h.shape));
-	if (h.io_intensity < 0)
-		h.io_intensity = def->io_intensity;
-	if (h.comm == MESH_COMM_UNKNOWN)
-		h.comm = def->comm;
-	for (i = 0; i < MESH_MAX_DIMS; i++)
-		r->shape[i] = h.shape[i];
-	r->io_intensity = h.io_intensity;
-	r->comm = h.comm;
+	mesh_job_hints(sm.conf, job_ptr, plugin_type, r);
 }
 
 /*
@@ -382,50 +355,6 @@ extern int sm_try_place(struct mesh_try *t)
 	return rc ? SLURM_ERROR : SLURM_SUCCESS;
 }
 
-/* Fill job_ptr->job_resrcs for whole nodes, as slurmctld requires. */
-static void _build_resources(job_record_t *job_ptr, bitstr_t *bitmap)
-{
-	job_resources_t *jr;
-	node_record_t *node_ptr;
-	int i, j = 0, k = -1, n = bit_set_count(bitmap);
-	uint16_t cpus;
-
-	if (job_ptr->job_resrcs)	/* requeued job */
-		free_job_resources(&job_ptr->job_resrcs);
-	jr = job_ptr->job_resrcs = create_job_resources();
-	jr->cpu_array_reps = xcalloc(n, sizeof(uint32_t));
-	jr->cpu_array_value = xcalloc(n, sizeof(uint16_t));
-	jr->cpus = xcalloc(n, sizeof(uint16_t));
-	jr->cpus_used = xcalloc(n, sizeof(uint16_t));
-	jr->memory_allocated = xcalloc(n, sizeof(uint64_t));
-	jr->memory_used = xcalloc(n, sizeof(uint64_t));
-	jr->nhosts = n;
-	jr->node_bitmap = bit_copy(bitmap);
-	jr->nodes = bitmap2node_name(bitmap);
-	jr->ncpus = job_ptr->total_cpus;
-	jr->threads_per_core = job_ptr->details->mc_ptr ?
-		job_ptr->details->mc_ptr->threads_per_core : NO_VAL16;
-	jr->cr_type = slurm_conf.select_type_param;
-	if (build_job_resources(jr))
-		error("%s: %s: build_job_resources: %m", plugin_type, __func__);
-	for (i = 0; i < bit_size(bitmap); i++) {
-		if (!bit_test(bitmap, i) || !(node_ptr = node_record_table_ptr[i]))
-			continue;
-		cpus = node_ptr->config_ptr->cpus;
-		jr->cpus[j] = cpus;
-		if (k < 0 || jr->cpu_array_value[k] != cpus) {
-			jr->cpu_array_cnt++;
-			jr->cpu_array_value[++k] = cpus;
-		}
-		jr->cpu_array_reps[k]++;
-		if (set_job_resources_node(jr, j))
-			error("%s: %s: set_job_resources_node: %m",
-			      plugin_type, __func__);
-		j++;
-	}
-}
-
-
 /* Try to place with the usage use[], on the nodes of orig. */
 extern int sm_place_with(struct mesh_try *t, bitstr_t *orig,
 			 uint16_t *use)
@@ -433,35 +362,4 @@ extern int sm_place_with(struct mesh_try *t, bitstr_t *orig,
 	bit_copybits(t->avail, orig);
 	t->busy = use;
 	return sm_try_place(t);
-}
-
-
-/*
- * RUN_NOW: place on free nodes.  Only if that fails, preempt the fewest
- * candidates, unless nodes of earlier preemptions are still completing
- * and the job fits once they are free.
- */
-extern int sm_run_now(struct mesh_try *t, list_t *candidates,
-		      list_t **preemptees)
-{
-	bitstr_t *orig = bit_copy(t->avail);
-	int rc;
-	uint16_t m = sm_max_share(t->job_ptr);
-
-	t->busy = sm.busy;
-	rc = sm_try_place(t);
-	if (rc != SLURM_SUCCESS && m > 1)
-		rc = sm_run_shared(t, orig, m);
-	if (rc != SLURM_SUCCESS && candidates && list_count(candidates) &&
-	    preemptees && !sm_fits_after_completion(t, orig))
-		rc = sm_preempt_fewest(t, orig, candidates, preemptees);
-	if (rc == SLURM_SUCCESS) {
-		_build_resources(t->job_ptr, t->avail);
-		/* job_begin follows at once, under the same slurmctld locks */
-		sm.contig_job_id = t->used_contig ? t->job_ptr->job_id : 0;
-	} else
-		bit_copybits(t->avail, orig);
-	t->busy = sm.busy;
-	FREE_NULL_BITMAP(orig);
-	return rc;
 }

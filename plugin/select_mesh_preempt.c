@@ -306,15 +306,15 @@ static int _choose_victims(struct victims *vs, struct mesh_try *t,
  * final placement is the allocator's choice on the free nodes plus
  * exactly the victims' nodes; the victims returned are those it uses.
  * Over cons_tres, cons_tres then preempts among exactly those on that
- * placement (sm_layer_preempt()).
- * RET SLURM_SUCCESS with t->avail the choice and *preemptees the victims,
- * or SLURM_ERROR.
+ * placement (select_mesh_layer.c).
+ * RET SLURM_SUCCESS with t->avail the choice and *victims a new list of
+ * the jobs to preempt, or SLURM_ERROR with *victims untouched.
  */
 extern int sm_preempt_fewest(struct mesh_try *t, bitstr_t *orig,
-			     list_t *candidates, list_t **preemptees)
+			     list_t *candidates, list_t **victims)
 {
 	struct victims vs;
-	list_t *chosen = NULL;
+	list_t *chosen;
 	char *names = NULL;
 	int i, rc = SLURM_ERROR;
 
@@ -333,17 +333,9 @@ extern int sm_preempt_fewest(struct mesh_try *t, bitstr_t *orig,
 		log_flag(SELECT_TYPE, "%s: %pJ preempts %d of %d candidate(s): %s",
 			 plugin_type, t->job_ptr, list_count(chosen), vs.n,
 			 names);
-		if (t->fit)
-			rc = sm_layer_preempt(t, orig, chosen, candidates,
-					      preemptees);
-		else {
-			if (!*preemptees)
-				*preemptees = list_create(NULL);
-			list_transfer(*preemptees, chosen);
-			rc = SLURM_SUCCESS;
-		}
+		*victims = chosen;
+		rc = SLURM_SUCCESS;
 	}
-	FREE_NULL_LIST(chosen);
 	xfree(names);
 	_victims_free(&vs);
 	return rc;

@@ -54,6 +54,11 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 static uint32_t *mesh_rank;
 static uint32_t mesh_rank_cnt;
 static struct mesh_conf *mconf;
+/* mesh.conf's allocator, and a contiguous-only one for --contiguous jobs
+ * when it is not (NULL then): eval_nodes places with them (24.05+). */
+static struct mesh_allocator *alloc, *contig;
+/* Bumped at every ranking: slurmctld re-sorts its node table after it. */
+static uint32_t generation;
 
 extern int init(void)
 {
@@ -61,13 +66,31 @@ extern int init(void)
 	return SLURM_SUCCESS;
 }
 
-extern int fini(void)
+extern int tm_fini(void)
 {
 	xfree(mesh_rank);
 	mesh_rank_cnt = 0;
+	mesh_alloc_destroy(alloc);
+	mesh_alloc_destroy(contig);
+	alloc = contig = NULL;
 	mesh_conf_destroy(mconf);
 	mconf = NULL;
 	return SLURM_SUCCESS;
+}
+
+extern const struct mesh_conf *tm_conf(void)
+{
+	return mconf;
+}
+
+extern struct mesh_allocator *tm_alloc(bool contiguous)
+{
+	return contiguous && contig ? contig : alloc;
+}
+
+extern uint32_t tm_generation(void)
+{
+	return generation;
 }
 
 /* At startup a problem is fatal (no order yet); at reconfigure it is
@@ -88,6 +111,7 @@ static void _conf_problem(bool is_fatal, const char *what,
 static bool _load_conf(void)
 {
 	struct mesh_conf *c = NULL;
+	struct mesh_allocator *a = NULL, *ca = NULL;
 	struct mesh_diag d;
 	const char **names;
 	const char *sc = slurm_conf.slurm_conf;
@@ -132,17 +156,32 @@ static bool _load_conf(void)
 		mesh_conf_destroy(c);
 		return false;
 	}
+	if (mesh_alloc_create(c->topo, c->allocator, c->alloc_params, &a,
+			      &d)) {
+		_conf_problem(startup, "allocator", &d);
+		xfree(order);
+		xfree(rank);
+		mesh_conf_destroy(c);
+		return false;
+	}
+	if (!(mesh_alloc_flags(a) & MESH_ALLOC_CONTIGUOUS_ONLY))
+		(void) mesh_alloc_create_contiguous(c->topo, &ca);
 	for (r = 0; r < c->topo->nodes; r++)
 		rank[order[r]] = r;
 	xfree(order);
 	xfree(mesh_rank);
+	mesh_alloc_destroy(alloc);
+	mesh_alloc_destroy(contig);
 	mesh_conf_destroy(mconf);
 	mesh_rank = rank;
 	mesh_rank_cnt = c->topo->nodes;
 	mconf = c;
-	info("%s: %s: %u nodes ranked along the %s curve of a %dx%dx%d mesh",
+	alloc = a;
+	contig = ca;
+	info("%s: %s: %u nodes ranked along the %s curve of a %dx%dx%d mesh%s%s",
 	     plugin_type, path, c->n_named, mesh_curve_name(c->curve),
-	     c->topo->dim[0], c->topo->dim[1], c->topo->dim[2]);
+	     c->topo->dim[0], c->topo->dim[1], c->topo->dim[2],
+	     TM_PLACES ? ", placed by " : "", TM_PLACES ? c->allocator : "");
 	return true;
 }
 
@@ -158,6 +197,7 @@ extern bool tm_generate_node_ranking(void)
 	int i;
 
 	(void) _load_conf();
+	generation++;
 	if (!mconf)
 		return false;
 	for (i = 0; i < node_record_count; i++) {

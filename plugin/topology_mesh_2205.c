@@ -18,6 +18,11 @@
 
 #include "topology_mesh.h"
 
+extern int fini(void)
+{
+	return tm_fini();
+}
+
 /* Switch records would make select/linear and cons_tres use their tree
  * algorithms: build none. */
 extern int topo_build_config(void)

@@ -2,10 +2,10 @@
  *  topology_mesh_2411.c - topology/mesh's entry points on Slurm 24.11.
  *
  *  24.11 asks a topology plugin for fourteen operations.  topology/mesh
- *  ranks the nodes along mesh.conf's curve (as on 22.05) and leaves node
- *  choice inside cons_tres to topology/common's stock evaluation, which
- *  then walks the nodes in curve order; everything else is what
- *  topology/default does.  No switch records or blocks are built.
+ *  ranks the nodes along mesh.conf's curve (as on 22.05) and chooses each
+ *  job's nodes inside cons_tres with mesh.conf's allocator
+ *  (topology_mesh_eval.c); everything else is what topology/default does.
+ *  No switch records or blocks are built.
  *****************************************************************************
  *  Copyright (C) 2026 The slurm-mesh authors.
  *
@@ -25,10 +25,17 @@
 #include "src/plugins/topology/common/common_topo.h"
 
 #include "topology_mesh.h"
+#include "topology_mesh_eval.h"
 
 /* Unique among topology plugins (Slurm's are 100-103); packed with the
  * topology info: never change it. */
 const uint32_t plugin_id = 190;
+
+extern int fini(void)
+{
+	tm_eval_fini();
+	return tm_fini();
+}
 
 extern int topology_p_build_config(void)
 {
@@ -37,7 +44,7 @@ extern int topology_p_build_config(void)
 
 extern int topology_p_eval_nodes(topology_eval_t *topo_eval)
 {
-	return common_topo_choose_nodes(topo_eval);
+	return tm_eval_nodes(topo_eval);
 }
 
 extern int topology_p_whole_topo(bitstr_t *node_mask)

@@ -228,6 +228,37 @@ START_TEST(test_alloc_errors)
 }
 END_TEST
 
+/* The contiguous fallback of the Slurm plugins: a contiguous-only
+ * allocator, which on a 4x4 with the two top-left nodes busy places 4 as
+ * a full 2x2 block where mc1x1 may return a scattered set. */
+START_TEST(test_alloc_create_contiguous)
+{
+	struct fixture f;
+	struct mesh_allocator *c = NULL;
+	struct mesh_metrics m;
+	struct mesh_request req;
+	struct mesh_view v;
+	uint32_t out[16];
+	int r;
+
+	fx_init(&f, "4x4", "##..#...........", "mc1x1");
+	ck_assert_int_eq(mesh_alloc_create_contiguous(f.t, &c), 0);
+	ck_assert_ptr_nonnull(c);
+	ck_assert(mesh_alloc_flags(c) & MESH_ALLOC_CONTIGUOUS_ONLY);
+	for (r = 0; r < 3; r++) {
+		memset(&req, 0, sizeof(req));
+		req.nodes = (uint32_t) (4 + 2 * r);
+		v = (struct mesh_view){ f.t, f.free_map, NULL, 0 };
+		ck_assert_int_eq(mesh_alloc_place(c, &v, &req, out), 0);
+		ck_assert_int_eq(mesh_metrics_compute(f.t, out, req.nodes, &m),
+				 0);
+		ck_assert_uint_eq(m.nodes_affected, req.nodes);
+	}
+	mesh_alloc_destroy(c);
+	fx_fini(&f);
+}
+END_TEST
+
 /* Place k nodes with allocator name on t, from busy ('#' per busy node in
  * index order; NULL = all free), io and comm as the job's hints; the node
  * set sorted into out. */
@@ -429,6 +460,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_alloc_mc1x1_matches_definition, 0,
 			    sizeof(mc_meshes) / sizeof(mc_meshes[0]));
 	tcase_add_test(tc, test_alloc_errors);
+	tcase_add_test(tc, test_alloc_create_contiguous);
 	tcase_add_test(tc, test_alloc_required_nodes);
 	tcase_add_test(tc, test_alloc_auto_policy);
 	tcase_add_test(tc, test_alloc_auto_comm);

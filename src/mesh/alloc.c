@@ -213,6 +213,21 @@ int mesh_alloc_create(const struct mesh_topo *t, const char *name,
 				       d);
 }
 
+int mesh_alloc_create_contiguous(const struct mesh_topo *t,
+				 struct mesh_allocator **out)
+{
+	const struct mesh_alloc_info *info;
+	size_t i;
+
+	for (i = 0; i < mesh_alloc_count(); i++) {
+		info = mesh_alloc_describe(i);
+		if ((info->flags & MESH_ALLOC_CONTIGUOUS_ONLY) &&
+		    !mesh_alloc_create(t, info->name, NULL, out, NULL))
+			return 0;
+	}
+	return MESH_ENOENT;
+}
+
 int mesh__alloc_create_geom(const struct mesh_topo *t, const char *name,
 			    const char *params, const int *gdim,
 			    struct mesh_allocator **out, struct mesh_diag *d)

@@ -112,6 +112,14 @@ int mesh_alloc_create(const struct mesh_topo *t, const char *name,
 		      const char *params, struct mesh_allocator **out,
 		      struct mesh_diag *d);
 
+/** \brief The first built-in allocator that places only contiguous
+ *  sub-meshes (MESH_ALLOC_CONTIGUOUS_ONLY) and accepts t: what a Slurm
+ *  plugin falls back to for a --contiguous job when its own allocator
+ *  returned a scattered set.
+ *  \return 0, or MESH_ENOENT if none accepts t; *out untouched then. */
+int mesh_alloc_create_contiguous(const struct mesh_topo *t,
+				 struct mesh_allocator **out);
+
 /** \brief Free; NULL is a no-op. */
 void mesh_alloc_destroy(struct mesh_allocator *a);
 

@@ -26,7 +26,7 @@
 #   - slurmctld restart and scontrol reconfigure: running jobs keep their
 #     nodes and GPUs, new jobs never overlap them.
 . "$(dirname "$0")/lib.sh"
-mesh_not_on 2411 "SelectTypeParameters=OTHER_CONS_TRES is gone since Slurm 24.05 (fatal at parse); over cons_tres, 24.11 places through topology/mesh (topology_mesh.sh, topology_mesh_gres.sh)"
+mesh_not_on 2411 "SelectTypeParameters=OTHER_CONS_TRES is gone since Slurm 24.05 (fatal at parse); over cons_tres, 24.11 places through topology/mesh (topology_eval.sh, topology_mesh.sh)"
 mesh_setup cons_tres
 
 common=(--gres gpu:2 --node-params "CPUs=4 RealMemory=4000"

@@ -6,7 +6,8 @@
 # without a hint gets mesh.conf's DefaultMeshShape=.  A bad value, or a
 # shape whose volume is not the job's node count, is refused by sbatch,
 # salloc or srun with a clear message; mc1x1, which ignores shapes, says
-# so in SystemComment.
+# so in SystemComment.  Allocator=auto's per-job choice runs under
+# select/mesh, and on 24.11 under cons_tres with topology/mesh.
 . "$(dirname "$0")/lib.sh"
 mesh_setup hints
 
@@ -159,27 +160,30 @@ got_nodes() { hosts "$(job_field "$1" NodeList)" | sort -V | paste -sd ' '; }
 
 printf 'Dimensions=4x4\nNodes=n[0-15]\nIONodes=n[0,4,8,12]\nAllocator=auto\n' \
     >"$work/mesh-auto.conf"
-d="$work/auto"
-if ! cluster_start "$d" --select select/mesh --mesh-conf "$work/mesh-auto.conf" \
-    --extra-slurm-conf "PlugStackConfig=$work/plugstack.conf"; then
-    fail "auto: cluster start"
-else
+auto_case() {   # label cluster.sh-options...
+    local label=$1 d="$work/$1" want got busy other a b c
+    shift
+    if ! cluster_start "$d" --mesh-conf "$work/mesh-auto.conf" \
+        --extra-slurm-conf "PlugStackConfig=$work/plugstack.conf" "$@"; then
+        fail "$label: cluster start"
+        return
+    fi
     want=$(expect_nodes plas 4)
     a=$(submit -N4 -t 5 --io-intensity=0.9 --wrap 'sleep 300')
     wait_state "$a" RUNNING 30; got=$(got_nodes "$a")
     if [ -n "$want" ] && [ "$got" = "$want" ]; then
-        pass "auto: --io-intensity=0.9 gets plas's nodes $got"
+        pass "$label: --io-intensity=0.9 gets plas's nodes $got"
     else
-        fail "auto: --io-intensity=0.9 got '$got', plas gives '$want'"
+        fail "$label: --io-intensity=0.9 got '$got', plas gives '$want'"
     fi
     busy=$got
     want=$(expect_nodes mc1x1 4 $busy)
     b=$(submit -N4 -t 5 --io-intensity=0.1 --comm=all-to-all --wrap 'sleep 300')
     wait_state "$b" RUNNING 30; got=$(got_nodes "$b")
     if [ -n "$want" ] && [ "$got" = "$want" ]; then
-        pass "auto: --comm=all-to-all gets mc1x1's block $got beside the I/O job"
+        pass "$label: --comm=all-to-all gets mc1x1's block $got beside the I/O job"
     else
-        fail "auto: --comm=all-to-all got '$got', mc1x1 gives '$want' (busy: $busy)"
+        fail "$label: --comm=all-to-all got '$got', mc1x1 gives '$want' (busy: $busy)"
     fi
     busy="$busy $got"
     want=$(expect_nodes hilbert-bf 2 $busy)
@@ -188,11 +192,18 @@ else
     wait_state "$c" RUNNING 30; got=$(got_nodes "$c")
     if [ -n "$want" ] && [ "$got" = "$want" ] && [ -n "$other" ] &&
         [ "$want" != "$other" ]; then
-        pass "auto: --comm=none gets hilbert-bf's $got (mc1x1 would give $other)"
+        pass "$label: --comm=none gets hilbert-bf's $got (mc1x1 would give $other)"
     else
-        fail "auto: --comm=none got '$got', hilbert-bf gives '$want', mc1x1 '$other' (busy: $busy)"
+        fail "$label: --comm=none got '$got', hilbert-bf gives '$want', mc1x1 '$other' (busy: $busy)"
     fi
     sl scancel "$a" "$b" "$c"
     "$CLUSTER" stop --dir "$d" >/dev/null 2>&1
-fi
+}
+auto_case auto --select select/mesh
+# On 24.11 topology/mesh places inside cons_tres with the same hints and
+# policy (topology_p_eval_nodes): the same three jobs, the same nodes.
+[ "$mesh_series" = 2205 ] ||
+    auto_case topology-auto --select select/cons_tres \
+        --extra-slurm-conf "SelectTypeParameters=CR_Core" \
+        --extra-slurm-conf "TopologyPlugin=topology/mesh"
 mesh_finish
