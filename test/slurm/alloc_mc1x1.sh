@@ -26,7 +26,7 @@ for j in "${ids[@]}"; do
         *) fail "job $j on $nl: SystemComment='$c' (want a 2x2 block, avgdist 1.33)" ;;
     esac
     out=$(SLURM_CONF=$conf "$SMESH" show job "$j" 2>&1)
-    if echo "$out" | grep -q "BBox=2x2x1 SumDist=8 AvgDist=1.33"; then
+    if echo "$out" | grep >/dev/null "BBox=2x2x1 SumDist=8 AvgDist=1.33"; then
         pass "smesh show job $j: $(echo "$out" | grep Coords)"
     else
         fail "smesh show job $j: $out"
@@ -36,7 +36,7 @@ n=$(echo "$all" | tr ' ' '\n' | grep . | sort -u | grep -c .)
 if [ "$n" -eq 16 ]; then pass "the four jobs tile the 4x4 mesh"; else fail "four jobs cover $n distinct nodes"; fi
 out=$(SLURM_CONF=$conf "$SMESH" show job 424242 2>&1)
 rc=$?
-[ $rc -eq 1 ] && echo "$out" | grep -q "424242: Invalid job id" \
+[ $rc -eq 1 ] && echo "$out" | grep >/dev/null "424242: Invalid job id" \
     && pass "smesh show job 424242 (no such job): $out" \
     || fail "smesh on a missing job: rc=$rc: $out"
 map=$(SLURM_CONF=$conf "$SMESH" show mesh 2>&1)

@@ -57,7 +57,7 @@ refused() {
     local out rc
     out=$(./configure -q --with-slurm-source="$2" 2>&1)
     rc=$?
-    if [ $rc -ne 0 ] && echo "$out" | grep -q "$3"; then
+    if [ $rc -ne 0 ] && echo "$out" | grep >/dev/null "$3"; then
         ok "$1 refused: $(echo "$out" | grep error: | head -1)"
     else
         ko "$1 not refused (rc=$rc): $out"
@@ -70,7 +70,7 @@ refused "unsupported release 23.02.7" "$work/old" \
 refused "source without a build tree" "$work/outside" "no configured build of"
 out=$(./configure --with-slurm-source="$work/outside" \
     --with-slurm-build="$work/outside-build" 2>&1)
-if [ $? -eq 0 ] && echo "$out" | grep -q "Slurm release of $work/outside-build\.\.\. " &&
+if [ $? -eq 0 ] && echo "$out" | grep >/dev/null "Slurm release of $work/outside-build\.\.\. " &&
         grep -q "^HAVE_SLURM_TRUE=''" config.log; then
     ok "build tree outside the source tree accepted (--with-slurm-build)"
 else

@@ -173,7 +173,7 @@ out=$("$CLUSTER" start --dir "$baddir" --mesh 4x4 --select select/doesnotexist \
       --timeout 30 2>&1)
 rc=$?
 dt=$((SECONDS - t0))
-if [ "$rc" -ne 0 ] && echo "$out" | grep -q "Can't find plugin for select/doesnotexist" \
+if [ "$rc" -ne 0 ] && echo "$out" | grep >/dev/null "Can't find plugin for select/doesnotexist" \
         && [ "$dt" -lt 15 ]; then
     pass "invalid SelectType: start failed (rc=$rc, ${dt}s) with log tail"
 else

@@ -46,7 +46,7 @@ else
     sl scancel "$j"
     # Bad values are refused at submission, naming the value.
     out=$(cd "$work/jobs" && sl sbatch -N1 --io-intensity=1.5 --wrap true 2>&1)
-    if [ $? -ne 0 ] && echo "$out" | grep -q '1.5'; then
+    if [ $? -ne 0 ] && echo "$out" | grep >/dev/null '1.5'; then
         pass "--io-intensity=1.5 refused: $(echo "$out" | head -1)"
     else
         fail "--io-intensity=1.5 not refused: $out"
@@ -56,21 +56,21 @@ else
     # and the value, and no job reaches slurmctld.
     out=$(cd "$work/jobs" && sl salloc -N1 -J badhint --comm=ring true 2>&1)
     rc=$?
-    if [ $rc -ne 0 ] && echo "$out" | grep -q 'comm.*ring'; then
+    if [ $rc -ne 0 ] && echo "$out" | grep >/dev/null 'comm.*ring'; then
         pass "salloc --comm=ring refused: $(echo "$out" | grep -m1 ring)"
     else
         fail "salloc --comm=ring not refused (rc=$rc): $out"
     fi
     out=$(cd "$work/jobs" && sl srun -N1 -J badhint --mesh-shape=4y2 true 2>&1)
     rc=$?
-    if [ $rc -ne 0 ] && echo "$out" | grep -q 'mesh-shape.*4y2'; then
+    if [ $rc -ne 0 ] && echo "$out" | grep >/dev/null 'mesh-shape.*4y2'; then
         pass "srun --mesh-shape=4y2 refused: $(echo "$out" | grep -m1 4y2)"
     else
         fail "srun --mesh-shape=4y2 not refused (rc=$rc): $out"
     fi
     out=$(cd "$work/jobs" && sl srun -N1 -J badhint --io-intensity=-0.2 true 2>&1)
     rc=$?
-    if [ $rc -ne 0 ] && echo "$out" | grep -q 'io-intensity.*-0.2'; then
+    if [ $rc -ne 0 ] && echo "$out" | grep >/dev/null 'io-intensity.*-0.2'; then
         pass "srun --io-intensity=-0.2 refused: $(echo "$out" | grep -m1 -- -0.2)"
     else
         fail "srun --io-intensity=-0.2 not refused (rc=$rc): $out"
@@ -91,7 +91,7 @@ else
         if [ "${cmd[0]}" = srun ]; then cmd+=(true); else cmd+=(--wrap true); fi
         out=$(cd "$work/jobs" && sl "${cmd[@]}" 2>&1)
         rc=$?
-        if [ $rc -ne 0 ] && echo "$out" | grep -q -- "${c#*|}"; then
+        if [ $rc -ne 0 ] && echo "$out" | grep >/dev/null -- "${c#*|}"; then
             pass "${c%%|*} refused: $(echo "$out" | grep -m1 -- "${c#*|}")"
         else
             fail "${c%%|*} not refused as wanted (rc=$rc): $out"

@@ -8,11 +8,11 @@ d="$work/c"
 cluster_start "$d" --allocator mc1x1 \
     --extra-slurm-conf EnforcePartLimits=ALL || { fail "cluster start"; exit 1; }
 out=$(cd "$work/jobs" && sl sbatch -N17 --wrap 'sleep 1' 2>&1); rc=$?
-[ "$rc" -ne 0 ] && echo "$out" | grep -q "Node count specification invalid\|Requested node configuration is not available\|More processors requested than permitted" \
+[ "$rc" -ne 0 ] && echo "$out" | grep >/dev/null "Node count specification invalid\|Requested node configuration is not available\|More processors requested than permitted" \
     && pass "-N17 on 16 nodes refused: $out" || fail "-N17: rc=$rc $out"
 # A contiguous 5-node sub-mesh does not exist in 4x4 (5 = 5x1 does not fit).
 out=$(cd "$work/jobs" && sl sbatch -N5 --contiguous --wrap 'sleep 1' 2>&1); rc=$?
-[ "$rc" -ne 0 ] && echo "$out" | grep -q "Requested node configuration is not available" \
+[ "$rc" -ne 0 ] && echo "$out" | grep >/dev/null "Requested node configuration is not available" \
     && pass "--contiguous -N5 refused: $out" || fail "--contiguous -N5: rc=$rc $out"
 out=$(cd "$work/jobs" && sl sbatch -N3 -w n0,n1,n2,n3 --wrap 'sleep 1' 2>&1); rc=$?
 if [ "$mesh_series" = 2205 ]; then

@@ -28,27 +28,27 @@ n=$(echo "$out" | grep -cE "^JobId=${a}_[1-3] JobState=RUNNING NumNodes=2 ")
 [ "$n" -eq 3 ] && pass "smesh show job $a shows the 3 tasks: $(echo "$out" | grep -o "^JobId=[^ ]*" | tr '\n' ' ')" \
     || fail "smesh show job $a: $out"
 out=$(smesh show job "${a}_2")
-if [ "$(echo "$out" | grep -c '^JobId=')" -eq 1 ] && echo "$out" | grep -q "^JobId=${a}_2 JobState=RUNNING NumNodes=2 " &&
-    echo "$out" | grep -q "^BBox="; then
+if [ "$(echo "$out" | grep -c '^JobId=')" -eq 1 ] && echo "$out" | grep >/dev/null "^JobId=${a}_2 JobState=RUNNING NumNodes=2 " &&
+    echo "$out" | grep >/dev/null "^BBox="; then
     pass "smesh show job ${a}_2: $(echo "$out" | head -1)"
 else
     fail "smesh show job ${a}_2: $out"
 fi
 out=$(smesh show job "$h")
-if echo "$out" | grep -q "^JobId=$h+0 JobState=RUNNING NumNodes=2 " &&
-    echo "$out" | grep -q "^JobId=$h+1 JobState=RUNNING NumNodes=3 "; then
+if echo "$out" | grep >/dev/null "^JobId=$h+0 JobState=RUNNING NumNodes=2 " &&
+    echo "$out" | grep >/dev/null "^JobId=$h+1 JobState=RUNNING NumNodes=3 "; then
     pass "smesh show job $h shows both components: $(echo "$out" | grep -o "^JobId=[^ ]* [^ ]* [^ ]*" | tr '\n' ' ')"
 else
     fail "smesh show job $h: $out"
 fi
 out=$(smesh show job "$h+1")
-if [ "$(echo "$out" | grep -c '^JobId=')" -eq 1 ] && echo "$out" | grep -q "^JobId=$h+1 .*NumNodes=3 "; then
+if [ "$(echo "$out" | grep -c '^JobId=')" -eq 1 ] && echo "$out" | grep >/dev/null "^JobId=$h+1 .*NumNodes=3 "; then
     pass "smesh show job $h+1: $(echo "$out" | head -1)"
 else
     fail "smesh show job $h+1: $out"
 fi
 out=$(smesh show job "${a}_9"); rc=$?
-[ $rc -eq 1 ] && echo "$out" | grep -q "no such array task" && pass "smesh show job ${a}_9: $out" \
+[ $rc -eq 1 ] && echo "$out" | grep >/dev/null "no such array task" && pass "smesh show job ${a}_9: $out" \
     || fail "smesh show job ${a}_9: rc=$rc $out"
 map=$(smesh show mesh)
 if echo "$map" | grep -qE "job ${a}_3 +RUNNING" && echo "$map" | grep -qE "job $h\+1 +RUNNING"; then
