@@ -147,7 +147,7 @@ apt_install "${BUILD_PKGS[@]}" "${SLURM_PKGS[@]}" "${SLURM_BUILD_DEPS[@]}"
 phase_end
 
 if dpkg-query -W -f='${Status}' slurm-wlm-emulator 2>/dev/null \
-        | grep -q 'install ok installed'; then
+        | grep 'install ok installed' >/dev/null; then
     log "WARNING: slurm-wlm-emulator is installed; it switches the"
     log "  slurmctld/slurmd/slurmstepd alternatives to emulator builds."
     log "  slurm-mesh always calls /usr/sbin/*-wlm explicitly."

@@ -88,7 +88,7 @@ acct=$dir/acct
 
 wait_port() {   # port secs what logfile
     local end=$((SECONDS + $2))
-    until listening_ports | grep -qx "$1"; do
+    until listening_ports | grep -x "$1" >/dev/null; do
         if [ "$SECONDS" -ge "$end" ]; then
             tail -n 30 "$4" >&2 2>/dev/null || true
             die "$3 did not listen on port $1 within $2 s (log: $4)"

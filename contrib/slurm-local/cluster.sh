@@ -235,7 +235,7 @@ mesh_node_count() {
 sl() { SLURM_CONF=$(conf_file) timeout 10 "$@"; }
 
 ctld_pings() {
-    sl scontrol ping 2>/dev/null | grep -q 'is UP'
+    sl scontrol ping 2>/dev/null | grep 'is UP' >/dev/null
 }
 
 tail_ctld_log() {
@@ -281,7 +281,7 @@ stepd_sessions() {
         case "$comm" in slurmstepd*) ;; *) continue ;; esac
         cand+=("$pid $sid")
         if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" \
-                | grep -qxF "SLURM_CONF=$conf"; then
+                | grep -xF "SLURM_CONF=$conf" >/dev/null; then
             ours+="$pid "
         else
             fds+=("/proc/$pid/fd")

@@ -139,7 +139,7 @@ unshare --mount --propagation private -- /bin/bash -c '
     exec chroot "$root" /usr/bin/env -i "${envv[@]}" /bin/sh -c "cd / && exec \"\$@\"" sh "$@"
 ' run-inner "$root" "$ports_dir" "${envv[@]}" -- "$@" || rc=$?
 
-if mount | grep -qF " $root/"; then
+if mount | grep -F " $root/" >/dev/null; then
     log "WARNING: mounts under $root are still present:"
     mount | grep -F " $root/" >&2 || true
 fi

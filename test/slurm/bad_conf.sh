@@ -18,7 +18,7 @@ check_bad() {   # name expect-regex mesh.conf-text
     fi
     logs=$(cat "$d/log/slurmctld.log" "$d/log/slurmctld.stdout" 2>/dev/null)
     line=$(echo "$logs" | grep -m1 "fatal: select/mesh")
-    if echo "$line" | grep -qE "$want"; then
+    if echo "$line" | matches -E "$want"; then
         pass "$name: ${line#*] }"
     else
         fail "$name: want /$want/, log says: $(echo "$logs" | grep -i fatal | head -3)"
@@ -42,7 +42,7 @@ check_bad outside "mesh\.conf:2:Nodes: more node names than mesh positions" \
 check_bad sparse_mbs "mesh\.conf:Allocator: mbs scans all 4096 positions per decision, but the mesh names only 16 nodes" \
     "Dimensions=64x64\nNodes=n[0-15]\nAllocator=mbs\n"
 line=$(grep -m1 "allocators that work on the free nodes of a sparse mesh" "$work/sparse_mbs/log/slurmctld.log" 2>/dev/null)
-if echo "$line" | grep -q ' mc1x1,' && ! echo "$line" | grep -qE '[ ,]mbs(,|$)'; then
+if echo "$line" | matches ' mc1x1,' && ! echo "$line" | matches -E '[ ,]mbs(,|$)'; then
     pass "sparse_mbs: ${line#*] }"
 else
     fail "sparse_mbs: allocator list: '$line'"

@@ -277,7 +277,7 @@ check_resized() {   # when
     local c p
     c=$(comment) p=$(placement)
     echo "  after $1: SystemComment '$c', PLACEMENT '$p'"
-    echo "$c" | grep -qE 'sumdist=([0-9]+) avgdist=\1\.00 diam=\1' && [ "${c#mesh:v1 }" = "$p" ] \
+    echo "$c" | matches -E 'sumdist=([0-9]+) avgdist=\1\.00 diam=\1' && [ "${c#mesh:v1 }" = "$p" ] \
         && pass "select/mesh: placement text of job $r follows the resize to $want ($1)" \
         || fail "select/mesh: placement text of resized job $r ($1): '$c' / '$p'"
 }
@@ -299,6 +299,6 @@ for d in "$M" "$C"; do
     alloc "$d" $(on "$d" squeue -h -t R -o '%i') >"$d.last"
     no_double "$d.last" && pass "${d##*/}: after restart and reconfigure, new jobs ($(on "$d" squeue -h -t R | wc -l) running) overlap nothing" \
         || fail "${d##*/}: overlap after restart and reconfigure"
-    on "$d" scontrol ping | grep -q 'is UP' || fail "${d##*/}: slurmctld died"
+    on "$d" scontrol ping | matches 'is UP' || fail "${d##*/}: slurmctld died"
 done
 mesh_finish

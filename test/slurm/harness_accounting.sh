@@ -112,8 +112,8 @@ for d in "$a" "$b"; do
     dbd=$(sed -n 's/^DbdPort=//p' "$d/etc/slurmdbd.conf")
     db=$(sed -n 's/^StoragePort=//p' "$d/etc/slurmdbd.conf")
     listen=$(ss -Htln 2>/dev/null | awk '{n = split($4, x, ":"); print x[n]}')
-    if [ "$name" = meshlocal ] && echo "$listen" | grep -qx "$dbd" &&
-        echo "$listen" | grep -qx "$db"; then
+    if [ "$name" = meshlocal ] && echo "$listen" | grep -x "$dbd" >/dev/null &&
+        echo "$listen" | grep -x "$db" >/dev/null; then
         pass "${d##*/}: slurmdbd ($dbd) and MariaDB ($db) listen; sacctmgr sees cluster $name"
     else
         fail "${d##*/}: accounting: sacctmgr said '$name'; ports $dbd, $db"

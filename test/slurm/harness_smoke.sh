@@ -57,10 +57,10 @@ leftovers() {   # dir
         case "$st" in Z*) continue ;; esac
         [ "$pid" != "$$" ] || continue
         case "$comm" in slurm*|munged|sleep) ;; *) continue ;; esac
-        if tr '\0' '\n' 2>/dev/null </proc/"$pid"/cmdline | grep -qF "$d/"; then
+        if tr '\0' '\n' 2>/dev/null </proc/"$pid"/cmdline | grep -F "$d/" >/dev/null; then
             echo "$pid $comm"
         elif tr '\0' '\n' 2>/dev/null </proc/"$pid"/environ \
-                | grep -qxF "SLURM_CONF=$d/etc/slurm.conf"; then
+                | grep -xF "SLURM_CONF=$d/etc/slurm.conf" >/dev/null; then
             echo "$pid $comm"
         fi
     done

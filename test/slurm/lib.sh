@@ -184,7 +184,11 @@ no_overlap() {
     [ -z "$dup" ] || { echo "  nodes held twice: $dup"; return 1; }
 }
 
-ctld_alive() { sl scontrol ping 2>/dev/null | grep -q 'is UP'; }
+# grep -q, for pipes: grep -q exits at its first match, and under pipefail
+# the writer's SIGPIPE would then fail the pipeline.
+matches() { grep "$@" >/dev/null; }
+
+ctld_alive() { sl scontrol ping 2>/dev/null | matches 'is UP'; }
 
 mesh_finish() {
     echo "$npass passed, $nfail failed"

@@ -22,7 +22,7 @@ no_overlap && pass "no overlap" || fail "overlap"
 [ "$(job_field "$big" JobState)" = PENDING ] && pass "14-node job pending on 13 usable nodes ($(job_field "$big" Reason))" \
     || fail "14-node job is $(job_field "$big" JobState)"
 map=$(SLURM_CONF=$conf "$SMESH" show mesh)
-echo "$map" | grep -q '^  y=0 *x' && echo "$map" | grep -q '^  y=2 *..X' \
+echo "$map" | matches '^  y=0 *x' && echo "$map" | matches '^  y=2 *..X' \
     && pass "smesh shows drained/down nodes" || fail "smesh map: $map"
 echo "$map" | sed 's/^/    /'
 mesh_finish

@@ -39,11 +39,11 @@ bad_reconf() {
     else
         line=$(tail -n +"$before" "$log" | grep -m1 "fatal: select/mesh")
         keep="this reconfigure stops here"
-        tail -n +"$before" "$log" | grep -q "Resuming operation, reconfigure failed" \
+        tail -n +"$before" "$log" | matches "Resuming operation, reconfigure failed" \
             && pass "$name: the old slurmctld resumed ('Resuming operation, reconfigure failed')" \
             || fail "$name: no 'Resuming operation' in the log"
     fi
-    if echo "$line" | grep -qE "$want" && echo "$line" | grep -q "$keep"; then
+    if echo "$line" | matches -E "$want" && echo "$line" | matches "$keep"; then
         pass "$name: ${line#*] }"
     else
         fail "$name: want /$want/ and '$keep', log says: $line"
@@ -62,21 +62,21 @@ bad_reconf syntax "mesh\.conf:1:Dimensions" \
 b=$(submit -N4 -t 10 --wrap 'sleep 600')
 wait_state "$b" RUNNING 30 && pass "new job $b placed on $(job_field "$b" NodeList) with the kept mesh ($(job_comment "$b"))" \
     || fail "new job $b not started ($(job_field "$b" Reason))"
-job_comment "$b" | grep -q "alloc=mc1x1" || fail "job $b not placed by the kept allocator mc1x1"
+job_comment "$b" | matches "alloc=mc1x1" || fail "job $b not placed by the kept allocator mc1x1"
 no_overlap && pass "no node held by two running jobs" || fail "overlap"
 
 # Fix the file, with another allocator: the reconfigure must apply it.
 printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=snake-ff\n' >"$mc.tmp" && mv -f "$mc.tmp" "$mc"
 before=$(wc -l <"$log")
 sl scontrol reconfigure || fail "scontrol reconfigure with the fixed file"
-applied() { tail -n +"$before" "$log" | grep -q "select/mesh: .*allocator snake-ff"; }
+applied() { tail -n +"$before" "$log" | matches "select/mesh: .*allocator snake-ff"; }
 wait_until 20 applied || true
-tail -n +"$before" "$log" | grep -q "select/mesh: .*mesh.conf: 16 nodes in a 4x4x1 mesh, allocator snake-ff" \
+tail -n +"$before" "$log" | matches "select/mesh: .*mesh.conf: 16 nodes in a 4x4x1 mesh, allocator snake-ff" \
     && pass "fixed mesh.conf applied by reconfigure (allocator snake-ff)" \
     || fail "fixed mesh.conf not applied: $(tail -n +"$before" "$log" | grep -m2 'select/mesh')"
 c=$(submit -N2 -t 10 --wrap 'sleep 600')
 wait_state "$c" RUNNING 30 || fail "job $c RUNNING"
-job_comment "$c" | grep -q "alloc=snake-ff" && pass "job $c placed by snake-ff: $(job_comment "$c")" \
+job_comment "$c" | matches "alloc=snake-ff" && pass "job $c placed by snake-ff: $(job_comment "$c")" \
     || fail "job $c: $(job_comment "$c"), want alloc=snake-ff"
 no_overlap && pass "no overlap after the fixed reconfigure" || fail "overlap after fixed reconfigure"
 [ "$(job_field "$a" JobState)" = RUNNING ] && [ "$(wc -l <"$starts")" -eq 1 ] \

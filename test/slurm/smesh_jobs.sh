@@ -51,7 +51,7 @@ out=$(smesh show job "${a}_9"); rc=$?
 [ $rc -eq 1 ] && echo "$out" | grep >/dev/null "no such array task" && pass "smesh show job ${a}_9: $out" \
     || fail "smesh show job ${a}_9: rc=$rc $out"
 map=$(smesh show mesh)
-if echo "$map" | grep -qE "job ${a}_3 +RUNNING" && echo "$map" | grep -qE "job $h\+1 +RUNNING"; then
+if echo "$map" | matches -E "job ${a}_3 +RUNNING" && echo "$map" | matches -E "job $h\+1 +RUNNING"; then
     pass "smesh show mesh labels ${a}_3 and $h+1"
 else
     fail "smesh show mesh: $map"

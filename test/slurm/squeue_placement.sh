@@ -27,7 +27,7 @@ j=$(submit -N4 -t 5 --wrap 'sleep 300')
 wait_state "$j" RUNNING 30 || fail "job $j RUNNING"
 c=$(job_comment "$j")
 p=$(placement "$j")
-if [ -n "$p" ] && [ "mesh:v1 $p" = "$c" ] && echo "$p" | grep -q "bbox=2x2x1 sumdist=8 avgdist=1.33"; then
+if [ -n "$p" ] && [ "mesh:v1 $p" = "$c" ] && echo "$p" | matches "bbox=2x2x1 sumdist=8 avgdist=1.33"; then
     pass "squeue -O SelectJobInfo: '$p' (SystemComment '$c')"
 else
     fail "squeue -O SelectJobInfo: '$p', SystemComment '$c'"
@@ -37,7 +37,7 @@ if [ "$mesh_series" != 2205 ]; then
 else
     h=$(sl squeue -j "$j" -o "%.8i %s" 2>&1 | head -1)
     s=$(sl squeue -h -j "$j" -o "%s" 2>&1)
-    if echo "$h" | grep -q PLACEMENT && [ "$s" = "$p" ]; then
+    if echo "$h" | matches PLACEMENT && [ "$s" = "$p" ]; then
         pass "squeue -o %s: header '$h', data '$s'"
     else
         fail "squeue -o %s: header '$h', data '$s'"

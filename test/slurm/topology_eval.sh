@@ -127,7 +127,7 @@ for name in gres gpus-per-node gpus; do
         fail "mesh $name: GPUs '$g', stock '${placed[stock,$name,gres]:-}', wanted $want"
     fi
 done
-if hosts "${placed[mesh,w5]:-}" | grep -qx n5; then
+if hosts "${placed[mesh,w5]:-}" | matches -x n5; then
     pass "mesh w5: the required node n5 is in the job"
 else
     fail "mesh w5: n5 not in '${placed[mesh,w5]:-}'"

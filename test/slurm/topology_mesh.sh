@@ -98,7 +98,7 @@ gres_checks() {   # label jobid...
         # TresPerNode is gres:gpu:1 in 22.05, gres/gpu:1 since 23.02
         tpn=$(job_field "$j" TresPerNode)
         if [ "$tpn" != gres:gpu:1 ] && [ "$tpn" != gres/gpu:1 ] ||
-            ! sl scontrol -d show job "$j" | grep -q 'GRES=gpu:2(IDX:0-1),bw(CNT:4)'; then
+            ! sl scontrol -d show job "$j" | matches 'GRES=gpu:2(IDX:0-1),bw(CNT:4)'; then
             echo "  job $j: $(sl scontrol -d show job "$j" | grep -i 'tresper\|gres')"
             bad=1
         fi

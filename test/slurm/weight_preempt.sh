@@ -114,5 +114,5 @@ echo "  victims: select/linear $vl (high job on [$(cat "$work/linear.high")]), s
 [ "$vm" -eq 1 ] && [ "$(diameter $hm)" -le 2 ] \
     && pass "mc1x1 preempts one job and places the high job compactly (diameter $(diameter $hm))" \
     || fail "mc1x1: $vm victim(s), high job on [$hm] (diameter $(diameter $hm))"
-on "$M" scontrol ping | grep -q 'is UP' && pass "slurmctld still running" || fail "slurmctld died"
+on "$M" scontrol ping | matches 'is UP' && pass "slurmctld still running" || fail "slurmctld died"
 mesh_finish
