@@ -259,6 +259,89 @@ START_TEST(test_alloc_create_contiguous)
 }
 END_TEST
 
+/* box-first is contig-bf's box when there is one and its pairwise sum is
+ * at most 110% of mm-inc's set, else mm-inc's set, exactly; it refuses
+ * only a --contiguous job that no free box fits. */
+START_TEST(test_alloc_box_first)
+{
+	static const char *const bad[] = { "box=mc1x1", "else=contig-ff",
+					   "else=plas", "else=box-first",
+					   "slack=1001", "foo=1" };
+	struct mesh_topo *t = tu_topo("4tx4tx4t");
+	struct mesh_allocator *bf = NULL, *box = NULL, *other = NULL;
+	struct mesh_bitmap *fm = tu_all_free(t);
+	struct mesh_view v = { t, fm, NULL, 0 };
+	uint32_t out[64], want[64], alt[64], k, nfree, i;
+	struct mesh_request req;
+	struct mesh_metrics m;
+	uint64_t seed = 56;
+	struct mesh_diag d;
+	int w, rc, boxes = 0, others = 0, lost = 0;
+
+	ck_assert_int_eq(mesh_alloc_create(t, "box-first", NULL, &bf, &d), 0);
+	ck_assert_int_eq(mesh_alloc_create(t, "contig-bf", NULL, &box, &d), 0);
+	ck_assert_int_eq(mesh_alloc_create(t, "mm-inc", NULL, &other, &d), 0);
+	ck_assert(!(mesh_alloc_flags(bf) & (MESH_ALLOC_CONTIGUOUS_ONLY |
+					    MESH_ALLOC_USES_WALLTIME)));
+	memset(&req, 0, sizeof(req));
+	req.nodes = 8; /* the empty torus: a 2x2x2 cube, not mc1x1's star */
+	ck_assert_int_eq(mesh_alloc_place(bf, &v, &req, out), 0);
+	ck_assert_int_eq(mesh_metrics_compute(t, out, 8, &m), 0);
+	ck_assert_uint_eq(m.nodes_affected, 8);
+	ck_assert_int_eq(m.bbox[0] * 100 + m.bbox[1] * 10 + m.bbox[2], 222);
+	for (w = 0; w < 300; w++) {
+		tu_random_map(fm, &seed, 30 + w % 60);
+		nfree = mesh_bitmap_count(fm);
+		if (!nfree)
+			continue;
+		req.nodes = k = 1 + (uint32_t) (tu_rand(&seed) % nfree);
+		req.flags = 0;
+		ck_assert_int_eq(mesh_alloc_place(bf, &v, &req, out), 0);
+		rc = mesh_alloc_place(box, &v, &req, want);
+		ck_assert(rc == 0 || rc == MESH_ENOSPC);
+		ck_assert_int_eq(mesh_alloc_place(other, &v, &req, alt), 0);
+		/* the box unless its pairwise sum is over 110% of mm-inc's */
+		if (rc || mesh_metrics_sum_pairwise(t, want, k) * 10 >
+			      mesh_metrics_sum_pairwise(t, alt, k) * 11) {
+			memcpy(want, alt, k * sizeof(*want));
+			lost += !rc;
+		}
+		for (i = 0; i < k; i++)
+			ck_assert_uint_eq(out[i], want[i]);
+		boxes += !rc;
+		others += !!rc;
+		req.flags = MESH_REQ_CONTIGUOUS;
+		ck_assert_int_eq(mesh_alloc_place(bf, &v, &req, out), rc);
+	}
+	ck_assert_int_gt(boxes, 20);
+	ck_assert_int_gt(others, 20);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct mesh_allocator *x = NULL;
+
+		ck_assert_int_eq(mesh_alloc_create(t, "box-first", bad[i], &x, &d),
+				 MESH_EINVAL);
+		ck_assert_ptr_null(x);
+	}
+	{
+		struct mesh_allocator *x = NULL, *y = NULL;
+
+		ck_assert_int_eq(
+		    mesh_alloc_create(t, "box-first", "else=nosuch", &x, &d),
+		    mesh_alloc_create(t, "nosuch", NULL, &y, &d));
+		ck_assert(!x && !y);
+	}
+	mesh_alloc_destroy(bf);
+	ck_assert_int_eq(
+	    mesh_alloc_create(t, "box-first", "box=sl:contig-bf", &bf, &d), 0);
+	ck_assert(mesh_alloc_flags(bf) & MESH_ALLOC_USES_WALLTIME);
+	mesh_alloc_destroy(bf);
+	mesh_alloc_destroy(box);
+	mesh_alloc_destroy(other);
+	mesh_bitmap_destroy(fm);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 /* Place k nodes with allocator name on t, from busy ('#' per busy node in
  * index order; NULL = all free), io and comm as the job's hints; the node
  * set sorted into out. */
@@ -298,6 +381,59 @@ static void place_sorted(const struct mesh_topo *t, const char *name, double io,
 	place_on(t, NULL, name, io, MESH_COMM_UNKNOWN, k, out);
 }
 
+/* The only free 7-node box is a line (pairwise sum 56); a 3x3 block
+ * less one holds sets of 7 at 40.  box-first takes the
+ * set; with slack=1000, or for a --contiguous job, the line. */
+START_TEST(test_alloc_box_first_slack)
+{
+	static const char *const busy = "........"
+					"########"
+					"########"
+					"########"
+					"####...#"
+					"####..##"
+					"####...#"
+					"########";
+	static const struct {
+		const char *params;
+		unsigned flags;
+		int line;
+	} cases[] = { { NULL, 0, 0 },
+		      { "slack=1000", 0, 1 },
+		      { NULL, MESH_REQ_CONTIGUOUS, 1 } };
+	struct mesh_topo *t = tu_topo("8x8");
+	struct mesh_bitmap *fm = tu_all_free(t);
+	struct mesh_view v = { t, fm, NULL, 0 };
+	struct mesh_allocator *a;
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t out[7], i, c;
+
+	for (i = 0; i < t->nodes; i++)
+		if (busy[i] == '#')
+			mesh_bitmap_clear(fm, i);
+	for (c = 0; c < 3; c++) {
+		a = NULL;
+		ck_assert_int_eq(mesh_alloc_create(t, "box-first",
+						   cases[c].params, &a, &d),
+				 0);
+		memset(&req, 0, sizeof(req));
+		req.nodes = 7;
+		req.flags = cases[c].flags;
+		ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
+		if (cases[c].line)
+			ck_assert_uint_eq(mesh_metrics_sum_pairwise(t, out, 7),
+					  56);
+		else /* the best 7 of the block's 8 nodes: 40 */
+			ck_assert_uint_eq(mesh_metrics_sum_pairwise(t, out, 7),
+					  40);
+		mesh_alloc_destroy(a);
+	}
+	mesh_bitmap_destroy(fm);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 /* Per-job policy (auto): an I/O-heavy job is placed as plas places it,
  * a compute job as mc1x1 does, and on a mesh with I/O nodes the two
  * placements differ. */
@@ -327,6 +463,52 @@ START_TEST(test_alloc_auto_policy)
 			 MESH_EINVAL);
 	ck_assert_int_eq(mesh_alloc_create(t, "auto", "foo=1", &a, &d),
 			 MESH_EINVAL);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* Without I/O nodes auto places by the communication pattern alone, and
+ * on a torus its compact choice is box-first (a 2x2x2 cube for 8 nodes
+ * on the empty 4x4x4 torus). */
+START_TEST(test_alloc_auto_topology)
+{
+	static const struct {
+		const char *mesh;
+		double io;
+		enum mesh_comm comm;
+		const char *want;
+	} table[] = {
+		{ "8x8", 0.9, MESH_COMM_UNKNOWN, "mc1x1" },
+		{ "8x8", 0.9, MESH_COMM_ALL_TO_ALL, "mc1x1" },
+		{ "8x8", 0.9, MESH_COMM_NONE, "hilbert-bf" },
+		{ "8tx8", 0.1, MESH_COMM_UNKNOWN, "box-first" },
+		{ "4tx4tx4t", 0.9, MESH_COMM_NEAREST, "box-first" },
+		{ "4tx4tx4t", -1, MESH_COMM_UNKNOWN, "box-first" },
+		{ "4tx4tx4t", 0.1, MESH_COMM_NONE, "hilbert-bf" },
+	};
+	struct mesh_topo *t;
+	struct mesh_allocator *a = NULL;
+	struct mesh_request req;
+	struct mesh_metrics m;
+	struct mesh_diag d;
+	uint32_t got[8], want[8], i;
+
+	memset(&req, 0, sizeof(req));
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		t = tu_topo(table[i].mesh);
+		req.io_intensity = table[i].io;
+		req.comm = table[i].comm;
+		ck_assert_str_eq(mesh_auto_choice(t, &req, 0.5), table[i].want);
+		ck_assert_int_eq(mesh_alloc_create(t, "auto", NULL, &a, &d), 0);
+		mesh_alloc_destroy(a);
+		mesh_topo_destroy(t);
+	}
+	t = tu_topo("4tx4tx4t");
+	place_on(t, NULL, "auto", 0.9, MESH_COMM_UNKNOWN, 8, got);
+	place_on(t, NULL, "box-first", -1, MESH_COMM_UNKNOWN, 8, want);
+	ck_assert_mem_eq(got, want, sizeof(got));
+	ck_assert_int_eq(mesh_metrics_compute(t, got, 8, &m), 0);
+	ck_assert_uint_eq(m.nodes_affected, 8);
 	mesh_topo_destroy(t);
 }
 END_TEST
@@ -368,15 +550,15 @@ START_TEST(test_alloc_auto_comm)
 	uint32_t io[8], got[12], want[12], other[12], i;
 	struct mesh_request req;
 
+	for (i = 0; i < 8; i++)
+		io[i] = i * 8;
+	ck_assert_int_eq(mesh_topo_set_io_nodes(t, io, 8), 0);
 	memset(&req, 0, sizeof(req));
 	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		req.io_intensity = table[i].io;
 		req.comm = table[i].comm;
-		ck_assert_str_eq(mesh_auto_choice(&req, 0.5), table[i].want);
+		ck_assert_str_eq(mesh_auto_choice(t, &req, 0.5), table[i].want);
 	}
-	for (i = 0; i < 8; i++)
-		io[i] = i * 8;
-	ck_assert_int_eq(mesh_topo_set_io_nodes(t, io, 8), 0);
 	/* I/O-heavy and communicating: mc-elongated's nodes, not plas's
 	 * (on the empty mesh they differ below a whole column: plas centres
 	 * 6 nodes in column x = 1, mc-elongated starts them at y = 0) */
@@ -461,9 +643,12 @@ int main(void)
 			    sizeof(mc_meshes) / sizeof(mc_meshes[0]));
 	tcase_add_test(tc, test_alloc_errors);
 	tcase_add_test(tc, test_alloc_create_contiguous);
+	tcase_add_test(tc, test_alloc_box_first);
+	tcase_add_test(tc, test_alloc_box_first_slack);
 	tcase_add_test(tc, test_alloc_required_nodes);
 	tcase_add_test(tc, test_alloc_auto_policy);
 	tcase_add_test(tc, test_alloc_auto_comm);
+	tcase_add_test(tc, test_alloc_auto_topology);
 	tcase_add_test(tc, test_alloc_registry_names);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

@@ -272,6 +272,60 @@ START_TEST(test_workload_bad_options)
 	ck_assert_int_eq(mesh_workload_generate(&o, &j), MESH_EINVAL);
 	ck_assert_int_eq(mesh_workload_parse("ozden"), MESH_WL_OZDEN);
 	ck_assert_int_eq(mesh_workload_parse("Ozden"), -1);
+	ck_assert_int_eq(mesh_workload_parse("pods"), MESH_WL_PODS);
+	o.interarrival = 500;
+	o.n_sizes = 1; /* sizes are pods' only */
+	o.sizes[0] = 4;
+	ck_assert_int_eq(mesh_workload_generate(&o, &j), MESH_EINVAL);
+	mesh_workload_defaults(MESH_WL_PODS, &o);
+	o.jobs = 1;
+	o.sizes[2] = 0;
+	ck_assert_int_eq(mesh_workload_generate(&o, &j), MESH_EINVAL);
+	o.n_sizes = 0;
+	ck_assert_int_eq(mesh_workload_generate(&o, &j), MESH_EINVAL);
+}
+END_TEST
+
+/* Pods: only the listed sizes (capped to the machine), each about equally
+ * often (20,000 draws over 6 sizes: 3,333 each, sd 53, so +-300 is over
+ * 5 sigma); runtimes log-uniform in 61-3601 s, so half of them below
+ * 60 * sqrt(60) = 465 s; requests whole minutes, 1-2 times the runtime;
+ * communicating, no I/O. */
+START_TEST(test_workload_pods)
+{
+	struct mesh_workload_opts o;
+	struct mesh_gen_job *j;
+	size_t count[64] = { 0 }, i, below = 0;
+
+	mesh_workload_defaults(MESH_WL_PODS, &o);
+	ck_assert_uint_eq(o.max_nodes, 64);
+	o.sizes[5] = 100; /* capped to 64 */
+	o.jobs = 20000;
+	o.seed = 5;
+	j = calloc(o.jobs, sizeof(*j));
+	ck_assert_int_eq(mesh_workload_generate(&o, j), 0);
+	for (i = 0; i < o.jobs; i++) {
+		ck_assert_uint_le(j[i].size, 64);
+		count[j[i].size - 1]++;
+		ck_assert(j[i].run >= 61 && j[i].run <= 3601);
+		below += j[i].run < 465;
+		ck_assert(j[i].req_time >= j[i].run &&
+			  j[i].req_time <= 2 * j[i].run + 60);
+		ck_assert_double_eq(fmod(j[i].req_time, 60), 0);
+		ck_assert_int_eq(j[i].comm, MESH_COMM_ALL_TO_ALL);
+		ck_assert_double_eq(j[i].io_intensity, 0);
+	}
+	for (i = 0; i < 64; i++) {
+		int listed = i == 0 || i == 1 || i == 3 || i == 7 || i == 15 ||
+			     i == 63;
+
+		if (listed)
+			ck_assert(count[i] > 3033 && count[i] < 3633);
+		else
+			ck_assert_uint_eq(count[i], 0);
+	}
+	ck_assert(below > 9700 && below < 10300);
+	free(j);
 }
 END_TEST
 
@@ -283,7 +337,7 @@ int main(void)
 	int nf;
 
 	tcase_set_timeout(tc, 30);
-	tcase_add_loop_test(tc, test_workload_deterministic_per_seed, 0, 3);
+	tcase_add_loop_test(tc, test_workload_deterministic_per_seed, 0, 4);
 	tcase_add_test(tc, test_workload_mache_distribution);
 	tcase_add_test(tc, test_workload_mache_io_ratio);
 	tcase_add_test(tc, test_workload_ozden_io_scale);
@@ -291,6 +345,7 @@ int main(void)
 	tcase_add_test(tc, test_workload_ozden_phases);
 	tcase_add_loop_test(tc, test_workload_reads_back, 0, 3);
 	tcase_add_test(tc, test_workload_bad_options);
+	tcase_add_test(tc, test_workload_pods);
 	tcase_add_test(tc, test_attrgen);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -67,7 +67,7 @@ check "--io-nodes-compute: all six usable, feasible" '[ $? -eq 0 ] && grep -q "o
 	--swf "$tmp/w.swf" --attrs "$tmp/w.csv" 2>/dev/null
 awk '/^;/ || NR % 7 { print; next } { $4 = 0; print }' "$tmp/w.swf" >"$tmp/z.swf"
 for sched in fcfs easy conservative; do
-	for alloc in contig-ff mc1x1; do
+	for alloc in contig-ff mc1x1 box-first; do
 		"$meshsim" --mesh 8tx8 --io-nodes "0,0;7,7" --allocator $alloc \
 			--scheduler $sched --job-attrs "$tmp/w.csv" \
 			--jobs-csv "$tmp/j.csv" --summary "$tmp/s.json" \
@@ -103,6 +103,21 @@ check "planted overlap found" '[ $? -eq 1 ] && grep -q "overlap: jobs" "$tmp/out
 sed 's/"mean_wait": [0-9.e+-]*/"mean_wait": 1.5/' "$tmp/s.json" >"$tmp/bad.json"
 "$checker" --summary "$tmp/bad.json" "$tmp/j.csv" >"$tmp/out" 2>&1
 check "planted mean_wait found" '[ $? -eq 1 ] && grep -q "summary: mean_wait is 1.5 in the summary" "$tmp/out"'
+sed 's/"box_share_multi": [0-9.e+-]*/"box_share_multi": 0.25/' "$tmp/s.json" >"$tmp/bad.json"
+"$checker" --summary "$tmp/bad.json" "$tmp/j.csv" >"$tmp/out" 2>&1
+check "planted box_share_multi found" '[ $? -eq 1 ] && grep -q "summary: box_share_multi is 0.25 in the summary" "$tmp/out"'
+# a job on x = 0 and x = 7 of the 8 columns, but not on all 8, wraps
+wraps='import csv, sys
+xs = [{int(c.split(":")[0]) for c in r["coords"].split()}
+      for r in csv.DictReader(open(sys.argv[1]))]
+sys.exit(not any({0, 7} <= x and len(x) < 8 for x in xs))'
+# contig-bf's jobs are all on boxes, wrapping ones too, by meshsim's count
+# and by meshcheck's (which passed above)
+"$meshsim" --mesh 8tx8 --allocator contig-bf --summary "$tmp/c.json" \
+	--jobs-csv "$tmp/c.csv" "$tmp/z.swf" >/dev/null 2>&1
+check "contig-bf on 8tx8: every multi-node job on a box, some wrapping" \
+	'grep -q "\"box_share_multi\": 1\$" "$tmp/c.json" && "$checker" --summary "$tmp/c.json" "$tmp/c.csv" >/dev/null &&
+	 python3 -c "$wraps" "$tmp/c.csv"'
 
 # A job of a whole 32x32x32 mesh: its coords field (264,191 characters)
 # is past the csv module's default limit of 131,072.

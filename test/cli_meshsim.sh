@@ -231,7 +231,7 @@ check "--job-attrs: a bad line names file:line:column" '[ $? -ne 0 ] && grep -q 
 
 # meshsim-gen: a seeded workload that meshsim replays in full.
 gen=${MESHGEN:-${meshsim%/meshsim/meshsim}/meshgen/meshsim-gen}
-for w in mache ozden bluegene; do
+for w in mache ozden bluegene pods; do
 	"$gen" --workload $w --jobs 200 --seed 3 --swf "$tmp/g.swf" --attrs "$tmp/g.csv" 2>"$tmp/err"
 	check "meshsim-gen $w writes a trace and a sidecar" '[ $? -eq 0 ] && [ "$(grep -vc "^;" "$tmp/g.swf")" -eq 200 ] && [ "$(grep -vc "^#" "$tmp/g.csv")" -eq 201 ]'
 	"$meshsim" --job-attrs "$tmp/g.csv" --runtime-model pfs "$tmp/g.swf" >"$tmp/out" 2>"$tmp/err"
@@ -251,6 +251,17 @@ check "meshsim-gen attrs: the same seed gives the same file (stdout by default)"
 check "meshsim-gen attrs without --trace exits 2" '[ $? -eq 2 ] && grep -q "attrs: --trace is required" "$tmp/err"'
 "$gen" --jobs 10 >/dev/null 2>"$tmp/err"
 check "meshsim-gen: --workload is required" '[ $? -eq 2 ] && grep -q "workload is required" "$tmp/err"'
+"$gen" --workload pods --sizes 3,5,6,12 --jobs 300 --seed 2 --swf "$tmp/p.swf" 2>"$tmp/err"
+check "meshsim-gen pods --sizes: those sizes only" '[ $? -eq 0 ] && [ "$(awk "!/^;/ { print \$5 }" "$tmp/p.swf" | sort -nu | tr "\n" " ")" = "3 5 6 12 " ]'
+# shellcheck disable=SC2046 # the header's options, word-split
+"$gen" $(sed -n 's/^; Note: meshsim-gen //p' "$tmp/p.swf") >"$tmp/p2.swf" 2>"$tmp/err"
+check "meshsim-gen pods: the header's command regenerates the trace" 'grep -q "^; Note: meshsim-gen --workload pods .*--sizes 3,5,6,12$" "$tmp/p.swf" && cmp -s "$tmp/p.swf" "$tmp/p2.swf"'
+for bad in 3,,5 0 3, 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 x; do
+	"$gen" --workload pods --sizes "$bad" >/dev/null 2>"$tmp/err"
+	check "meshsim-gen --sizes $bad exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--sizes: invalid value \"$bad\": expected 1 to 16 whole numbers" "$tmp/err"'
+done
+"$gen" --workload bluegene --sizes 4 >/dev/null 2>"$tmp/err"
+check "meshsim-gen --sizes with another workload exits 2" '[ $? -eq 2 ] && grep -q -- "--sizes applies to --workload pods only" "$tmp/err"'
 
 # Provenance: the summary names the exact revision, every option
 # (defaults included) and the SHA-256 of every input file.

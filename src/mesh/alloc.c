@@ -169,9 +169,15 @@ static const struct mesh_alloc_entry registry[] = {
 	  0,
 	  MESH__CROP_NEVER },
 	{ { "auto",
-	    "per-job policy (Mache Ch. VIII): I/O-heavy (io >= io=<percent>/100, default 50) -> plas, or mc-elongated if it communicates; comm=none -> hilbert-bf; else mc1x1",
+	    "per-job policy (Mache Ch. VIII): I/O-heavy (io >= io=<percent>/100, default 50) -> plas, or mc-elongated if it communicates; comm=none -> hilbert-bf; else mc1x1, or box-first on a torus",
 	    MESH_ALLOC_USES_IO },
 	  &mesh__auto_ops,
+	  0,
+	  MESH__CROP_NEVER },
+	{ { "box-first",
+	    "an exact box (wraps on tori) when one of k fits, chosen by box=contig-bf (least fragmentation), else the most compact set by else=mm-inc (Tang et al. Sec. VI; Bender et al.)",
+	    MESH_ALLOC_USES_SHAPE },
+	  &mesh__box_ops,
 	  0,
 	  MESH__CROP_NEVER },
 	/* One entry serves every sl:<base>; it is listed as sl:mc1x1. */
@@ -321,8 +327,9 @@ const char *mesh_alloc_name(const struct mesh_allocator *a)
 unsigned mesh_alloc_flags(const struct mesh_allocator *a)
 {
 	if (a->base) /* wrapper: the base's contract plus its own */
-		return a->entry->info.flags | mesh_alloc_flags(a->base);
-	return a->entry->info.flags;
+		return a->entry->info.flags | a->added_flags |
+		       mesh_alloc_flags(a->base);
+	return a->entry->info.flags | a->added_flags;
 }
 
 void mesh_alloc_set_sparse(struct mesh_allocator *a, enum mesh_sparse_mode m)
@@ -411,6 +418,22 @@ int mesh__alloc_run(struct mesh_allocator *a, const struct mesh_view *v,
 	if (crop_place(a, v, req, out, &rc))
 		return rc;
 	return a->entry->ops->place(a, v, req, out);
+}
+
+int mesh__alloc_run_part(struct mesh_allocator *a, struct mesh_allocator *part,
+			 const struct mesh_view *v,
+			 const struct mesh_request *req, uint32_t *out)
+{
+	int rc;
+
+	part->sparse = a->sparse;
+	part->bounded = a->bounded;
+	memcpy(part->blo, a->blo, sizeof(part->blo));
+	memcpy(part->bhi, a->bhi, sizeof(part->bhi));
+	rc = mesh__alloc_run(part, v, req, out);
+	a->sparse_used += part->sparse_used;
+	part->sparse_used = 0;
+	return rc;
 }
 
 /* Every node in out[0..k) is free and appears once.  Uses (and restores)

@@ -166,11 +166,13 @@ unsigned long mesh_alloc_sparse_count(const struct mesh_allocator *a);
 int mesh_alloc_place(struct mesh_allocator *a, const struct mesh_view *v,
 		     const struct mesh_request *req, uint32_t *out);
 
-/** \brief The allocator that Allocator=auto uses for req: "mc-elongated"
- *  (I/O intensity >= threshold and comm all-to-all, one-to-all or
- *  nearest), "plas" (I/O intensity >= threshold otherwise), "hilbert-bf"
- *  (comm none) or "mc1x1" (every other job); static storage.
- *  doc/allocators.md gives the reasons (Mache Ch. V, VII, VIII). */
-const char *mesh_auto_choice(const struct mesh_request *req, double threshold);
+/** \brief The allocator that Allocator=auto uses for req on t: with I/O
+ *  nodes and I/O intensity >= threshold, "mc-elongated" (comm
+ *  all-to-all, one-to-all or nearest) or "plas" (otherwise); else
+ *  "hilbert-bf" (comm none), or for every other job "mc1x1" on a mesh
+ *  and "box-first" on a torus; static storage.  doc/allocators.md gives
+ *  the reasons (Mache Ch. V, VII, VIII) and the measurements. */
+const char *mesh_auto_choice(const struct mesh_topo *t,
+			     const struct mesh_request *req, double threshold);
 
 #endif

@@ -14,24 +14,56 @@
  *    smallest run of free nodes along the curve and leaves the larger
  *    compact regions to communicating jobs (Ch. VIII: "backfilling
  *    otherwise idle compute nodes with jobs that do not do I/O").
- *  - Every other job (communicating, or without hint): mc1x1, compactness
- *    (Ch. V).
+ *  - Every other job (communicating, or without hint): compactness, by
+ *    mc1x1 (Ch. V) on a mesh and by box-first on a torus, where mc1x1's
+ *    shells place an 8-node job as a star and box-first a 2x2x2 cube
+ *    (doc/allocators.md has the measurements).
+ * Without I/O nodes there is no I/O balance to seek: an I/O-heavy job is
+ * placed by its communication pattern alone.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "alloc_internal.h"
 #include "error.h"
 
-enum auto_kind { AUTO_IO, AUTO_IO_COMM, AUTO_FILL, AUTO_COMPACT, AUTO_N };
+enum auto_kind {
+	AUTO_IO,
+	AUTO_IO_COMM,
+	AUTO_FILL,
+	AUTO_COMPACT,
+	AUTO_COMPACT_TORUS,
+	AUTO_N
+};
 
 static const char *const auto_names[AUTO_N] = { "plas", "mc-elongated",
-						"hilbert-bf", "mc1x1" };
+						"hilbert-bf", "mc1x1",
+						"box-first" };
 
 struct auto_priv {
 	struct mesh_allocator *by[AUTO_N];
 	double threshold;
 };
+
+static int is_torus(const struct mesh_topo *t)
+{
+	return t->wrap[0] || t->wrap[1] || t->wrap[2];
+}
+
+/* Can choose() return k on t?  Only those allocators are created. */
+static int can_choose(const struct mesh_topo *t, enum auto_kind k)
+{
+	switch (k) {
+	case AUTO_IO:
+	case AUTO_IO_COMM:
+		return t->n_io > 0;
+	case AUTO_COMPACT:
+		return !is_torus(t);
+	case AUTO_COMPACT_TORUS:
+		return is_torus(t);
+	default:
+		return 1;
+	}
+}
 
 static void auto_destroy(struct mesh_allocator *a)
 {
@@ -62,8 +94,10 @@ static int auto_create(struct mesh_allocator *a, const char *params,
 	a->priv = p;
 	p->threshold = (double) pct / 100.0;
 	for (i = 0; i < AUTO_N && !rc; i++)
-		rc = mesh__alloc_create_geom(a->topo, auto_names[i], NULL,
-					     a->gdim, &p->by[i], d);
+		if (can_choose(a->topo, (enum auto_kind) i))
+			rc = mesh__alloc_create_geom(a->topo, auto_names[i],
+						     NULL, a->gdim, &p->by[i],
+						     d);
 	if (rc) {
 		auto_destroy(a);
 		a->priv = NULL;
@@ -71,39 +105,36 @@ static int auto_create(struct mesh_allocator *a, const char *params,
 	return rc;
 }
 
-const char *mesh_auto_choice(const struct mesh_request *req, double threshold)
+static enum auto_kind choose(const struct mesh_topo *t,
+			     const struct mesh_request *req, double threshold)
 {
-	int io = req->io_intensity >= 0 && req->io_intensity >= threshold;
+	int io = req->io_intensity >= 0 && req->io_intensity >= threshold &&
+		 t->n_io > 0;
 	int talks =
 	    req->comm != MESH_COMM_UNKNOWN && req->comm != MESH_COMM_NONE;
 
 	if (io)
-		return auto_names[talks ? AUTO_IO_COMM : AUTO_IO];
-	return auto_names[req->comm == MESH_COMM_NONE ? AUTO_FILL
-						      : AUTO_COMPACT];
+		return talks ? AUTO_IO_COMM : AUTO_IO;
+	if (req->comm == MESH_COMM_NONE)
+		return AUTO_FILL;
+	return is_torus(t) ? AUTO_COMPACT_TORUS : AUTO_COMPACT;
+}
+
+const char *mesh_auto_choice(const struct mesh_topo *t,
+			     const struct mesh_request *req, double threshold)
+{
+	return auto_names[choose(t, req, threshold)];
 }
 
 static int auto_place(struct mesh_allocator *a, const struct mesh_view *v,
 		      const struct mesh_request *req, uint32_t *out)
 {
 	struct auto_priv *p = a->priv;
-	const char *name = mesh_auto_choice(req, p->threshold);
-	struct mesh_allocator *b = p->by[0];
-	int rc, i;
 
-	for (i = 0; i < AUTO_N; i++)
-		if (!strcmp(auto_names[i], name))
-			b = p->by[i];
 	/* mc1x1 and the curve fit look at free nodes only, so they may crop
 	 * (alloc.c); plas and mc-elongated take their sparse path themselves */
-	b->sparse = a->sparse;
-	b->bounded = a->bounded;
-	memcpy(b->blo, a->blo, sizeof(b->blo));
-	memcpy(b->bhi, a->bhi, sizeof(b->bhi));
-	rc = mesh__alloc_run(b, v, req, out);
-	a->sparse_used += b->sparse_used;
-	b->sparse_used = 0;
-	return rc;
+	return mesh__alloc_run_part(
+	    a, p->by[choose(a->topo, req, p->threshold)], v, req, out);
 }
 
 const struct mesh_alloc_ops mesh__auto_ops = {

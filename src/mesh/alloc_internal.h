@@ -55,6 +55,9 @@ struct mesh_allocator {
 	/* For wrappers (sl:<base>): the wrapped allocator. */
 	struct mesh_allocator *base;
 	char *params; /* as given to create, or NULL */
+	/* Flags a composite adds to its entry's for the allocators it
+	 * created (box-first over sl:contig-bf uses walltimes). */
+	unsigned added_flags;
 	/* The dimensions the allocator decides for: topo->dim, except in
 	 * an allocator created for a crop, where they are the whole mesh's.
 	 * Whatever depends on the mesh's extent (which shapes fit, how far
@@ -82,6 +85,13 @@ int mesh__alloc_create_geom(const struct mesh_topo *t, const char *name,
  * that place through a base allocator (auto). */
 int mesh__alloc_run(struct mesh_allocator *a, const struct mesh_view *v,
 		    const struct mesh_request *req, uint32_t *out);
+
+/* mesh__alloc_run() of part, an allocator that the composite a created,
+ * with a's sparse mode and bounds (mesh_alloc_set_usable() reaches only
+ * a's base chain); part's sparse decisions are counted as a's. */
+int mesh__alloc_run_part(struct mesh_allocator *a, struct mesh_allocator *part,
+			 const struct mesh_view *v,
+			 const struct mesh_request *req, uint32_t *out);
 
 /* Parameter helpers (params.c): look up "key" in "k=v,k=v"; 1 if
  * found. */
@@ -128,5 +138,6 @@ extern const struct mesh_alloc_ops mesh__plas_ops;
 extern const struct mesh_alloc_ops mesh__mce_ops;
 extern const struct mesh_alloc_ops mesh__sl_ops;
 extern const struct mesh_alloc_ops mesh__auto_ops;
+extern const struct mesh_alloc_ops mesh__box_ops;
 
 #endif

@@ -220,7 +220,8 @@ int mesh__sim_start_on(struct sim *s, size_t idx, double now)
 	}
 	s->free_count -= j->size;
 	rc = mesh_metrics_select(s->topo, out, j->size,
-				 MESH_METRICS_PAIRWISE | MESH_METRICS_DIAMETER,
+				 MESH_METRICS_PAIRWISE | MESH_METRICS_DIAMETER |
+				     MESH_METRICS_BOX,
 				 &m);
 	if (rc)
 		return rc;
@@ -230,6 +231,7 @@ int mesh__sim_start_on(struct sim *s, size_t idx, double now)
 	j->sum_pairwise = m.sum_pairwise;
 	j->avg_pairwise = m.avg_pairwise;
 	j->diameter = m.diameter;
+	j->on_box = m.nodes_affected == j->size;
 	s->node_fill += j->size;
 	if (s->side) {
 		for (i = 0; i < j->size; i++)

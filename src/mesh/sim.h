@@ -176,6 +176,7 @@ struct mesh_sim_job {
 	uint64_t sum_pairwise;
 	double avg_pairwise;
 	int diameter;
+	int on_box; /* 1: the nodes fill their enclosing box (wrapping) */
 	/* With I/O nodes: the system balance factor (doc/io-balance.md) of
 	 * all running jobs just after this job started, signed; the mean of
 	 * its absolute value over jobs is avg_balance_factor.  0 without. */
@@ -218,6 +219,7 @@ struct mesh_sim_summary {
 	double mean_bounded_slowdown;
 	double mean_sum_pairwise;       /* over all jobs, 1-node jobs = 0 */
 	double mean_avg_pairwise_multi; /* over jobs of >= 2 nodes */
+	double box_share_multi;         /* share of those on a box (on_box) */
 	/* Contention model (0 under the trace model): */
 	double mean_stretch;      /* mean of run / trace_run (1: trace model) */
 	double mean_service_time; /* Mache's service time: start to end */

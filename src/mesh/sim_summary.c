@@ -98,7 +98,7 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 	double first = INFINITY, last = 0, work = 0, busy = 0, wait = 0;
 	double bsld = 0;
 	double pair = 0, avg_multi = 0, stretch = 0, io = 0, service = 0;
-	size_t i, multi = 0;
+	size_t i, multi = 0, boxes = 0;
 
 	sum->jobs = r->n;
 	for (i = 0; i < r->n; i++) {
@@ -117,6 +117,7 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 		service += j->run;
 		if (j->size >= 2) {
 			avg_multi += j->avg_pairwise;
+			boxes += (size_t) j->on_box;
 			multi++;
 		}
 	}
@@ -131,6 +132,7 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 	sum->mean_bounded_slowdown = bsld / (double) r->n;
 	sum->mean_sum_pairwise = pair / (double) r->n;
 	sum->mean_avg_pairwise_multi = multi ? avg_multi / (double) multi : 0;
+	sum->box_share_multi = multi ? (double) boxes / (double) multi : 0;
 	sum->mean_stretch = stretch / (double) r->n;
 	sum->mean_service_time = service / (double) r->n;
 	sum->total_io_time = io;

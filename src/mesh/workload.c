@@ -12,7 +12,8 @@
 
 #include "error.h"
 
-static const char *const names[] = { "mache", "ozden", "bluegene" };
+static const char *const names[] = { "mache", "ozden", "bluegene", "pods" };
+#define N_WORKLOADS (sizeof(names) / sizeof(names[0]))
 
 /* Tang et al., Fig. 5(a), read as a share of jobs by size class (in
  * midplanes of 512 nodes: 512, 1K, 2K, 4K, 8K, 16K, 32K nodes). */
@@ -75,6 +76,12 @@ void mesh_workload_defaults(enum mesh_workload kind,
 		o->max_nodes = 80;
 		o->interarrival = 300;
 		break;
+	case MESH_WL_PODS: /* a 4x4x4 torus; offered load about 0.85 */
+		o->max_nodes = 64;
+		o->interarrival = 170;
+		for (o->n_sizes = 0; o->n_sizes < 6; o->n_sizes++)
+			o->sizes[o->n_sizes] = 1u << o->n_sizes;
+		break;
 	}
 }
 
@@ -82,7 +89,7 @@ int mesh_workload_parse(const char *name)
 {
 	int i;
 
-	for (i = 0; name && i < 3; i++)
+	for (i = 0; name && i < (int) N_WORKLOADS; i++)
 		if (!strcmp(name, names[i]))
 			return i;
 	return -1;
@@ -90,7 +97,7 @@ int mesh_workload_parse(const char *name)
 
 const char *mesh_workload_name(enum mesh_workload kind)
 {
-	return (unsigned) kind < 3 ? names[kind] : "?";
+	return (unsigned) kind < N_WORKLOADS ? names[kind] : "?";
 }
 
 static uint32_t cap(const struct mesh_workload_opts *o, long n)
@@ -168,6 +175,18 @@ static void gen_bluegene(const struct mesh_workload_opts *o, uint64_t *s,
 	j->io_intensity = 0;
 }
 
+/* Pods: a listed size, uniformly; runtime log-uniform in 60-3600 s; the
+ * request 1-2 times the runtime, rounded up to a minute (ours). */
+static void gen_pods(const struct mesh_workload_opts *o, uint64_t *s,
+		     struct mesh_gen_job *j)
+{
+	j->size = cap(o, (long) o->sizes[next(s) % o->n_sizes]);
+	j->run = floor(60 * exp(log(60.0) * unif(s)) * o->runtime_scale) + 1;
+	j->req_time = ceil(j->run * (1 + unif(s)) / 60) * 60;
+	j->comm = MESH_COMM_ALL_TO_ALL;
+	j->comm_share = 0.5;
+}
+
 int mesh_workload_generate(const struct mesh_workload_opts *o,
 			   struct mesh_gen_job *out)
 {
@@ -181,8 +200,13 @@ int mesh_workload_generate(const struct mesh_workload_opts *o,
 	    !(o->io_ratio <= 1) || !(o->io_scale > 0) ||
 	    (o->kind != MESH_WL_OZDEN && o->io_scale != 1) ||
 	    (o->kind != MESH_WL_MACHE && o->io_ratio >= 0) ||
-	    (unsigned) o->kind > MESH_WL_BLUEGENE)
+	    (unsigned) o->kind >= N_WORKLOADS ||
+	    (o->kind == MESH_WL_PODS) != (o->n_sizes > 0) ||
+	    o->n_sizes > MESH_WL_MAX_SIZES)
 		return MESH_EINVAL;
+	for (i = 0; i < o->n_sizes; i++)
+		if (!o->sizes[i])
+			return MESH_EINVAL;
 	for (u = 0; u < BG_USERS; u++)
 		user_factor[u] = 1.2 + 2.8 * unif(&s);
 	for (i = 0; i < o->jobs; i++) {
@@ -201,6 +225,8 @@ int mesh_workload_generate(const struct mesh_workload_opts *o,
 			gen_mache(o, &s, j);
 		else if (o->kind == MESH_WL_OZDEN)
 			gen_ozden(o, &s, peak, j);
+		else if (o->kind == MESH_WL_PODS)
+			gen_pods(o, &s, j);
 		else
 			gen_bluegene(o, &s, user_factor, j);
 	}
@@ -211,12 +237,16 @@ int mesh_workload_write(const struct mesh_workload_opts *o,
 			const struct mesh_gen_job *jobs, FILE *swf, FILE *attrs)
 {
 	size_t i;
-	char ratio[48] = "";
+	char extra[48 + 12 * MESH_WL_MAX_SIZES] = "";
+	int n;
 
 	if (o->io_ratio >= 0)
-		snprintf(ratio, sizeof(ratio), " --io-ratio %g", o->io_ratio);
+		snprintf(extra, sizeof(extra), " --io-ratio %g", o->io_ratio);
 	else if (o->io_scale != 1)
-		snprintf(ratio, sizeof(ratio), " --io-scale %g", o->io_scale);
+		snprintf(extra, sizeof(extra), " --io-scale %g", o->io_scale);
+	for (i = 0, n = 0; i < o->n_sizes; i++)
+		n += snprintf(extra + n, sizeof(extra) - (size_t) n, "%s%u",
+			      i ? "," : " --sizes ", o->sizes[i]);
 	fprintf(swf,
 		"; Version: 2.2\n; Computer: synthetic (meshsim-gen)\n"
 		"; Note: meshsim-gen --workload %s --jobs %zu --seed %llu "
@@ -226,7 +256,7 @@ int mesh_workload_write(const struct mesh_workload_opts *o,
 		"; MaxProcs: %u\n",
 		mesh_workload_name(o->kind), o->jobs,
 		(unsigned long long) o->seed, o->max_nodes, o->interarrival,
-		o->io_fraction, o->runtime_scale, ratio, o->jobs, o->jobs,
+		o->io_fraction, o->runtime_scale, extra, o->jobs, o->jobs,
 		o->max_nodes, o->max_nodes);
 	for (i = 0; i < o->jobs; i++) {
 		const struct mesh_gen_job *j = &jobs[i];

@@ -11,6 +11,9 @@
  *   - MESH_WL_BLUEGENE: a Blue-Gene-like workload for Tang et al. (002_*):
  *     sizes in midplanes (1, 2, 4, ... 64 of 512 nodes), user estimates
  *     above the runtimes.  The Intrepid trace itself is not available.
+ *   - MESH_WL_PODS: communicating jobs of listed sizes (accelerator pods
+ *     on a torus: 1, 2, 4, ... 32 by default), each size equally likely,
+ *     log-uniform runtimes, estimates above them (ours).
  */
 #ifndef MESH_WORKLOAD_H
 #define MESH_WORKLOAD_H
@@ -21,7 +24,14 @@
 
 #include "alloc.h"
 
-enum mesh_workload { MESH_WL_MACHE, MESH_WL_OZDEN, MESH_WL_BLUEGENE };
+enum mesh_workload {
+	MESH_WL_MACHE,
+	MESH_WL_OZDEN,
+	MESH_WL_BLUEGENE,
+	MESH_WL_PODS
+};
+
+#define MESH_WL_MAX_SIZES 16
 
 struct mesh_workload_opts {
 	enum mesh_workload kind;
@@ -35,6 +45,9 @@ struct mesh_workload_opts {
 	double io_ratio;
 	double io_scale;      /* ozden: multiplies checkpoint volumes, > 0 */
 	double runtime_scale; /* multiplies every runtime, > 0 */
+	/* pods: the job sizes, each equally likely (capped to max_nodes) */
+	uint32_t sizes[MESH_WL_MAX_SIZES];
+	size_t n_sizes;
 };
 
 struct mesh_gen_job {
@@ -54,7 +67,7 @@ struct mesh_gen_job {
 void mesh_workload_defaults(enum mesh_workload kind,
 			    struct mesh_workload_opts *o);
 
-/** \brief Parse "mache", "ozden" or "bluegene"; -1 if none. */
+/** \brief Parse "mache", "ozden", "bluegene" or "pods"; -1 if none. */
 int mesh_workload_parse(const char *name);
 
 /** \brief Name of a workload kind; static storage. */

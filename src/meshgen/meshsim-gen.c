@@ -21,20 +21,23 @@ static void usage(FILE *f)
 {
 	fprintf(
 	    f,
-	    "Usage: meshsim-gen --workload mache|ozden|bluegene [OPTIONS]\n"
+	    "Usage: meshsim-gen --workload mache|ozden|bluegene|pods [OPTIONS]\n"
 	    "       meshsim-gen attrs --trace T.swf [ATTRS OPTIONS]\n"
 	    "Write a seeded synthetic workload: an SWF trace and a job-attribute\n"
 	    "sidecar for meshsim --job-attrs (see meshsim-gen(1), doc/workloads.md);\n"
 	    "or, with attrs, a sidecar for the jobs of an existing trace.\n\n"
 	    "  --workload NAME       mache: Mache's I/O-intensive Workload I;\n"
 	    "                        ozden: compute + checkpoint phases (Ozden et al.);\n"
-	    "                        bluegene: midplane-sized jobs for Tang et al.\n"
+	    "                        bluegene: midplane-sized jobs for Tang et al.;\n"
+	    "                        pods: communicating jobs of listed sizes\n"
 	    "  --jobs N              number of jobs (default 1000)\n"
 	    "  --seed N              random seed (default 0)\n"
 	    "  --nodes N             machine size; sizes are capped to it (default:\n"
-	    "                        352, 500, 80 midplanes)\n"
+	    "                        352, 500, 80 midplanes, 64)\n"
 	    "  --interarrival S      mean inter-arrival time in seconds (default:\n"
-	    "                        500, 60, 300)\n"
+	    "                        500, 60, 300, 170)\n"
+	    "  --sizes N,N,...       pods: the job sizes, equally likely (default\n"
+	    "                        1,2,4,8,16,32)\n"
 	    "  --io-fraction F       mache: share of I/O-bound jobs (default 1)\n"
 	    "  --io-ratio R          mache: I/O-bound jobs do a share R of I/O and\n"
 	    "                        1-R of all-to-all communication (default:\n"
@@ -78,6 +81,7 @@ struct cli {
 	struct mesh_workload_opts w;
 	const char *swf, *attrs;
 	int kind_set;
+	const char *sizes; /* --sizes as given */
 	/* Overrides applied after the model's defaults. */
 	double nodes, interarrival, io_fraction, runtime_scale, jobs, seed;
 	double io_ratio, io_scale;
@@ -101,7 +105,7 @@ static int parse_opt(int c, struct cli *o)
 		o->kind_set = mesh_workload_parse(optarg) >= 0;
 		if (!o->kind_set)
 			return bad("--workload", optarg,
-				   "expected mache, ozden or bluegene");
+				   "expected mache, ozden, bluegene or pods");
 		o->w.kind = (enum mesh_workload) mesh_workload_parse(optarg);
 		return -1;
 	}
@@ -145,6 +149,7 @@ static int parse(int argc, char **argv, struct cli *o)
 		{ "runtime-scale", required_argument, NULL, NUM + 5 },
 		{ "io-ratio", required_argument, NULL, NUM + 6 },
 		{ "io-scale", required_argument, NULL, NUM + 7 },
+		{ "sizes", required_argument, NULL, 'z' },
 		{ "swf", required_argument, NULL, 's' },
 		{ "attrs", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'H' },
@@ -158,6 +163,10 @@ static int parse(int argc, char **argv, struct cli *o)
 		rc = common_option(c, argv);
 		if (rc >= 0)
 			return rc;
+		if (c == 'z') {
+			o->sizes = optarg;
+			continue;
+		}
 		if (c == 's' || c == 't') {
 			*(c == 's' ? &o->swf : &o->attrs) = optarg;
 			continue;
@@ -172,10 +181,46 @@ static int parse(int argc, char **argv, struct cli *o)
 				       : "--workload is required");
 		return EXIT_USAGE;
 	}
+	if (o->sizes && o->w.kind != MESH_WL_PODS) {
+		fprintf(stderr, "meshsim-gen: --sizes applies to --workload "
+				"pods only\nTry 'meshsim-gen --help'.\n");
+		return EXIT_USAGE;
+	}
 	return -1;
 }
 
-static void apply(struct cli *o)
+/* --sizes: up to MESH_WL_MAX_SIZES whole numbers >= 1, comma-separated. */
+static int parse_sizes(const char *v, struct mesh_workload_opts *w)
+{
+	const char *p = v;
+	double n;
+	char buf[32];
+
+	w->n_sizes = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		if (w->n_sizes == MESH_WL_MAX_SIZES || !len ||
+		    len >= sizeof(buf))
+			goto bad;
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		if (number(buf, 1, MESH_MAX_NODES, &n) || n != floor(n))
+			goto bad;
+		w->sizes[w->n_sizes++] = (uint32_t) n;
+		p += len;
+		if (*p == ',' && !*++p)
+			goto bad;
+	}
+	if (w->n_sizes)
+		return -1;
+bad:
+	return bad("--sizes", v,
+		   "expected 1 to 16 whole numbers >= 1, comma-separated");
+}
+
+/* The model's defaults under the options given: -1, or a status. */
+static int apply(struct cli *o)
 {
 	struct mesh_workload_opts w;
 
@@ -190,6 +235,7 @@ static void apply(struct cli *o)
 	w.io_ratio = o->io_ratio;
 	w.io_scale = o->io_scale > 0 ? o->io_scale : w.io_scale;
 	o->w = w;
+	return o->sizes ? parse_sizes(o->sizes, &o->w) : -1;
 }
 
 /* "LO:HI" (or LO-HI, as a meshsweep grid writes it) with 0 <= LO <= HI
@@ -357,7 +403,9 @@ int main(int argc, char **argv)
 	rc = parse(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	apply(&o);
+	rc = apply(&o);
+	if (rc >= 0)
+		return rc;
 	if (o.w.io_ratio >= 0 && o.w.kind != MESH_WL_MACHE) {
 		fprintf(stderr, "meshsim-gen: --io-ratio: only the mache "
 				"workload has a traffic ratio\n");

@@ -253,10 +253,11 @@ int meshsim_write_summary(FILE *f, const char *path, const struct options *o,
 		"  \"occupied_utilization\": %.17g,\n"
 		"  \"mean_wait\": %.17g,\n  \"mean_bounded_slowdown\": %.17g,\n"
 		"  \"mean_sum_pairwise\": %.17g,\n"
-		"  \"mean_avg_pairwise_multi\": %.17g\n}\n",
+		"  \"mean_avg_pairwise_multi\": %.17g,\n"
+		"  \"box_share_multi\": %.17g\n}\n",
 		s->makespan, s->utilization, s->occupied_utilization,
 		s->mean_wait, s->mean_bounded_slowdown, s->mean_sum_pairwise,
-		s->mean_avg_pairwise_multi);
+		s->mean_avg_pairwise_multi, s->box_share_multi);
 	if (fflush(f) || ferror(f)) {
 		fprintf(stderr, "meshsim: --summary: write error on %s\n",
 			path);
@@ -304,6 +305,7 @@ void meshsim_print_table(FILE *f, const struct options *o,
 	fprintf(f, "mean sum pairwise dist   %.2f\n", s->mean_sum_pairwise);
 	fprintf(f, "mean avg pairwise (>=2)  %.4f\n",
 		s->mean_avg_pairwise_multi);
+	fprintf(f, "on a box (>=2)           %.4f\n", s->box_share_multi);
 	fprintf(f, "loss of capacity         %.4f\n", s->loss_of_capacity);
 	fprintf(f, "mean service time (s)    %.2f\n", s->mean_service_time);
 	if (o->sim.runtime_model != MESH_RUNTIME_TRACE) {

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""box-first.py - box-first against the contiguous and non-contiguous
+allocators on a small torus, in meshsim (issue 56's two streams).
+
+Stream A: accelerator pods, sizes 1, 2, 4, 8, 16 and 32 equally likely;
+stream B: sizes 3, 5, 6 and 12 (no 5-node box fits in 4x4x4).  Each is
+meshsim-gen --workload pods with 3,000 jobs on a 4tx4tx4t torus, under
+EASY, for seeds 1-3; every allocator replays the same three traces.
+Printed: the median over the seeds and, in brackets, the spread (max -
+min) of the share of multi-node jobs on a box, their mean pairwise
+distance, the mean wait, the mean bounded slowdown and the loss of
+capacity, then the ratios the issue asks for.  Stream A is run again
+under the contention model (the pods' sidecar: all-to-all, half of the
+runtime communication), where a job's links shared with others stretch
+its runtime.  Last, the parameters: slack= on four machines (2,000-job
+pods streams, seeds 1-3), and box= and else= on stream A.
+Deterministic: no timings.
+
+Usage: contrib/bench/box-first.py [BUILD_DIR]
+(meshsim and meshsim-gen from BUILD_DIR, else from PATH)
+"""
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+
+MESH = "4tx4tx4t"
+SEEDS = (1, 2, 3)
+STREAMS = (("A", "1,2,4,8,16,32", 170, "trace"),
+           ("B", "3,5,6,12", 100, "trace"),
+           ("A", "1,2,4,8,16,32", 170, "contention"))
+ALLOCATORS = ("box-first", "contig-ff", "contig-bf", "mc1x1", "hilbert-bf",
+              "snake-bf", "rowmajor-ff", "mm-inc")
+FIGURES = (("box_share_multi", "on a box", "{:.3f}"),
+           ("mean_avg_pairwise_multi", "distance", "{:.3f}"),
+           ("mean_wait", "wait (s)", "{:.0f}"),
+           ("mean_bounded_slowdown", "bsld", "{:.2f}"),
+           ("loss_of_capacity", "LoC", "{:.4f}"))
+
+
+def tool(build, path):
+    return os.path.join(build, "src", path) if build else os.path.basename(path)
+
+
+def run(build, tmp, stream, sizes, interarrival, seed, alloc, model):
+    swf = os.path.join(tmp, f"{stream}{seed}.swf")
+    attrs = os.path.join(tmp, f"{stream}{seed}.csv")
+    if not os.path.exists(swf):
+        subprocess.run([tool(build, "meshgen/meshsim-gen"),
+                        "--workload", "pods", "--jobs", "3000",
+                        "--seed", str(seed), "--sizes", sizes,
+                        "--interarrival", str(interarrival),
+                        "--swf", swf, "--attrs", attrs], check=True)
+    summ = os.path.join(tmp, "s.json")
+    extra = ([] if model == "trace" else
+             ["--runtime-model", model, "--job-attrs", attrs])
+    subprocess.run([tool(build, "meshsim/meshsim"),
+                    "--mesh", MESH, "--allocator", alloc,
+                    "--summary", summ] + extra + [swf],
+                   check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    with open(summ) as f:
+        return json.load(f)
+
+
+def cell(values, fmt):
+    med = statistics.median(values)
+    return f"{fmt.format(med)} [{fmt.format(max(values) - min(values))}]"
+
+
+def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    build = sys.argv[1] if len(sys.argv) > 1 else None
+    med = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for stream, sizes, ia, model in STREAMS:
+            print(f"stream {stream}: meshsim-gen --workload pods --sizes "
+                  f"{sizes} --jobs 3000 --interarrival {ia}, seeds 1-3; "
+                  f"{MESH}, EASY, {model} runtimes")
+            figures = FIGURES + ((("mean_stretch", "stretch", "{:.4f}"),)
+                                 if model != "trace" else ())
+            print(f"  {'allocator':<12} {'jobs':>5}" + "".join(
+                f" {label:>15}" for _, label, _ in figures))
+            for alloc in ALLOCATORS:
+                runs = [run(build, tmp, stream, sizes, ia, s, alloc, model)
+                        for s in SEEDS]
+                jobs = statistics.median(r["jobs"] for r in runs)
+                row = f"  {alloc:<12} {jobs:>5.0f}"
+                for key, _, fmt in figures:
+                    vals = [r[key] for r in runs]
+                    med[stream + model, alloc, key] = statistics.median(vals)
+                    row += f" {cell(vals, fmt):>15}"
+                med[stream + model, alloc, "jobs"] = jobs
+                print(row)
+    a = lambda alloc, key: med["Atrace", alloc, key]
+    b = lambda alloc, key: med["Btrace", alloc, key]
+    print("targets (medians):")
+    print(f"  A: on a box, box-first / contig-ff "
+          f"{a('box-first', 'box_share_multi') / a('contig-ff', 'box_share_multi'):.3f}; "
+          f"distance, box-first / contig-ff "
+          f"{a('box-first', 'mean_avg_pairwise_multi') / a('contig-ff', 'mean_avg_pairwise_multi'):.3f}; "
+          f"wait, box-first / mc1x1 "
+          f"{a('box-first', 'mean_wait') / a('mc1x1', 'mean_wait'):.3f}")
+    print(f"  B: jobs placed, box-first {b('box-first', 'jobs'):.0f} of "
+          f"{b('mc1x1', 'jobs'):.0f}; distance, box-first / rowmajor-ff "
+          f"{b('box-first', 'mean_avg_pairwise_multi') / b('rowmajor-ff', 'mean_avg_pairwise_multi'):.3f}")
+    parameters(build)
+
+
+# (mesh, nodes, sizes, interarrival) for the slack study
+SLACK_MESHES = (("4tx4tx4t", 64, "1,2,4,8,16,32", 170),
+                ("8tx8t", 64, "1,2,4,8,16,32", 170),
+                ("4x4x4", 64, "1,2,4,8,16,32", 170),
+                ("16x22", 352, "1,2,3,5,6,7,12,20,24", 60))
+
+
+def mean_distance(build, tmp, mesh, nodes, sizes, ia, alloc, params):
+    vals = []
+    for seed in SEEDS:
+        swf = os.path.join(tmp, f"p{nodes}-{sizes}-{seed}.swf")
+        if not os.path.exists(swf):
+            subprocess.run([tool(build, "meshgen/meshsim-gen"),
+                            "--workload", "pods", "--jobs", "2000",
+                            "--seed", str(seed), "--nodes", str(nodes),
+                            "--sizes", sizes, "--interarrival", str(ia),
+                            "--swf", swf], check=True)
+        summ = os.path.join(tmp, "p.json")
+        subprocess.run([tool(build, "meshsim/meshsim"), "--mesh", mesh,
+                        "--allocator", alloc, "--summary", summ] +
+                       (["--allocator-params", params] if params else []) +
+                       [swf], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        with open(summ) as f:
+            vals.append(json.load(f)["mean_avg_pairwise_multi"])
+    return statistics.mean(vals)
+
+
+def parameters(build):
+    print("parameters: mean distance of multi-node jobs, mean over seeds "
+          "1-3 of 2,000-job pods streams, EASY")
+    cols = ("slack=0", "slack=10", "slack=25", "slack=1000")
+    print(f"  {'mesh':<9} {'sizes':<21}" + "".join(f" {c:>10}" for c in
+          cols + ("mm-inc", "mc1x1")))
+    with tempfile.TemporaryDirectory() as tmp:
+        for mesh, nodes, sizes, ia in SLACK_MESHES:
+            row = f"  {mesh:<9} {sizes:<21}"
+            for c in cols:
+                row += f" {mean_distance(build, tmp, mesh, nodes, sizes, ia, 'box-first', c):>10.4f}"
+            for alloc in ("mm-inc", "mc1x1"):
+                row += f" {mean_distance(build, tmp, mesh, nodes, sizes, ia, alloc, None):>10.4f}"
+            print(row)
+        mesh, nodes, sizes, ia = SLACK_MESHES[0]
+        row = "  box-first on 4tx4tx4t, default sizes:"
+        for p in ("else=genalg", "else=mc1x1", "else=hilbert-bf",
+                  "box=contig-ff", "box=sl:contig-bf"):
+            row += f" {p} {mean_distance(build, tmp, mesh, nodes, sizes, ia, 'box-first', p):.4f};"
+        print(row.rstrip(";"))
+
+
+if __name__ == "__main__":
+    main()
