@@ -194,6 +194,34 @@ START_TEST(test_sim_summary_metrics)
 }
 END_TEST
 
+/* Tails, nearest rank: 20 jobs of the whole 2x1 mesh, all submitted at 0,
+ * 10 s each, run one after another: waits 0, 10, ... 190 and bounded
+ * slowdowns 1 .. 20.  p50 is the 10th value, p95 the 19th, p99 the
+ * 20th (19.8 rounded up), the maximum the 20th. */
+START_TEST(test_sim_tails)
+{
+	static const double want_wait[MESH_SIM_N_TAILS] = { 90, 180, 190, 190 };
+	static const double want_bsld[MESH_SIM_N_TAILS] = { 10, 19, 20, 20 };
+	struct tu_job js[20];
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+	int i;
+
+	for (i = 0; i < 20; i++)
+		js[i] = (struct tu_job){ 20 - i, 0, 10, -1, 2 };
+	mesh_sim_opts_init(&o);
+	o.sched = MESH_SCHED_FCFS;
+	r = tu_simulate("2x1", "rowmajor-freelist", js, 20, &o);
+	ck_assert_uint_eq(r->summary.jobs, 20);
+	for (i = 0; i < MESH_SIM_N_TAILS; i++) {
+		ck_assert_double_eq(r->summary.wait_tail[i], want_wait[i]);
+		ck_assert_double_eq(r->summary.bsld_tail[i], want_bsld[i]);
+	}
+	ck_assert_int_eq(mesh_sim_tails[3], 100);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
 START_TEST(test_sim_load_scales_interarrival)
 {
 	static const struct tu_job js[] = { { 1, 100, 5, -1, 1 },
@@ -854,6 +882,7 @@ int main(void)
 	tcase_add_test(tc, test_sim_completion_before_arrival);
 	tcase_add_test(tc, test_sim_skips_and_zero_runtime);
 	tcase_add_test(tc, test_sim_summary_metrics);
+	tcase_add_test(tc, test_sim_tails);
 	tcase_add_test(tc, test_sim_load_scales_interarrival);
 	tcase_add_test(tc, test_sim_unplaceable_head_dropped_at_once);
 	tcase_add_test(tc, test_sim_loss_of_capacity);

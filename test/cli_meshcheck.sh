@@ -106,6 +106,9 @@ check "planted mean_wait found" '[ $? -eq 1 ] && grep -q "summary: mean_wait is 
 sed 's/"box_share_multi": [0-9.e+-]*/"box_share_multi": 0.25/' "$tmp/s.json" >"$tmp/bad.json"
 "$checker" --summary "$tmp/bad.json" "$tmp/j.csv" >"$tmp/out" 2>&1
 check "planted box_share_multi found" '[ $? -eq 1 ] && grep -q "summary: box_share_multi is 0.25 in the summary" "$tmp/out"'
+sed 's/"wait_p95": [0-9.e+-]*/"wait_p95": 1234.5/' "$tmp/s.json" >"$tmp/bad.json"
+"$checker" --summary "$tmp/bad.json" "$tmp/j.csv" >"$tmp/out" 2>&1
+check "planted wait_p95 found" '[ $? -eq 1 ] && grep -q "summary: wait_p95 is 1234.5 in the summary" "$tmp/out"'
 # a job on x = 0 and x = 7 of the 8 columns, but not on all 8, wraps
 wraps='import csv, sys
 xs = [{int(c.split(":")[0]) for c in r["coords"].split()}

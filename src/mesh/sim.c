@@ -556,7 +556,7 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 	if (!rc)
 		rc = run_loop(&s);
 	if (!rc)
-		mesh__sim_summarise(&s);
+		rc = mesh__sim_summarise(&s);
 	if (!o->keep_nodes) { /* only the last running jobs' nodes */
 		free(s.res->nodes);
 		s.res->nodes = NULL;

@@ -185,6 +185,10 @@ struct mesh_sim_job {
 			  * keep_nodes) */
 };
 
+/* The percentiles of the summary's tails (sum->wait_tail, bsld_tail). */
+#define MESH_SIM_N_TAILS 4
+extern const int mesh_sim_tails[MESH_SIM_N_TAILS]; /* 50, 95, 99, 100 */
+
 /* Jobs of sizes min..max (powers of two: 1, 2, 3-4, 5-8, ...). */
 struct mesh_size_class {
 	uint32_t min, max;
@@ -217,6 +221,11 @@ struct mesh_sim_summary {
 	/* max(1, (wait + run) / max(trace_run, 10 s)): the stretched run over
 	 * the trace runtime, so contention shows in it. */
 	double mean_bounded_slowdown;
+	/* Tails over jobs, at MESH_SIM_TAILS percent (the last, 100, is the
+	 * maximum); nearest rank: the least value that at least that share
+	 * of the jobs do not exceed. */
+	double wait_tail[MESH_SIM_N_TAILS];
+	double bsld_tail[MESH_SIM_N_TAILS];
 	double mean_sum_pairwise;       /* over all jobs, 1-node jobs = 0 */
 	double mean_avg_pairwise_multi; /* over jobs of >= 2 nodes */
 	double box_share_multi;         /* share of those on a box (on_box) */

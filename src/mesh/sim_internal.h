@@ -146,6 +146,6 @@ double mesh__sim_io_intensity(const struct sim *s, size_t idx);
 
 /* sim_summary.c */
 void mesh__sim_loc_event(struct sim *s, double now);
-void mesh__sim_summarise(struct sim *s);
+int mesh__sim_summarise(struct sim *s); /* 0 or MESH_ENOMEM */
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "sim_internal.h"
 
 /* After the scheduling pass at an event: count the interval since the
@@ -92,6 +93,46 @@ double mesh_sim_job_stretch(const struct mesh_sim_job *j)
 	return j->trace_run > 0 ? j->run / j->trace_run : 1;
 }
 
+const int mesh_sim_tails[MESH_SIM_N_TAILS] = { 50, 95, 99, 100 };
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *) a, y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+/* v[0..n) sorted, then its nearest-rank percentiles into tail. */
+static void tails(double *v, size_t n, double *tail)
+{
+	size_t t, rank;
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	for (t = 0; t < MESH_SIM_N_TAILS; t++) {
+		/* ceil(p n / 100), in integers: exact for any n */
+		rank = ((size_t) mesh_sim_tails[t] * n + 99) / 100;
+		tail[t] = v[rank ? rank - 1 : 0];
+	}
+}
+
+/* The wait and bounded-slowdown tails; 0 or MESH_ENOMEM. */
+static int summarise_tails(struct mesh_sim_result *r)
+{
+	double *v = malloc((r->n ? r->n : 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return MESH_ENOMEM;
+	for (i = 0; i < r->n; i++)
+		v[i] = r->jobs[i].start - r->jobs[i].submit;
+	tails(v, r->n, r->summary.wait_tail);
+	for (i = 0; i < r->n; i++)
+		v[i] = bounded_slowdown(&r->jobs[i]);
+	tails(v, r->n, r->summary.bsld_tail);
+	free(v);
+	return 0;
+}
+
 static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 {
 	struct mesh_sim_summary *sum = &r->summary;
@@ -139,8 +180,9 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 	summarise_classes(r);
 }
 
-void mesh__sim_summarise(struct sim *s)
+int mesh__sim_summarise(struct sim *s)
 {
 	summarise(s->res, s->usable);
 	summarise_events(s);
+	return s->res->n ? summarise_tails(s->res) : 0;
 }
