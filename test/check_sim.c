@@ -222,6 +222,35 @@ START_TEST(test_sim_tails)
 }
 END_TEST
 
+/* --cores-per-node: 5 processors on nodes of 4 cores take 2 nodes, so two
+ * such jobs run side by side on 4 nodes; one processor per node, each is
+ * larger than the mesh. */
+START_TEST(test_sim_cores_per_node)
+{
+	static const struct tu_job js[] = {
+		{ 1, 0, 10, -1, 5 },
+		{ 2, 0, 10, -1, 5 },
+	};
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+
+	mesh_sim_opts_init(&o);
+	ck_assert_uint_eq(o.cores_per_node, 1);
+	o.cores_per_node = 4;
+	r = tu_simulate("4x1", "rowmajor-freelist", js, 2, &o);
+	ck_assert_uint_eq(r->summary.jobs, 2);
+	ck_assert_uint_eq(tu_job_of(r, 1)->size, 2);
+	ck_assert_double_eq(start_of(r, 1), 0);
+	ck_assert_double_eq(start_of(r, 2), 0);
+	mesh_sim_result_free(r);
+	o.cores_per_node = 1;
+	r = tu_simulate("4x1", "rowmajor-freelist", js, 2, &o);
+	ck_assert_uint_eq(r->summary.jobs, 0);
+	ck_assert_uint_eq(r->summary.skipped_too_large, 2);
+	mesh_sim_result_free(r);
+}
+END_TEST
+
 START_TEST(test_sim_load_scales_interarrival)
 {
 	static const struct tu_job js[] = { { 1, 100, 5, -1, 1 },
@@ -883,6 +912,7 @@ int main(void)
 	tcase_add_test(tc, test_sim_skips_and_zero_runtime);
 	tcase_add_test(tc, test_sim_summary_metrics);
 	tcase_add_test(tc, test_sim_tails);
+	tcase_add_test(tc, test_sim_cores_per_node);
 	tcase_add_test(tc, test_sim_load_scales_interarrival);
 	tcase_add_test(tc, test_sim_unplaceable_head_dropped_at_once);
 	tcase_add_test(tc, test_sim_loss_of_capacity);

@@ -176,7 +176,7 @@ printf '1 0 -1 10 4 -1 -1 -1 -1 -1 -1 1 1 -1 -1 -1 -1 -1 19 20\n' >"$tmp/extra.s
 check "extra fields are quoted without the newline" '[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "(extra \"19 20\")$" "$tmp/err"'
 printf '; MaxProcs: 13\n1 0 -1 10 4 -1 -1 -1 -1 -1 -1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/prime.swf"
 "$meshsim" "$tmp/prime.swf" >/dev/null 2>"$tmp/err"
-check "a prime MaxProcs warns that the mesh is a line" 'grep -q "MaxProcs 13 is prime, so the default mesh is 13x1" "$tmp/err"'
+check "a prime MaxProcs warns that the mesh is a line" 'grep -q "MaxProcs gives 13 nodes, a prime, so the default mesh is 13x1" "$tmp/err"'
 
 # The job-attribute sidecar.
 printf 'job_id,comm,io_intensity,shape\n1,all-to-all,0.5,4x1\n2,none,,\n' >"$tmp/a.csv"
@@ -262,6 +262,25 @@ for bad in 3,,5 0 3, 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 x; do
 done
 "$gen" --workload bluegene --sizes 4 >/dev/null 2>"$tmp/err"
 check "meshsim-gen --sizes with another workload exits 2" '[ $? -eq 2 ] && grep -q -- "--sizes applies to --workload pods only" "$tmp/err"'
+
+# --cores-per-node: sizes that count processors.  24 jobs of 12, 20, 36
+# ... processors (multiples of 4, none a power of two) on MaxProcs 64.
+awk 'BEGIN { print "; MaxProcs: 64"
+	for (i = 1; i <= 24; i++) { p = 4 * (3 + 2 * (i % 4)) - (i == 24 ? 3 : 0)
+		printf "%d %d -1 100 %d -1 -1 %d 200 -1 1 1 1 -1 1 -1 -1 -1\n", i, i * 10, p, p } }' >"$tmp/cores.swf"
+"$meshsim" "$tmp/cores.swf" >/dev/null 2>"$tmp/err"
+check "sizes that are multiples of 4 but not powers of two: a warning naming --cores-per-node 4" 'grep -q "nearly all multiples of 4, as if they counted cores on nodes of 4; meshsim places one per node unless --cores-per-node 4" "$tmp/err"'
+"$meshsim" --cores-per-node 4 --summary "$tmp/cores.json" --jobs-csv "$tmp/cores.csv" "$tmp/cores.swf" >"$tmp/out" 2>"$tmp/err"
+check "--cores-per-node 4: no warning, the default mesh of 16 nodes, ceil(p / 4) nodes a job" '[ $? -eq 0 ] && ! grep -q "cores-per-node" "$tmp/err" && grep -q "^mesh  *4x4 (16 nodes)" "$tmp/out" && [ "$(cut -d, -f1,7 "$tmp/cores.csv" | grep -c "^24,3$")" -eq 1 ] && [ "$(cut -d, -f1,7 "$tmp/cores.csv" | grep -c "^1,5$")" -eq 1 ] && grep -q "\"cores_per_node\": 4," "$tmp/cores.json"'
+check "meshcheck --trace matches the sizes through the summary's cores_per_node" '"${MESHCHECK:-${meshsim%/src/meshsim/meshsim}/contrib/check/meshcheck}" --summary "$tmp/cores.json" --trace "$tmp/cores.swf" "$tmp/cores.csv" >/dev/null'
+printf '; MaxProcs: 64\n' >"$tmp/pow2.swf"
+for i in $(seq 1 30); do echo "$i $((i * 10)) -1 100 $((1 << (i % 6))) -1 -1 $((1 << (i % 6))) 200 -1 1 1 1 -1 1 -1 -1 -1"; done >>"$tmp/pow2.swf"
+"$meshsim" "$tmp/pow2.swf" >/dev/null 2>"$tmp/err"
+check "sizes that are all powers of two: no --cores-per-node warning" '! grep -q "cores-per-node" "$tmp/err"'
+for bad in 0 4097 x -2; do
+	"$meshsim" --cores-per-node "$bad" "$tmp/pow2.swf" >/dev/null 2>"$tmp/err"
+	check "--cores-per-node $bad exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--cores-per-node: invalid value \"$bad\": expected a whole number from 1 to 4096" "$tmp/err"'
+done
 
 # Provenance: the summary names the exact revision, every option
 # (defaults included) and the SHA-256 of every input file.

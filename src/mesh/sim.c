@@ -34,6 +34,7 @@ void mesh_sim_opts_init(struct mesh_sim_opts *o)
 	o->sched = MESH_SCHED_EASY;
 	o->estimate = MESH_ESTIMATE_CLAMP;
 	o->size_field = MESH_SIZE_ALLOC;
+	o->cores_per_node = 1;
 	o->load = 1.0;
 	o->keep_zero_runtime = 1;
 	o->keep_nodes = 1;
@@ -75,12 +76,17 @@ static struct heap_item heap_pop(struct sim *s)
 	return top;
 }
 
-static long job_size(const struct mesh_swf_job *j, enum mesh_size_field f)
+/* Whole nodes for the job's processors; <= 0 if the trace gives none. */
+static long job_size(const struct mesh_swf_job *j,
+		     const struct mesh_sim_opts *o)
 {
+	enum mesh_size_field f = o->size_field;
 	long first = f == MESH_SIZE_ALLOC ? j->procs : j->req_procs;
 	long second = f == MESH_SIZE_ALLOC ? j->req_procs : j->procs;
+	long procs = first > 0 ? first : second;
+	long c = o->cores_per_node > 1 ? (long) o->cores_per_node : 1;
 
-	return first > 0 ? first : second;
+	return procs > 0 ? (procs + c - 1) / c : procs;
 }
 
 static double job_estimate(const struct mesh_swf_job *j, enum mesh_estimate e,
@@ -117,7 +123,7 @@ static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 		return MESH_ENOMEM;
 	for (i = 0; i < tr->n; i++) {
 		const struct mesh_swf_job *j = &tr->jobs[i];
-		long size = job_size(j, s->opts->size_field);
+		long size = job_size(j, s->opts);
 		struct mesh_sim_job *sj;
 
 		if (j->submit < 0) {

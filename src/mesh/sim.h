@@ -116,6 +116,9 @@ struct mesh_sim_opts {
 	double alpha; /* MESH_PRIO_OZDEN reordering strength, 0..1 */
 	enum mesh_estimate estimate;
 	enum mesh_size_field size_field;
+	/* A trace's sizes count processors: a job of p of them takes
+	 * ceil(p / cores_per_node) whole nodes (1: one per node). */
+	uint32_t cores_per_node;
 	double load; /* inter-arrival multiplier, > 0 (1 = as traced) */
 	/* Estimates rounded up to a multiple of this many seconds (0: not):
 	 * Slurm keeps time limits in whole minutes, so a replay at speed-up

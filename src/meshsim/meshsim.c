@@ -64,7 +64,9 @@ static int make_topo(const struct options *o, const struct mesh_swf_trace *tr,
 {
 	struct mesh_diag d;
 	char buf[512];
-	long procs = tr->max_procs > 0 ? tr->max_procs : tr->max_nodes;
+	long cores = (long) o->sim.cores_per_node;
+	long procs = tr->max_procs > 0 ? (tr->max_procs + cores - 1) / cores
+				       : tr->max_nodes;
 	int dim[2], rc;
 
 	mesh_diag_clear(&d);
@@ -85,8 +87,9 @@ static int make_topo(const struct options *o, const struct mesh_swf_trace *tr,
 	near_square(procs, dim);
 	if (dim[1] == 1 && procs > 3)
 		fprintf(stderr,
-			"meshsim: warning: %s: MaxProcs %ld is prime, so the "
-			"default mesh is %dx1, a line; give --mesh WxH\n",
+			"meshsim: warning: %s: MaxProcs gives %ld nodes, a "
+			"prime, so the default mesh is %dx1, a line; give "
+			"--mesh WxH\n",
 			o->trace, procs, dim[0]);
 	rc = mesh_topo_create(2, dim, NULL, t);
 	return rc ? EXIT_FAILURE : 0;
@@ -249,10 +252,34 @@ static void warn_estimates(struct options *o, const struct mesh_swf_trace *tr)
 
 /* An empty trace, and job ids given more than once (each line is still
  * simulated as a job of its own), are warned about with their lines. */
+/* Sizes that count cores: of the jobs whose size is not a power of two
+ * (node counts often are), at least 90% are multiples of some c in
+ * 2..64, and there are at least 20 of them.  The largest such c. */
+static long core_count_hint(const struct mesh_swf_trace *tr)
+{
+	size_t i, odd = 0, mult[65] = { 0 };
+	long c, p;
+
+	for (i = 0; i < tr->n; i++) {
+		p = tr->jobs[i].procs > 0 ? tr->jobs[i].procs
+					  : tr->jobs[i].req_procs;
+		if (p < 3 || !(p & (p - 1)))
+			continue;
+		odd++;
+		for (c = 2; c <= 64; c++)
+			mult[c] += p % c == 0;
+	}
+	for (c = 64; odd >= 20 && c >= 2; c--)
+		if (mult[c] * 10 >= odd * 9)
+			return c;
+	return 0;
+}
+
 static void warn_trace(struct options *o, const struct mesh_swf_trace *tr)
 {
 	struct mesh_swf_job *j;
 	size_t i, k, dups = 0;
+	long c;
 
 	if (!tr->n) {
 		fprintf(stderr,
@@ -262,6 +289,13 @@ static void warn_trace(struct options *o, const struct mesh_swf_trace *tr)
 		return;
 	}
 	warn_estimates(o, tr);
+	if (o->sim.cores_per_node == 1 && (c = core_count_hint(tr)))
+		fprintf(stderr,
+			"meshsim: warning: %s: the job sizes that are not "
+			"powers of two are nearly all multiples of %ld, as "
+			"if they counted cores on nodes of %ld; meshsim "
+			"places one per node unless --cores-per-node %ld\n",
+			o->trace, c, c, c);
 	j = malloc(tr->n * sizeof(*j));
 	if (!j)
 		return;

@@ -58,6 +58,9 @@ static void usage(FILE *f)
 	    "                        Slurm replay at speed-up X does with S = 60 X)\n"
 	    "  --size alloc|req      job size from allocated (default) or requested procs;\n"
 	    "                        the other field is used when the first is missing\n"
+	    "  --cores-per-node C    the trace's sizes count processors: a job of p takes\n"
+	    "                        ceil(p / C) whole nodes, and the default mesh has\n"
+	    "                        ceil(MaxProcs / C) nodes (default 1)\n"
 	    "  --skip-zero-runtime   skip jobs whose runtime is 0 (by default they are\n"
 	    "                        placed and freed at once, as Walker et al. do;\n"
 	    "                        --keep-zero-runtime is accepted for that default)\n"
@@ -128,6 +131,7 @@ enum {
 	OPT_LOAD,
 	OPT_EST,
 	OPT_SIZE,
+	OPT_CORES,
 	OPT_SEED,
 	OPT_CSV,
 	OPT_SUMMARY,
@@ -169,6 +173,7 @@ static const struct option long_opts[] = {
 	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "estimate", required_argument, NULL, OPT_EST },
 	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "cores-per-node", required_argument, NULL, OPT_CORES },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "keep-zero-runtime", no_argument, NULL, OPT_KEEP0 },
 	{ "skip-zero-runtime", no_argument, NULL, OPT_SKIP0 },
@@ -387,6 +392,15 @@ static int parse_option(int c, struct options *o)
 		else
 			return fail_usage("--size", optarg,
 					  "expected alloc or req");
+		break;
+	case OPT_CORES:
+		errno = 0;
+		o->sim.cores_per_node = (uint32_t) strtoul(optarg, &end, 10);
+		if (!*optarg || *end || errno || optarg[0] == '-' ||
+		    o->sim.cores_per_node < 1 || o->sim.cores_per_node > 4096)
+			return fail_usage("--cores-per-node", optarg,
+					  "expected a whole number from 1 to "
+					  "4096");
 		break;
 	case OPT_SEED:
 		errno = 0;

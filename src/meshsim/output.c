@@ -172,9 +172,11 @@ static void write_summary_run(FILE *f, const struct options *o,
 	fprintf(f, "  \"limit_quantum\": %.17g,\n", o->sim.limit_quantum);
 	fprintf(f,
 		"  \"estimate\": \"%s\",\n  \"size_field\": \"%s\",\n"
+		"  \"cores_per_node\": %u,\n"
 		"  \"zero_runtime\": \"%s\",\n",
 		o->sim.estimate == MESH_ESTIMATE_EXACT ? "exact" : "clamp",
 		o->sim.size_field == MESH_SIZE_REQ ? "req" : "alloc",
+		o->sim.cores_per_node,
 		o->sim.keep_zero_runtime ? "keep" : "skip");
 }
 
