@@ -1,7 +1,9 @@
 /* agg.c - the aggregated CSV: points that differ only in their seeds
  * (seed and workload-seed) form one group; per metric, the mean and the
  * half-width of the 95% confidence interval, t(0.975, n-1) * s / sqrt(n)
- * (Student t, two-sided; empty for n = 1).  The grouping columns are the
+ * (Student t, two-sided; empty for n = 1; exactly 0 when the values are
+ * all equal, as a deterministic allocator's seeds on one trace give).
+ * The variance is Welford's, so equal values leave no rounding residue.  The grouping columns are the
  * grid keys, flags and version; the run_* columns, which repeat how each
  * point ran, are left out. */
 #include <errno.h>
@@ -29,7 +31,9 @@ static double t975(size_t df)
 }
 
 struct stat_acc {
-	double sum, sumsq;
+	double mean, m2; /* Welford: the running mean and sum of squares */
+	double first;
+	int all_equal;
 	size_t n;
 };
 
@@ -106,6 +110,20 @@ static struct group *find_group(struct table *t, char **f)
 	return &t->g[t->ng++];
 }
 
+static void add_value(struct stat_acc *a, double v)
+{
+	double d = v - a->mean;
+
+	if (!a->n) {
+		a->first = v;
+		a->all_equal = 1;
+	}
+	a->all_equal &= v == a->first;
+	a->n++;
+	a->mean += d / (double) a->n;
+	a->m2 += d * (v - a->mean);
+}
+
 static void add_row(struct table *t, char **f)
 {
 	struct group *g;
@@ -127,9 +145,7 @@ static void add_row(struct table *t, char **f)
 		v = strtod(f[c], &end);
 		if (*end || errno)
 			continue;
-		g->m[c].sum += v;
-		g->m[c].sumsq += v * v;
-		g->m[c].n++;
+		add_value(&g->m[c], v);
 	}
 }
 
@@ -165,10 +181,10 @@ static void write_agg(const struct table *t, FILE *out)
 				fputs(",,", out);
 				continue;
 			}
-			mean = a->sum / (double) a->n;
-			var = a->n > 1 ? (a->sumsq - a->n * mean * mean) /
-					     (double) (a->n - 1)
-				       : 0;
+			mean = a->all_equal ? a->first : a->mean;
+			var = a->n > 1 && !a->all_equal
+				  ? a->m2 / (double) (a->n - 1)
+				  : 0;
 			snprintf(buf, sizeof(buf), "%.10g", mean);
 			fprintf(out, ",%s,", buf);
 			if (a->n > 1)
