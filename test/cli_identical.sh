@@ -43,9 +43,9 @@ outputs_match() (
 		[ ! -e $b.json ] || sed -i '/^  "version": /d; /^  "late_heads": /d; /^  "max_head_delay": /d; /^  "estimate_no_request": /d; /^  "estimate_clamped": /d' $b.json
 	done
 	# new since: the share of jobs on a box and the tails (meshcheck
-	# recomputes both), and cores_per_node
+	# recomputes both), cores_per_node and arrival_scale
 	[ ! -e new.out ] || sed -i '/^on a box (>=2) /d; /^wait p50\/p95\/p99\/max (s) /d; /^bsld p50\/p95\/p99\/max /d' new.out
-	[ ! -e new.json ] || sed -i '/^  "box_share_multi": /d; /^  "cores_per_node": 1,$/d; /^  "\(wait\|bsld\)_\(p50\|p95\|p99\|max\)": /d; s/^\(  "mean_avg_pairwise_multi": .*\),$/\1/' new.json
+	[ ! -e new.json ] || sed -i '/^  "box_share_multi": /d; /^  "cores_per_node": 1,$/d; /^  "arrival_scale": /d; /^  "\(wait\|bsld\)_\(p50\|p95\|p99\|max\)": /d; s/^\(  "mean_avg_pairwise_multi": .*\),$/\1/' new.json
 	for f in out err rc json csv; do
 		cmp -s old.$f new.$f || { [ ! -e old.$f ] && [ ! -e new.$f ]; } ||
 			{ echo "differs: $f" && exit 1; }

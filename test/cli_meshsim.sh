@@ -429,6 +429,11 @@ check "meshsim-gen: an output that cannot be made leaves the other one's old fil
 check "bad --mesh exits 2" '[ $? -eq 2 ] && grep -q "mesh" "$tmp/err"'
 "$meshsim" --load -1 "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "bad --load exits 2 naming the flag" '[ $? -eq 2 ] && grep -q -- "--load: invalid value \"-1\"" "$tmp/err"'
+"$meshsim" --load 2 --summary "$tmp/l1.json" "$tmp/easy.swf" >"$tmp/l1.out" 2>&1
+"$meshsim" --arrival-scale 2 --summary "$tmp/l2.json" "$tmp/easy.swf" >"$tmp/l2.out" 2>&1
+check "--arrival-scale is --load: the same run, arrival_scale and load in the summary" 'cmp -s "$tmp/l1.out" "$tmp/l2.out" && grep -q "\"arrival_scale\": 2," "$tmp/l2.json" && grep -q "\"load\": 2," "$tmp/l2.json" && cmp -s <(grep -v "\"version\"" "$tmp/l1.json") <(grep -v "\"version\"" "$tmp/l2.json")'
+"$meshsim" --arrival-scale -1 "$tmp/easy.swf" >/dev/null 2>"$tmp/err"
+check "bad --arrival-scale exits 2 naming that flag" '[ $? -eq 2 ] && grep -q -- "--arrival-scale: invalid value \"-1\"" "$tmp/err"'
 "$meshsim" --scheduler sjf "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "bad --scheduler exits 2" '[ $? -eq 2 ] && grep -q -- "--scheduler" "$tmp/err"'
 "$meshsim" --allocator nosuch "$tmp/t.swf" >/dev/null 2>"$tmp/err"

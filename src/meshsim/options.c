@@ -49,7 +49,9 @@ static void usage(FILE *f)
 	    "                        end time that placement (sl:*) sees: the estimate\n"
 	    "                        (default), Tang's adjusted estimate (AdjEst), or the\n"
 	    "                        actual runtime (ActRun)\n"
-	    "  --load F              multiply inter-arrival times by F > 0 (default 1)\n"
+	    "  --arrival-scale F     multiply inter-arrival times by F > 0 (default 1):\n"
+	    "                        above 1 the offered load is lighter, below 1 heavier\n"
+	    "  --load F              the same as --arrival-scale (its older name)\n"
 	    "  --estimate clamp|exact\n"
 	    "                        clamp: requested time, or the actual runtime when the\n"
 	    "                        request is missing or shorter (default); exact: always\n"
@@ -129,6 +131,7 @@ enum {
 	OPT_PARAMS,
 	OPT_SCHED,
 	OPT_LOAD,
+	OPT_ARRIVAL,
 	OPT_EST,
 	OPT_SIZE,
 	OPT_CORES,
@@ -171,6 +174,7 @@ static const struct option long_opts[] = {
 	{ "io-nodes", required_argument, NULL, OPT_IONODES },
 	{ "scheduler", required_argument, NULL, OPT_SCHED },
 	{ "load", required_argument, NULL, OPT_LOAD },
+	{ "arrival-scale", required_argument, NULL, OPT_ARRIVAL },
 	{ "estimate", required_argument, NULL, OPT_EST },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "cores-per-node", required_argument, NULL, OPT_CORES },
@@ -371,9 +375,11 @@ static int parse_option(int c, struct options *o)
 			    "expected fcfs, easy or conservative");
 		break;
 	case OPT_LOAD:
+	case OPT_ARRIVAL:
 		if (parse_double(optarg, &o->sim.load) || !(o->sim.load > 0))
-			return fail_usage("--load", optarg,
-					  "expected a number > 0");
+			return fail_usage(c == OPT_LOAD ? "--load"
+							: "--arrival-scale",
+					  optarg, "expected a number > 0");
 		break;
 	case OPT_EST:
 		if (!strcmp(optarg, "clamp"))

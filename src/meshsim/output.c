@@ -167,8 +167,11 @@ static void write_summary_run(FILE *f, const struct options *o,
 	json_string_or_null(f, o->job_attrs_sha256[0] ? o->job_attrs_sha256
 						      : NULL);
 	fprintf(f, ",\n  \"seed\": %llu,\n", (unsigned long long) o->sim.seed);
-	fprintf(f, "  \"scheduler\": \"%s\",\n  \"load\": %.17g,\n",
-		meshsim_sched_names[o->sim.sched], o->sim.load);
+	/* load: the older name of arrival_scale, kept for readers of it */
+	fprintf(f,
+		"  \"scheduler\": \"%s\",\n  \"arrival_scale\": %.17g,\n"
+		"  \"load\": %.17g,\n",
+		meshsim_sched_names[o->sim.sched], o->sim.load, o->sim.load);
 	fprintf(f, "  \"limit_quantum\": %.17g,\n", o->sim.limit_quantum);
 	fprintf(f,
 		"  \"estimate\": \"%s\",\n  \"size_field\": \"%s\",\n"
