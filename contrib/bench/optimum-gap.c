@@ -38,22 +38,6 @@ static uint64_t rnd(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-static int parse_mesh(const char *spec, int dim[3], bool wrap[3])
-{
-	const char *p = spec;
-	int n = 0;
-
-	while (*p && n < 3) {
-		dim[n] = (int) strtol(p, (char **) &p, 10);
-		wrap[n] = *p == 't';
-		p += *p == 't';
-		n++;
-		if (*p == 'x')
-			p++;
-	}
-	return n;
-}
-
 /* L1 distance with wrap, from coordinates. */
 static int dist(const int dim[3], const bool wrap[3], const int *a,
 		const int *b)
@@ -172,7 +156,7 @@ int main(int argc, char **argv)
 	struct tally tl[N_MESHES][N_ALLOCS];
 	uint64_t seed = 56;
 	size_t mi, ai;
-	int t;
+	int t, ax;
 
 	if (trials < 1) {
 		fprintf(stderr, "usage: optimum-gap [TRIALS]\n");
@@ -195,11 +179,16 @@ int main(int argc, char **argv)
 		struct mesh_allocator *a[N_ALLOCS];
 		struct mesh_bitmap *fm;
 		struct mesh_diag d;
-		int nd = parse_mesh(meshes[mi], dim, wrap);
+		int nd;
 
-		if (mesh_topo_create(nd, dim, wrap, &topo) ||
+		if (mesh_topo_parse(meshes[mi], &topo, &d) ||
 		    mesh_bitmap_create(topo->nodes, &fm))
 			return 1;
+		nd = topo->ndims;
+		for (ax = 0; ax < 3; ax++) {
+			dim[ax] = topo->dim[ax];
+			wrap[ax] = topo->wrap[ax];
+		}
 		for (ai = 0; ai < N_ALLOCS; ai++)
 			if (mesh_alloc_create(topo, allocators[ai], NULL,
 					      &a[ai], &d))
