@@ -17,13 +17,24 @@
 #include "mesh/mesh.h"
 
 /*
+ * The hints the job itself gives in its SPANK environment (spank_mesh.so
+ * validates them at submission; the submit API does not), parsed once per
+ * job: a hint that does not parse reads as not given and is logged under
+ * who's name the first time only (mesh/hint_cache.h).
+ */
+extern void mesh_job_own_hints(job_record_t *job_ptr, const char *who,
+			       struct mesh_job_hints *h)
+	__attribute__((visibility("hidden")));
+
+/*
  * Set r's shape, I/O intensity and communication pattern from the job's
- * SPANK environment (spank_mesh.so, validated at submission), and for
- * what the job does not say, from conf's defaults.  A hint that does not
- * parse is logged under who's name and ignored.
+ * own hints, and for what the job does not say, from conf's defaults.
  */
 extern void mesh_job_hints(const struct mesh_conf *conf, job_record_t *job_ptr,
 			   const char *who, struct mesh_request *r)
 	__attribute__((visibility("hidden")));
+
+/* Forget every job's hints (at the plugin's fini). */
+extern void mesh_job_hints_fini(void) __attribute__((visibility("hidden")));
 
 #endif

@@ -56,6 +56,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "mesh/mesh.h"
+#include "job_hints.h"
 #include "select_mesh.h"
 
 /*
@@ -108,6 +109,7 @@ extern int fini(void)
 	sm_conf_free_maps();
 	sm.state_valid = false;
 	slurm_mutex_unlock(&mesh_mutex);
+	mesh_job_hints_fini();
 	if (running_in_slurmctld() && !sm_other_type())
 		cr_fini_global_core_data();
 	sm_other_fini();
@@ -263,9 +265,12 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 {
 	sm_layer_ops_t *o = sm_other();
 	bitstr_t *nodes;
+	int rc;
 
-	if (o)
-		(void) o->job_begin(job_ptr);
+	/* The layer below refused: slurmctld leaves the job queued, so it
+	 * is not tracked here either. */
+	if (o && (rc = o->job_begin(job_ptr)) != SLURM_SUCCESS)
+		return rc;
 	slurm_mutex_lock(&mesh_mutex);
 	sm_ensure_state_locked();
 	sm_track_add(job_ptr);
@@ -329,7 +334,7 @@ extern int select_p_job_resized(job_record_t *job_ptr,
 	slurm_mutex_lock(&mesh_mutex);
 	if (sm.state_valid &&
 	    (mj = sm_tracked_get(job_ptr->job_id)) &&
-	    node_ptr->index < bit_size(mj->nodes) &&
+	    node_ptr->index < MIN(bit_size(mj->nodes), sm.node_cnt) &&
 	    bit_test(mj->nodes, node_ptr->index)) {
 		bit_clear(mj->nodes, node_ptr->index);
 		sm_job_index(mj);

@@ -48,6 +48,9 @@
 /* Shared between the plugin's files, never exported. */
 #define SM_HIDDEN __attribute__((visibility("hidden")))
 
+/* node2mesh[] of a hole in the node table. */
+#define SM_NO_POS UINT32_MAX
+
 extern const char plugin_type[];
 
 #define NODEINFO_MAGIC 0x8e5a
@@ -98,7 +101,7 @@ struct sm_state {
 	/* For --contiguous when alloc may return scattered nodes: the first
 	 * registered contiguous-only allocator, or NULL. */
 	struct mesh_allocator *contig;
-	uint32_t *node2mesh;	/* Slurm node index -> mesh index */
+	uint32_t *node2mesh;	/* Slurm node index -> mesh index, or SM_NO_POS */
 	int *mesh2node;		/* mesh index -> Slurm node index or -1 */
 	int node_cnt;		/* node_record_count the maps were built for */
 	/*

@@ -125,6 +125,9 @@ static void _build_maps_locked(struct mesh_conf *c)
 	sm.mesh2node = xcalloc(c->topo->nodes, sizeof(*sm.mesh2node));
 	for (idx = 0; idx < c->topo->nodes; idx++)
 		sm.mesh2node[idx] = -1;
+	/* Holes in the node table (deleted dynamic nodes) map nowhere. */
+	for (i = 0; i <= node_record_count; i++)
+		sm.node2mesh[i] = SM_NO_POS;
 	for (i = 0; (node_ptr = next_node(&i)); i++) {
 		(void) mesh_conf_lookup(c, node_ptr->name, &idx);
 		sm.node2mesh[i] = idx;
@@ -146,7 +149,8 @@ static void _build_maps_locked(struct mesh_conf *c)
 	 * the whole mesh (issue 12.4: 32 nodes in Dimensions=2048x2048).
 	 */
 	for (i = 0; i < sm.node_cnt; i++)
-		mesh_bitmap_set(sm.buf_free, sm.node2mesh[i]);
+		if (sm.node2mesh[i] != SM_NO_POS)
+			mesh_bitmap_set(sm.buf_free, sm.node2mesh[i]);
 	if (sm.alloc && mesh_alloc_set_usable(sm.alloc, sm.buf_free))
 		error("%s: allocator bound not set", plugin_type);
 	if (sm.contig && mesh_alloc_set_usable(sm.contig, sm.buf_free))

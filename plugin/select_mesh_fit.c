@@ -190,7 +190,7 @@ static void _fit_add_unknown(struct sm_fit *f, const struct mesh_job *mj)
 /*
  * Count what the tracked jobs hold, leaving out those whose ids are in
  * the sorted array skip[] and, if until > 0, those that end by until (an
- * end already past counts as now + 1, as WILL_RUN plans it).
+ * end already past as mesh_plan_running_end() has it, as WILL_RUN plans).
  */
 extern void sm_fit_build(struct sm_fit *f, const uint32_t *skip, int n_skip,
 			 time_t until)
@@ -215,7 +215,9 @@ extern void sm_fit_build(struct sm_fit *f, const uint32_t *skip, int n_skip,
 			_fit_add_unknown(f, mj);
 			continue;
 		}
-		if (until > 0 && MAX(job_ptr->end_time, now + 1) <= until)
+		if (until > 0 &&
+		    mesh_plan_running_end((double) job_ptr->end_time,
+					  (double) now) <= (double) until)
 			continue;
 		_fit_add_job(f, job_ptr);
 	}

@@ -358,8 +358,6 @@ unpack_error:
 	return SLURM_ERROR;
 }
 
-#define MESH_COMMENT_PREFIX "mesh:v1 "
-
 /* Which placed the job: the configured allocator, the contiguous-only
  * helper (--contiguous), or the layer below on its own (over cons_tres,
  * when it refused the allocator's choices). */
@@ -388,8 +386,9 @@ static const char *_shape_note(job_record_t *job_ptr)
 /*
  * Write "mesh:v1 alloc=... bbox=WxHxD sumdist=S avgdist=A diam=D
  * [shape=ignored]" for the nodes of the job (at its start, and again
- * when it is resized) into SystemComment and jobinfo.  A comment someone
- * else wrote is kept, with ours after it; ours is replaced.
+ * when it is resized) into SystemComment and jobinfo.  What others wrote
+ * there, before or after ours, is kept, with ours after it; ours is
+ * replaced (mesh_comment_replace()).
  */
 extern void sm_set_comment(job_record_t *job_ptr, bitstr_t *nodes,
 			   const char *why)
@@ -410,16 +409,11 @@ extern void sm_set_comment(job_record_t *job_ptr, bitstr_t *nodes,
 			   m.avg_pairwise, m.diameter, _shape_note(job_ptr));
 		sm_jobinfo_set_placement(job_ptr,
 					 c + strlen(MESH_COMMENT_PREFIX));
-		ours = xstrstr(job_ptr->system_comment, MESH_COMMENT_PREFIX);
-		if (ours && ours > job_ptr->system_comment && ours[-1] == ' ')
-			ours[-1] = '\0';	/* after someone else's */
-		else if (ours == job_ptr->system_comment)
+		ours = mesh_comment_replace(job_ptr->system_comment, c);
+		if (ours) {
 			xfree(job_ptr->system_comment);
-		if (job_ptr->system_comment)
-			xstrfmtcat(job_ptr->system_comment, " %s", c);
-		else {
-			job_ptr->system_comment = c;
-			c = NULL;
+			job_ptr->system_comment = xstrdup(ours);
+			free(ours);
 		}
 		log_flag(SELECT_TYPE, "%s: %pJ %s: %s", plugin_type, job_ptr,
 			 why, job_ptr->system_comment);

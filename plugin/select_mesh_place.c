@@ -49,7 +49,8 @@ extern double *sm_end_times(const uint16_t *use)
 		sm.buf_end = xcalloc(sm.conf->topo->nodes, sizeof(*sm.buf_end));
 	end = sm.buf_end;
 	for (i = 0; i < sm.node_cnt; i++)
-		end[sm.node2mesh[i]] = 0.0;
+		if (sm.node2mesh[i] != SM_NO_POS)
+			end[sm.node2mesh[i]] = 0.0;
 	for (t = 0; t < sm.n_tracked; t++) {
 		mj = &sm.tracked[t];
 		for (j = 0; j < mj->n_idx; j++) {
@@ -98,6 +99,8 @@ extern void sm_fill_free_map(bitstr_t *avail, const uint16_t *use,
 	int s, n = MIN(sm.node_cnt, bit_size(avail));
 
 	for (s = 0; s < sm.node_cnt; s++) {
+		if (sm.node2mesh[s] == SM_NO_POS)
+			continue;
 		if (s < n && bit_test(avail, s) && (!use || !use[s]))
 			mesh_bitmap_set(free_map, sm.node2mesh[s]);
 		else
@@ -275,14 +278,16 @@ static int _choose_counts(struct mesh_try *t, const struct mesh_view *v,
 			continue;
 		while (!(rc = _place_k(t, v, k, out)) &&
 		       (t->total_cpus = _sum_cpus(t, out, k)) < min_cpus) {
-			uint32_t more = (min_cpus - t->total_cpus +
-					 sm_max_node_cpus() - 1) /
-					sm_max_node_cpus();
+			/* 64-bit and at least one node more: it ends. */
+			uint64_t per = MAX(sm_max_node_cpus(), 1);
+			uint64_t more = ((uint64_t) min_cpus - t->total_cpus +
+					 per - 1) / per;
 
 			rc = MESH_ENOSPC;
-			if (k + more > MIN(t->max_nodes, t->avail_cnt))
+			if ((uint64_t) k + more >
+			    MIN(t->max_nodes, t->avail_cnt))
 				break;
-			k += more;
+			k += (uint32_t) more;
 		}
 	}
 	t->k = rc ? 0 : k;
@@ -307,7 +312,8 @@ extern int sm_choose(struct mesh_try *t, const struct mesh_view *v,
 	tier.free = sm.buf_tier;
 	for (w = 0; w < t->n_tiers && rc; w++) {
 		for (s = 0; s < sm.node_cnt; s++) {
-			pos = sm.node2mesh[s];
+			if ((pos = sm.node2mesh[s]) == SM_NO_POS)
+				continue;
 			if (mesh_bitmap_test(v->free, pos) &&
 			    _weight(s) <= t->tiers[w])
 				mesh_bitmap_set(sm.buf_tier, pos);

@@ -112,8 +112,8 @@ static uint16_t *_busy_without(list_t *candidates)
  * The running jobs (tracked, not preemption candidates) as planner holds:
  * the nodes of avail that use[] holds, each released by the last-ending
  * job holding it (OverSubscribe: a shared node is free once all its jobs
- * ended), so the holds are disjoint.  An end time already past counts as
- * now + 1: the job is overdue and may end any moment, but not now.
+ * ended), so the holds are disjoint.  An end time already past is
+ * mesh_plan_running_end()'s: overdue, it may end any moment, but not now.
  * O(named nodes + nodes of tracked jobs).
  * RET the number of holds; xfree *holds and *nodes.
  */
@@ -161,7 +161,8 @@ static int _running_holds(list_t *candidates, bitstr_t *avail,
 	fill = xcalloc(n + 1, sizeof(*fill));
 	for (i = 0, total = 0; i < n; i++) {
 		(*holds)[i].start = (double) now;
-		(*holds)[i].end = (double) MAX(jobs[i]->end_time, now + 1);
+		(*holds)[i].end = mesh_plan_running_end(
+			(double) jobs[i]->end_time, (double) now);
 		(*holds)[i].nodes = *nodes + total;
 		fill[i] = total;
 		total += cnt[i];
@@ -234,6 +235,7 @@ extern int sm_will_run(struct mesh_try *t, list_t *candidates,
 			      mesh_strerror(rc));
 	}
 	if (!rc) {
+		/* t->k: the last sm_choose()'s, which is the answer's (plan.h) */
 		sm_set_chosen(t, sm.buf_out, t->k);
 		t->job_ptr->start_time = (time_t) start;
 		_preemptees(candidates, t->avail, preemptees);

@@ -43,6 +43,8 @@
 #include "mesh/hints.h"
 #include "mesh/priority.h"
 
+#include "job_hints.h"
+
 /* Defined by slurmctld, the only daemon that loads site factor plugins. */
 slurm_conf_t slurm_conf;
 list_t *job_list;
@@ -101,16 +103,12 @@ static int _parse_params(const char *params, double *a, double *s)
 	return rc;
 }
 
+/* Parsed once per job (job_hints.c); a bad value reads as absent. */
 static double _io_intensity(job_record_t *job_ptr)
 {
 	struct mesh_job_hints h;
 
-	mesh_hints_init(&h);
-	/* Values were checked at submission; a bad one reads as absent. */
-	if (job_ptr->spank_job_env_size &&
-	    mesh_hints_from_env((const char *const *) job_ptr->spank_job_env,
-				job_ptr->spank_job_env_size, &h, NULL))
-		return 0;
+	mesh_job_own_hints(job_ptr, plugin_type, &h);
 	return h.io_intensity >= 0 ? h.io_intensity : 0;
 }
 
@@ -176,6 +174,7 @@ extern int fini(void)
 	xfree(cand_io);
 	xfree(cand_wp);
 	cand_cap = 0;
+	mesh_job_hints_fini();
 	return SLURM_SUCCESS;
 }
 

@@ -43,6 +43,7 @@
 #include "src/common/xstring.h"
 
 #include "mesh/mesh.h"
+#include "job_hints.h"
 #include "topology_mesh.h"
 
 const char plugin_name[] = "Mesh/torus curve node ranking plugin";
@@ -75,6 +76,7 @@ extern int tm_fini(void)
 	alloc = contig = NULL;
 	mesh_conf_destroy(mconf);
 	mconf = NULL;
+	mesh_job_hints_fini();
 	return SLURM_SUCCESS;
 }
 

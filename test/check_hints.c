@@ -1,4 +1,5 @@
-/* check_hints.c - per-job hints (hints.h) and Özden's weighted priority
+/* check_hints.c - per-job hints (hints.h, hint_cache.h), select/mesh's
+ * summary in SystemComment (comment.h) and Özden's weighted priority
  * (priority.h): the parsers every channel shares, and the formula. */
 #include "testutil.h"
 
@@ -17,8 +18,12 @@ START_TEST(test_shape_parse)
 	ck_assert_int_eq(mesh_shape_parse("2x3x4", s, &d), 0);
 	ck_assert(s[0] == 2 && s[1] == 3 && s[2] == 4);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		s[0] = s[1] = s[2] = 7;
 		ck_assert_msg(mesh_shape_parse(bad[i], s, &d) == MESH_EINVAL,
 			      "accepted \"%s\"", bad[i]);
+		ck_assert_msg(s[0] == 7 && s[1] == 7 && s[2] == 7,
+			      "\"%s\" wrote %dx%dx%d", bad[i], s[0], s[1],
+			      s[2]);
 		ck_assert_str_eq(d.field, "shape");
 		ck_assert(strstr(d.message, "expected WxH or WxHxD"));
 	}
@@ -54,7 +59,8 @@ START_TEST(test_hints_from_env)
 	const char *env[] = { "PATH=/bin", "MESH_SHAPE=4x2",
 			      "MESH_IO_INTENSITY=0.25", "MESH_COMM=all-to-all",
 			      "MESH_SHAPEX=1x1" };
-	const char *bad[] = { "MESH_COMM=none", "MESH_IO_INTENSITY=2" };
+	const char *bad[] = { "MESH_IO_INTENSITY=2", "MESH_SHAPE=4xz",
+			      "MESH_COMM=none" };
 	struct mesh_job_hints h;
 	struct mesh_diag d;
 
@@ -65,10 +71,102 @@ START_TEST(test_hints_from_env)
 	ck_assert(h.shape[0] == 4 && h.shape[1] == 2);
 	ck_assert_double_eq(h.io_intensity, 0.25);
 	ck_assert_int_eq(h.comm, MESH_COMM_ALL_TO_ALL);
+	/* Each bad value is skipped whole (a half-read "4xz" is not 4x1);
+	 * the good one after them is read; the first is reported. */
 	mesh_hints_init(&h);
-	ck_assert_int_eq(mesh_hints_from_env(bad, 2, &h, &d), MESH_EINVAL);
-	ck_assert_int_eq(h.comm, MESH_COMM_NONE); /* read before the error */
+	ck_assert_int_eq(mesh_hints_from_env(bad, 3, &h, &d), MESH_EINVAL);
+	ck_assert_int_eq(h.comm, MESH_COMM_NONE);
+	ck_assert_int_eq(h.shape[0], 0);
+	ck_assert(h.io_intensity < 0);
 	ck_assert_str_eq(d.field, "io-intensity");
+}
+END_TEST
+
+/* Parsed once, reported once: the second lookup of a job with a bad hint
+ * returns 0 and the same hints even from another environment (a job's
+ * environment does not change); a full cache forgets and starts again. */
+START_TEST(test_hint_cache)
+{
+	const char *bad[] = { "MESH_SHAPE=abc", "MESH_COMM=nearest" };
+	const char *good[] = { "MESH_SHAPE=2x2" };
+	struct mesh_hint_cache *c = mesh_hint_cache_create(3);
+	struct mesh_job_hints h;
+	struct mesh_diag d;
+	uint64_t k;
+
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(mesh_hint_cache_get(c, 7, bad, 2, &h, &d),
+			 MESH_EINVAL);
+	ck_assert_str_eq(d.field, "shape");
+	ck_assert(h.shape[0] == 0 && h.comm == MESH_COMM_NEAREST);
+	ck_assert_int_eq(mesh_hint_cache_get(c, 7, good, 1, &h, &d), 0);
+	ck_assert(h.shape[0] == 0 && h.comm == MESH_COMM_NEAREST);
+	ck_assert_int_eq(mesh_hint_cache_get(c, 8, good, 1, &h, &d), 0);
+	ck_assert(h.shape[0] == 2 && h.shape[1] == 2);
+	ck_assert_int_eq(mesh_hint_cache_get(c, 9, NULL, 0, &h, &d), 0);
+	ck_assert(h.shape[0] == 0 && h.comm == MESH_COMM_UNKNOWN);
+	ck_assert_uint_eq(mesh_hint_cache_count(c), 3);
+	/* A fourth job clears the table: job 7 is parsed and reported anew. */
+	ck_assert_int_eq(mesh_hint_cache_get(c, 10, good, 1, &h, &d), 0);
+	ck_assert_uint_eq(mesh_hint_cache_count(c), 1);
+	ck_assert_int_eq(mesh_hint_cache_get(c, 7, bad, 2, &h, &d),
+			 MESH_EINVAL);
+	/* Many keys through a small table: each found again while held. */
+	mesh_hint_cache_destroy(c);
+	c = mesh_hint_cache_create(1000);
+	for (k = 1; k <= 1000; k++)
+		ck_assert_int_eq(
+		    mesh_hint_cache_get(c, k << 32 | k, good, 1, &h, &d), 0);
+	for (k = 1; k <= 1000; k++) {
+		ck_assert_int_eq(
+		    mesh_hint_cache_get(c, k << 32 | k, bad, 2, &h, &d), 0);
+		ck_assert_int_eq(h.shape[0], 2);
+	}
+	ck_assert_uint_eq(mesh_hint_cache_count(c), 1000);
+	mesh_hint_cache_destroy(c);
+	/* Without a cache every lookup parses and reports. */
+	ck_assert_int_eq(mesh_hint_cache_get(NULL, 7, bad, 2, &h, &d),
+			 MESH_EINVAL);
+	ck_assert_int_eq(mesh_hint_cache_get(NULL, 7, bad, 2, &h, &d),
+			 MESH_EINVAL);
+}
+END_TEST
+
+/* Our summary is replaced wherever it is; everything else is kept. */
+START_TEST(test_comment_replace)
+{
+	static const char *const cases[][2] = {
+		{ NULL, "mesh:v1 alloc=mc diam=1" },
+		{ "", "mesh:v1 alloc=mc diam=1" },
+		{ "mesh:v1 alloc=old bbox=1x1x1 diam=0",
+		  "mesh:v1 alloc=mc diam=1" },
+		{ "site note", "site note mesh:v1 alloc=mc diam=1" },
+		{ "site note mesh:v1 alloc=old diam=0",
+		  "site note mesh:v1 alloc=mc diam=1" },
+		{ "mesh:v1 alloc=old sumdist=4 avgdist=1.00 diam=2 shape=ignored "
+		  "checked by admin",
+		  "checked by admin mesh:v1 alloc=mc diam=1" },
+		{ "A mesh:v1 alloc=old diam=0 B=1 C",
+		  "A B=1 C mesh:v1 alloc=mc diam=1" },
+		{ "xmesh:v1 alloc=x",
+		  "xmesh:v1 alloc=x mesh:v1 alloc=mc diam=1" },
+	};
+	size_t i, len;
+	char *r;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r = mesh_comment_replace(cases[i][0],
+					 "mesh:v1 alloc=mc diam=1");
+		ck_assert_ptr_nonnull(r);
+		ck_assert_msg(!strcmp(r, cases[i][1]), "\"%s\" -> \"%s\"",
+			      cases[i][0] ? cases[i][0] : "(null)", r);
+		free(r);
+	}
+	ck_assert_int_eq(mesh_comment_find("a mesh:v1 alloc=mc diam=1 b", &len),
+			 2);
+	ck_assert_uint_eq(len, strlen("mesh:v1 alloc=mc diam=1"));
+	ck_assert_int_eq(mesh_comment_find("no summary", &len), -1);
+	ck_assert_int_eq(mesh_comment_find(NULL, &len), -1);
 }
 END_TEST
 
@@ -102,6 +200,8 @@ int main(void)
 	tcase_add_test(tc, test_shape_parse);
 	tcase_add_test(tc, test_io_intensity_and_comm_parse);
 	tcase_add_test(tc, test_hints_from_env);
+	tcase_add_test(tc, test_hint_cache);
+	tcase_add_test(tc, test_comment_replace);
 	tcase_add_test(tc, test_ozden_priority);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -113,6 +113,8 @@ struct two_counts {
 	uint32_t extra;
 	int calls;
 	uint32_t placed; /* nodes of the last placement */
+	int last_rc;     /* the last call's return and time */
+	double last_now;
 };
 
 static int place_two_counts(void *arg, const struct mesh_view *v,
@@ -123,13 +125,14 @@ static int place_two_counts(void *arg, const struct mesh_view *v,
 	int rc;
 
 	tc->calls++;
+	tc->last_now = v->now;
 	r.nodes = req->nodes + tc->extra;
 	tc->placed = r.nodes;
 	if (r.nodes <= v->topo->nodes &&
 	    (rc = mesh_alloc_place(tc->a, v, &r, out)) != MESH_ENOSPC)
-		return rc;
+		return tc->last_rc = rc;
 	tc->placed = req->nodes;
-	return mesh_alloc_place(tc->a, v, req, out);
+	return tc->last_rc = mesh_alloc_place(tc->a, v, req, out);
 }
 
 /* One random instance, fast search against the definition, with or
@@ -139,7 +142,7 @@ static int compare_once(int ai, uint64_t *s, int hook, int in_order)
 {
 	struct instance in;
 	struct mesh_planner *p = NULL;
-	struct two_counts tc = { NULL, 0, 0, 0 };
+	struct two_counts tc = { NULL, 0, 0, 0, 0, 0 };
 	struct mesh_request req;
 	struct mesh_diag d;
 	uint32_t o1[512], o2[512], k1;
@@ -165,6 +168,11 @@ static int compare_once(int ai, uint64_t *s, int hook, int in_order)
 	}
 	r1 = mesh_plan_earliest(p, tc.a, &in.q, &req, &t1, o1);
 	k1 = hook ? tc.placed : req.nodes;
+	/* plan.h's promise: the answer is the hook's last call */
+	if (hook && !r1)
+		ck_assert_msg(tc.last_rc == 0 && tc.last_now == t1,
+			      "%s: last call rc %d at %g, answer at %g",
+			      allocs[ai], tc.last_rc, tc.last_now, t1);
 	r2 = mesh_plan_earliest_naive(p, tc.a, &in.q, &req, &t2, o2);
 	ck_assert_int_eq(r1, r2);
 	if (hook)

@@ -18,11 +18,13 @@ void mesh_hints_init(struct mesh_job_hints *h)
 int mesh_shape_parse(const char *s, int shape[MESH_MAX_DIMS],
 		     struct mesh_diag *d)
 {
+	int got[MESH_MAX_DIMS] = { 1, 1, 1 };
 	const char *p = s;
 	int n = 0;
 	char *end;
 
-	shape[0] = shape[1] = shape[2] = 1;
+	/* Into got[] first: a value that fails half-way leaves shape as it
+	 * was, so the caller's default still applies. */
 	while (p && n < MESH_MAX_DIMS) {
 		long v;
 
@@ -31,9 +33,11 @@ int mesh_shape_parse(const char *s, int shape[MESH_MAX_DIMS],
 		if (end == p || *p == '-' || *p == '+' || errno || v < 1 ||
 		    v > (1L << 22))
 			break;
-		shape[n++] = (int) v;
-		if (!*end && n >= 2)
+		got[n++] = (int) v;
+		if (!*end && n >= 2) {
+			memcpy(shape, got, sizeof(got));
 			return 0;
+		}
 		if (*end != 'x')
 			break;
 		p = end + 1;
@@ -86,17 +90,25 @@ static const char *env_value(const char *kv, const char *key)
 int mesh_hints_from_env(const char *const *env, size_t n,
 			struct mesh_job_hints *h, struct mesh_diag *d)
 {
+	struct mesh_diag later;
 	const char *v;
 	size_t i;
-	int rc = 0;
+	int rc = 0, r;
 
-	for (i = 0; i < n && !rc; i++) {
+	/* Every hint is read; a bad one is skipped, the first reported. */
+	for (i = 0; i < n; i++) {
+		struct mesh_diag *dd = rc ? &later : d;
+
 		if ((v = env_value(env[i], MESH_HINT_SHAPE)))
-			rc = mesh_shape_parse(v, h->shape, d);
+			r = mesh_shape_parse(v, h->shape, dd);
 		else if ((v = env_value(env[i], MESH_HINT_IO_INTENSITY)))
-			rc = mesh_io_intensity_parse(v, &h->io_intensity, d);
+			r = mesh_io_intensity_parse(v, &h->io_intensity, dd);
 		else if ((v = env_value(env[i], MESH_HINT_COMM)))
-			rc = mesh_comm_parse_checked(v, &h->comm, d);
+			r = mesh_comm_parse_checked(v, &h->comm, dd);
+		else
+			r = 0;
+		if (!rc)
+			rc = r;
 	}
 	return rc;
 }

@@ -28,7 +28,8 @@ struct mesh_job_hints {
 void mesh_hints_init(struct mesh_job_hints *h);
 
 /** \brief Parse "WxH" or "WxHxD" (each 1..2^22) into shape (unused axes
- *  1).  \return 0, or MESH_EINVAL described in d (field "shape"). */
+ *  1).  \return 0, or MESH_EINVAL described in d (field "shape") with
+ *  shape untouched. */
 int mesh_shape_parse(const char *s, int shape[MESH_MAX_DIMS],
 		     struct mesh_diag *d);
 
@@ -42,8 +43,9 @@ int mesh_comm_parse_checked(const char *s, enum mesh_comm *c,
 			    struct mesh_diag *d);
 
 /** \brief Read the hints from n "NAME=value" strings (other names are
- *  ignored; a later duplicate wins).  \return 0, or MESH_EINVAL for the
- *  first bad value, described in d; h keeps what was read before it. */
+ *  ignored; a later duplicate wins).  A bad value is skipped: h keeps
+ *  every good hint and the bad one's previous value.  \return 0, or
+ *  MESH_EINVAL for the first bad value, described in d. */
 int mesh_hints_from_env(const char *const *env, size_t n,
 			struct mesh_job_hints *h, struct mesh_diag *d);
 

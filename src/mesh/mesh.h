@@ -11,6 +11,7 @@
 
 #include "alloc.h"
 #include "bitmap.h"
+#include "comment.h"
 #include "conf.h"
 #include "contention.h"
 #include "curve.h"
@@ -18,6 +19,7 @@
 #include "error.h"
 #include "ioload.h"
 #include "hints.h"
+#include "hint_cache.h"
 #include "hostlist.h"
 #include "jobattrs.h"
 #include "metrics.h"

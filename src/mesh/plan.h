@@ -55,7 +55,10 @@ struct mesh_plan_query {
 	 * (times with fewer free are skipped); out must hold what it
 	 * writes.  Its answer may depend only on v.  The search still
 	 * follows a's flags: the hook must be monotone where a is (see
-	 * plan.c), or set in_order. */
+	 * plan.c), or set in_order.  When mesh_plan_earliest() places, its
+	 * last call of the hook is the answer's (at *start, with out), so
+	 * the caller may read what that call left beside out (select/mesh:
+	 * its node count). */
 	int (*place)(void *arg, const struct mesh_view *v,
 		     const struct mesh_request *req, uint32_t *out);
 	void *place_arg;

@@ -80,6 +80,37 @@ else
         fail "$n badhint jobs reached slurmctld: $(sl squeue -h -t all -n badhint)"
     grep -q 'hints shape=4x1x1' "$d/log/slurmctld.log" &&
         pass "slurmctld logged the hint" || fail "no hint line in slurmctld.log"
+    # A bad hint through the submit API (no spank_mesh check): the shape
+    # "4xz" is ignored whole (DefaultMeshShape=1x4 places a column, not
+    # the 4x1 row a half-read "4" would give), its good neighbour is
+    # kept, and the error is logged once, not on every scheduling and
+    # backfill pass it waits through (bf_interval=1).
+    submit_env=$top_build/test/slurm/submit-env
+    if [ ! -x "$submit_env" ]; then
+        fail "no $submit_env (built with smesh)"
+    else
+        hold=$(submit -N16 -t 5 --wrap 'sleep 60')
+        wait_state "$hold" RUNNING 30 || true
+        b=$(cd "$work/jobs" && sl "$submit_env" 4 MESH_SHAPE=4xz MESH_COMM=nearest)
+        for i in 1 2 3; do submit -N1 -t 1 --wrap true >/dev/null; sleep 2; done
+        sl scancel "$hold"
+        wait_state "$b" RUNNING 30 || true
+        nl=$(job_field "$b" NodeList)
+        if [ -n "$b" ] && same "$nl" x; then
+            pass "MESH_SHAPE=4xz (submit API) ignored: DefaultMeshShape's column $nl"
+        else
+            fail "MESH_SHAPE=4xz (submit API) got '$nl' (want a column)"
+        fi
+        n=$(grep -c "JobId=$b: ignoring a bad hint.*4xz" "$d/log/slurmctld.log")
+        passes=$(grep "JobId=$b mode=" "$d/log/slurmctld.log" |
+            sed 's/.*repeats_not_logged=//' | awk '{ n += 1 + $1 } END { print n + 0 }')
+        if [ "$n" -eq 1 ] && [ "$passes" -gt 1 ]; then
+            pass "the bad hint logged once over at least $passes placement calls: $(grep -m1 "JobId=$b: ignoring" "$d/log/slurmctld.log" | sed 's/^.*select\/mesh: //')"
+        else
+            fail "the bad hint of job $b logged $n times over at least $passes placement calls"
+        fi
+        sl scancel "$b"
+    fi
     # A shape whose volume is not the node count is refused at submission
     # (issue 39.7), as is one larger than any mesh; a node range that
     # holds the volume is accepted.
