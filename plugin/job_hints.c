@@ -41,7 +41,7 @@ extern void mesh_job_own_hints(job_record_t *job_ptr, const char *who,
 			       struct mesh_job_hints *h)
 {
 	struct mesh_diag d;
-	char buf[512];
+	char buf[1024];
 	int rc;
 
 	mesh_diag_clear(&d);

@@ -266,6 +266,8 @@ extern int sm_preempt_fewest(struct mesh_try *t, bitstr_t *orig,
 
 /* select_mesh_log.c: decision lines.  Callers hold the mutex. */
 extern uint32_t sm_log_offered(bitstr_t *bitmap) SM_HIDDEN;
+extern void sm_log_plan_cut_locked(job_record_t *job_ptr,
+				   const struct mesh_plan_stats *st) SM_HIDDEN;
 extern void sm_log_decision_locked(job_record_t *job_ptr, uint16_t mode,
 				   uint32_t offered, int rc, bitstr_t *bitmap,
 				   uint32_t min_nodes, uint32_t max_nodes,

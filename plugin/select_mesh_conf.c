@@ -42,7 +42,7 @@
 static void _conf_problem(bool is_fatal, const char *what,
 			  const struct mesh_diag *d)
 {
-	char buf[800];
+	char buf[1024];
 
 	mesh_diag_format(d, buf, sizeof(buf));
 	if (is_fatal && getenv("SLURMCTLD_RECONF"))
@@ -52,6 +52,48 @@ static void _conf_problem(bool is_fatal, const char *what,
 		fatal("%s: %s: %s", plugin_type, what, buf);
 	error("%s: %s: %s; reconfigure ignored mesh.conf, the running mesh and allocator stay in use",
 	      plugin_type, what, buf);
+}
+
+/*
+ * One decision on the idle mesh (a quarter of its nodes), timed: a
+ * slow allocator (Gen-Alg, MM on a large mesh) runs this long under
+ * slurmctld's locks per decision, and a WILL_RUN scan repeats it.
+ */
+static void _time_one_decision_locked(struct mesh_conf *c,
+				      struct mesh_allocator *a)
+{
+	struct mesh_bitmap *all = NULL; /* every node, no hole */
+	struct mesh_request r;
+	struct timespec t0, t1;
+	uint32_t *out, i;
+	double ms;
+	int rc;
+
+	if (mesh_bitmap_create(c->topo->nodes, &all))
+		return;
+	for (i = 0; i < c->topo->nodes; i++)
+		if (c->node_name[i])
+			mesh_bitmap_set(all, i);
+	memset(&r, 0, sizeof(r));
+	r.nodes = MAX(c->n_named / 4, 1);
+	r.end_time = -1;
+	r.io_intensity = -1;
+	out = xcalloc(r.nodes, sizeof(*out));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = mesh_alloc_place(a, &(struct mesh_view){ c->topo, all, NULL, 0 },
+			      &r, out);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = 1e3 * (double) (t1.tv_sec - t0.tv_sec) +
+	     1e-6 * (double) (t1.tv_nsec - t0.tv_nsec);
+	if (rc == 0 && ms > 1.0)
+		error("%s: allocator %s is slow: %.1f ms for one %u-node decision on the idle mesh; every decision runs under slurmctld's job and node locks, and a WILL_RUN scan makes up to PlanMaxPlacements=%zu of them (cut at PlanMaxTime=%g s)",
+		      plugin_type, c->allocator, ms, r.nodes,
+		      c->plan_max_places, c->plan_max_seconds);
+	else
+		debug("%s: allocator %s: one %u-node decision on the idle mesh took %.3f ms",
+		      plugin_type, c->allocator, r.nodes, ms);
+	xfree(out);
+	mesh_bitmap_destroy(all);
 }
 
 /* Path of mesh.conf: next to the slurm.conf slurmctld read. */
@@ -176,7 +218,7 @@ static int _keep_running_conf_locked(void)
 	rc = mesh_conf_validate_nodes(sm.conf, names, n, &d);
 	xfree(names);
 	if (rc) {
-		char buf[800];
+		char buf[1024];
 
 		error("%s: the running mesh.conf no longer matches slurm.conf either (%s): no job is placed until mesh.conf is fixed and scontrol reconfigure succeeds",
 		      plugin_type, mesh_diag_format(&d, buf, sizeof(buf)));
@@ -353,6 +395,7 @@ extern void sm_conf_load_locked(void)
 	sm.conf_broken = false;
 	_create_contig_helper_locked();
 	_build_maps_locked(c);
+	_time_one_decision_locked(c, a);
 	info("%s: %s: %u nodes in a %dx%dx%d mesh, allocator %s%s%s",
 	     plugin_type, path, c->n_named, c->topo->dim[0], c->topo->dim[1],
 	     c->topo->dim[2], c->allocator, c->alloc_params ? " " : "",

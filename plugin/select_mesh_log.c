@@ -156,3 +156,27 @@ extern void sm_log_decision_locked(job_record_t *job_ptr, uint16_t mode,
 			 job_ptr->start_time : 0), skipped);
 	xfree(nodes);
 }
+
+/*
+ * A WILL_RUN search cut by PlanMaxPlacements=/PlanMaxTime= (plan.h): its
+ * start is the latest candidate, later than the earliest.  Backfill asks
+ * again each pass, so one line per minute at most, with the cuts since.
+ */
+extern void sm_log_plan_cut_locked(job_record_t *job_ptr,
+				   const struct mesh_plan_stats *st)
+{
+	static time_t last;
+	static uint32_t since;
+	time_t now = time(NULL);
+
+	log_flag(SELECT_TYPE, "%s: %pJ WILL_RUN cut after %zu placements",
+		 plugin_type, job_ptr, st->places);
+	since++;
+	if (last && now - last < 60)
+		return;
+	info("%s: %pJ: WILL_RUN stopped at the bound after %zu placements (PlanMaxPlacements=%zu PlanMaxTime=%g in mesh.conf) and planned the job at the latest candidate time (%u cut searches since the previous such line)",
+	     plugin_type, job_ptr, st->places, sm.conf->plan_max_places,
+	     sm.conf->plan_max_seconds, since);
+	last = now;
+	since = 0;
+}

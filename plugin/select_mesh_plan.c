@@ -192,7 +192,9 @@ static int _plan_place(void *arg, const struct mesh_view *v,
  * the search of meshsim's conservative backfilling, over now and the
  * running jobs' ends; at each candidate time sm_choose() decides as
  * RUN_NOW would then (node counts, CPU minimum, contiguous fallback).
- * Preemption candidates count as gone now.  Nothing persistent changes
+ * Preemption candidates count as gone now.  PlanMaxPlacements= and
+ * PlanMaxTime= bound the search under the locks (a scan calls
+ * sm_choose() once per candidate).  Nothing persistent changes
  * and no job_resrcs are built.
  */
 extern int sm_will_run(struct mesh_try *t, list_t *candidates,
@@ -203,6 +205,7 @@ extern int sm_will_run(struct mesh_try *t, list_t *candidates,
 	struct mesh_plan_hold *holds = NULL;
 	uint32_t *hold_nodes = NULL, cpus_min, cpus_max;
 	struct mesh_plan_query q;
+	struct mesh_plan_stats st = { 0, 0 };
 	struct mesh_request fewest;
 	double start = 0.0;
 	int rc = MESH_ENOSPC, n = 0;
@@ -226,6 +229,9 @@ extern int sm_will_run(struct mesh_try *t, list_t *candidates,
 		/* nodes added for a CPU minimum on mixed nodes: a larger
 		 * free set may need more of them, so no shortcut */
 		q.in_order = cpus_min != cpus_max;
+		q.max_places = sm.conf->plan_max_places;
+		q.max_seconds = sm.conf->plan_max_seconds;
+		q.stats = &st;
 		fewest = t->r;
 		fewest.nodes = t->cand[1];
 		rc = mesh_plan_earliest(sm.planner, sm.alloc, &q, &fewest,
@@ -233,6 +239,8 @@ extern int sm_will_run(struct mesh_try *t, list_t *candidates,
 		if (rc && rc != MESH_ENOSPC)
 			error("%s: %pJ: WILL_RUN: %s", plugin_type, t->job_ptr,
 			      mesh_strerror(rc));
+		if (st.truncated)
+			sm_log_plan_cut_locked(t->job_ptr, &st);
 	}
 	if (!rc) {
 		/* t->k: the last sm_choose()'s, which is the answer's (plan.h) */

@@ -100,7 +100,7 @@ extern uint32_t tm_generation(void)
 static void _conf_problem(bool is_fatal, const char *what,
 			  const struct mesh_diag *d)
 {
-	char buf[512];
+	char buf[1024];
 
 	mesh_diag_format(d, buf, sizeof(buf));
 	if (is_fatal)

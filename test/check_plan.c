@@ -3,6 +3,7 @@
  * rebuilt, one placement each) on random instances, for every kind of
  * allocator, with and without reservations; plus hand-worked cases. */
 #include <math.h>
+#include <time.h>
 
 #include "testutil.h"
 
@@ -675,6 +676,169 @@ START_TEST(test_plan_reservation_chain)
 }
 END_TEST
 
+/* Refuses before time 120, then places; each call first spins for
+ * spin seconds (a slow allocator). */
+struct late_hook {
+	struct mesh_allocator *a;
+	double spin;
+	int calls;
+};
+
+static int place_from_120(void *arg, const struct mesh_view *v,
+			  const struct mesh_request *req, uint32_t *out)
+{
+	struct late_hook *h = arg;
+	struct timespec t0, t1;
+
+	h->calls++;
+	if (h->spin > 0 && !clock_gettime(CLOCK_MONOTONIC, &t0))
+		do
+			clock_gettime(CLOCK_MONOTONIC, &t1);
+		while ((double) (t1.tv_sec - t0.tv_sec) +
+			   1e-9 * (double) (t1.tv_nsec - t0.tv_nsec) <
+		       h->spin);
+	if (v->now < 120)
+		return MESH_ENOSPC;
+	return mesh_alloc_place(h->a, v, req, out);
+}
+
+/* 16x1 line: node i < 15 held by a job ending at 10 (i + 1), node 15
+ * free.  8 nodes are free from 70, the hook places from 120: unbounded,
+ * the scan calls it at 70, 80, ..., 120.  With max_places 3 it calls at
+ * 70 and 80, then once at the latest candidate, 150, where every job
+ * has ended.  A time bound (two calls of 2 ms against 3 ms) does the
+ * same; a bound not reached changes nothing.  The bound counts the
+ * call kept for the latest candidate: with 6, five calls (70..110)
+ * then 150. */
+START_TEST(test_plan_bound)
+{
+	struct mesh_topo *t = tu_topo("16x1");
+	struct mesh_bitmap *f = tu_all_free(t);
+	static const uint32_t nodes[15] = { 0, 1, 2,  3,  4,  5,  6, 7,
+					    8, 9, 10, 11, 12, 13, 14 };
+	struct mesh_plan_hold run[15];
+	struct mesh_plan_stats st;
+	struct mesh_plan_query q;
+	struct mesh_planner *p = NULL;
+	struct late_hook h = { NULL, 0, 0 };
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t out[8], i;
+	double start = -1;
+
+	for (i = 0; i < 15; i++) {
+		run[i].start = 0;
+		run[i].end = 10 * (i + 1);
+		run[i].nodes = nodes + i;
+		run[i].n = 1;
+		mesh_bitmap_clear(f, i);
+	}
+	query_at_0(&q, f, run, 15, 10);
+	q.place = place_from_120;
+	q.place_arg = &h;
+	q.in_order = 1;
+	q.stats = &st;
+	memset(&req, 0, sizeof(req));
+	req.nodes = 8;
+	ck_assert_int_eq(mesh_alloc_create(t, "snake-ff", NULL, &h.a, &d), 0);
+	ck_assert_int_eq(mesh_planner_create(t, &p), 0);
+	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
+	ck_assert_double_eq(start, 120);
+	ck_assert_int_eq(h.calls, 6);
+	ck_assert_uint_eq(st.places, 6);
+	ck_assert_int_eq(st.truncated, 0);
+	q.max_places = 7; /* room for the six: not cut */
+	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
+	ck_assert_double_eq(start, 120);
+	ck_assert_int_eq(st.truncated, 0);
+	q.max_places = 6;
+	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
+	ck_assert_double_eq(start, 150);
+	ck_assert_uint_eq(st.places, 6);
+	q.max_places = 3;
+	h.calls = 0;
+	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
+	ck_assert_double_eq(start, 150);
+	ck_assert_int_eq(h.calls, 3);
+	ck_assert_uint_eq(st.places, 3);
+	ck_assert_int_eq(st.truncated, 1);
+	q.max_places = 1; /* only the latest */
+	h.calls = 0;
+	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
+	ck_assert_double_eq(start, 150);
+	ck_assert_int_eq(h.calls, 1);
+	q.max_places = 0;
+	q.max_seconds = 0.003;
+	h.spin = 0.002;
+	h.calls = 0;
+	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
+	ck_assert_double_eq(start, 150);
+	ck_assert_int_ge(h.calls, 2); /* 70, maybe 80, then 150 */
+	ck_assert_int_le(h.calls, 3);
+	ck_assert_int_eq(st.truncated, 1);
+	q.max_seconds = 60;
+	h.spin = 0;
+	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
+	ck_assert_double_eq(start, 120);
+	ck_assert_int_eq(st.truncated, 0);
+	mesh_planner_destroy(p);
+	mesh_alloc_destroy(h.a);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
+/* Random instances scanned in order under a small placement bound: the
+ * answer is never earlier than the unbounded one, and its nodes are
+ * free then (check_plan_feasible); the scan keeps to the bound. */
+START_TEST(test_plan_bound_random)
+{
+	uint64_t s = 13000 + (uint64_t) _i;
+	struct mesh_planner *p = NULL;
+	struct mesh_allocator *a = NULL;
+	struct mesh_plan_stats st;
+	struct mesh_request req;
+	struct mesh_diag d;
+	struct instance in;
+	uint32_t o1[512], o2[512];
+	double t1, t2;
+	int trial, r1, r2, cut = 0;
+
+	for (trial = 0; trial < 40; trial++) {
+		make(&in, &s);
+		if (mesh_alloc_create(in.t, allocs[_i], NULL, &a, &d)) {
+			drop(&in);
+			return;
+		}
+		ck_assert_int_eq(mesh_planner_create(in.t, &p), 0);
+		memset(&req, 0, sizeof(req));
+		req.nodes = 1 + (uint32_t) (tu_rand(&s) % (in.t->nodes / 2));
+		req.end_time = -1;
+		req.io_intensity = -1;
+		req.seed = 7;
+		in.q.in_order = 1;
+		r1 = mesh_plan_earliest(p, a, &in.q, &req, &t1, o1);
+		in.q.max_places = 1 + tu_rand(&s) % 3;
+		in.q.stats = &st;
+		r2 = mesh_plan_earliest(p, a, &in.q, &req, &t2, o2);
+		ck_assert_uint_le(st.places, in.q.max_places);
+		cut += st.truncated;
+		if (!r2) {
+			ck_assert_int_eq(r1, 0);
+			ck_assert_msg(t2 >= t1, "%s: bounded %g before %g",
+				      allocs[_i], t2, t1);
+			check_plan_feasible(&in, &req, t2, o2, allocs[_i]);
+		} else {
+			ck_assert_int_eq(r2, MESH_ENOSPC);
+		}
+		mesh_planner_destroy(p);
+		mesh_alloc_destroy(a);
+		drop(&in);
+	}
+	ck_assert_int_gt(cut, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("plan");
@@ -695,6 +859,9 @@ int main(void)
 	tcase_add_loop_test(tc, test_plan_never_holds_busy, 0,
 			    (int) mesh_alloc_count());
 	tcase_add_loop_test(tc, test_plan_reservation_chain, 0,
+			    (int) (sizeof(allocs) / sizeof(allocs[0])));
+	tcase_add_test(tc, test_plan_bound);
+	tcase_add_loop_test(tc, test_plan_bound_random, 0,
 			    (int) (sizeof(allocs) / sizeof(allocs[0])));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -592,6 +592,48 @@ static void append_ms(char *dst, size_t k, double *t, int n)
 	strcat(dst, buf);
 }
 
+/* The bound on a scan (issue 53.3): q in order (as on mixed CPU
+ * counts), contig-ff for a 1024-node block, which it refuses at most
+ * candidates; unbounded, then with mesh.conf's defaults. */
+static void will_run_scan_bound(const struct bench_opts *o,
+				const struct mesh_topo *t,
+				struct mesh_planner *p,
+				const struct mesh_plan_query *q0, uint32_t *out)
+{
+	struct mesh_plan_query q = *q0;
+	struct mesh_plan_stats st[2];
+	struct mesh_allocator *al = NULL;
+	struct mesh_request req;
+	struct mesh_diag d;
+	double ms[2], start[2], t0;
+	int i, rc[2];
+
+	if (!selected(o, "contig-ff") ||
+	    mesh_alloc_create(t, "contig-ff", NULL, &al, &d))
+		return;
+	memset(&req, 0, sizeof(req));
+	req.nodes = 1024;
+	req.io_intensity = -1;
+	q.in_order = 1;
+	for (i = 0; i < 2; i++) {
+		q.max_places = i ? MESH_CONF_PLAN_MAX_PLACES : 0;
+		q.max_seconds = i ? MESH_CONF_PLAN_MAX_SECONDS : 0;
+		q.stats = &st[i];
+		t0 = now_s();
+		rc[i] = mesh_plan_earliest(p, al, &q, &req, &start[i], out);
+		ms[i] = (now_s() - t0) * 1e3;
+	}
+	printf("\n== WILL_RUN scan bound (issue 53.3): contig-ff, 1024 nodes, "
+	       "in order, 1000 running jobs ==\n");
+	for (i = 0; i < 2; i++)
+		printf("%-34s %9.1f ms %6zu placements  start %s%.0f\n",
+		       i ? "PlanMaxPlacements=1024 Time=0.05" : "unbounded",
+		       ms[i], st[i].places, rc[i] ? "none " : "",
+		       rc[i] ? 0.0 : start[i]);
+	printf("bounded/unbounded time: %.3f\n", ms[1] / ms[0]);
+	mesh_alloc_destroy(al);
+}
+
 /* WILL_RUN: when and where could a k-node job start on 32^3 with 1,000
  * running jobs of 32 nodes (768 nodes free, ends at random)?  "today" is
  * the old plugin loop: one placement after every completion in end
@@ -693,6 +735,7 @@ static void bench_will_run(const struct bench_opts *o)
 		fflush(stdout);
 		mesh_alloc_destroy(al);
 	}
+	will_run_scan_bound(o, t, p, &q, out);
 	free(perm);
 	free(out);
 	mesh_bitmap_destroy(free_now);

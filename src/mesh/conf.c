@@ -39,7 +39,7 @@ struct conf_def {
 struct conf_raw {
 	const char *file;
 	struct conf_kv dims, nodes, order, io, alloc, params, curve, dshape,
-	    dio, dcomm;
+	    dio, dcomm, pplaces, ptime;
 	struct conf_kv bw[4]; /* LinkBandwidth= ... FileSystemBandwidth= */
 	struct conf_def *defs;
 	size_t ndefs, cap;
@@ -89,6 +89,8 @@ static void raw_free(struct conf_raw *r)
 	free(r->dshape.val);
 	free(r->dio.val);
 	free(r->dcomm.val);
+	free(r->pplaces.val);
+	free(r->ptime.val);
 	for (i = 0; i < 4; i++)
 		free(r->bw[i].val);
 	for (i = 0; i < r->ndefs; i++)
@@ -164,6 +166,10 @@ static struct conf_kv *single_key(struct conf_raw *r, const char *key)
 		return &r->dio;
 	if (!strcasecmp(key, "DefaultComm"))
 		return &r->dcomm;
+	if (!strcasecmp(key, "PlanMaxPlacements"))
+		return &r->pplaces;
+	if (!strcasecmp(key, "PlanMaxTime"))
+		return &r->ptime;
 	for (i = 0; i < 4; i++)
 		if (!strcasecmp(key, bw_keys[i]))
 			return &r->bw[i];
@@ -213,7 +219,7 @@ static int unknown_key(const struct conf_raw *r, const char *key,
 			 mesh_diag_char(p, what, sizeof(what)), column(l, p));
 	return conf_err(
 	    d, MESH_EPARSE, r, l->line, key,
-	    "unknown key \"%s\"%s (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator, AllocatorParameters, Curve, DefaultMeshShape, DefaultIOIntensity, DefaultComm, LinkBandwidth, NodeBandwidth, IONodeBandwidth or FileSystemBandwidth)",
+	    "unknown key \"%s\"%s (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator, AllocatorParameters, Curve, DefaultMeshShape, DefaultIOIntensity, DefaultComm, PlanMaxPlacements, PlanMaxTime, LinkBandwidth, NodeBandwidth, IONodeBandwidth or FileSystemBandwidth)",
 	    key, note);
 }
 
@@ -684,6 +690,42 @@ static int check_hint_defaults(struct mesh_conf *c, const struct conf_raw *r,
 	return 0;
 }
 
+/* PlanMaxPlacements= (an integer, 0 = no bound) and PlanMaxTime=
+ * (seconds >= 0, 0 = no bound): the bound on a WILL_RUN search. */
+static int check_plan_bound(struct mesh_conf *c, const struct conf_raw *r,
+			    struct mesh_diag *d)
+{
+	unsigned long long n;
+	char *end;
+
+	c->plan_max_places = MESH_CONF_PLAN_MAX_PLACES;
+	c->plan_max_seconds = MESH_CONF_PLAN_MAX_SECONDS;
+	if (r->pplaces.val) {
+		errno = 0;
+		n = strtoull(r->pplaces.val, &end, 10);
+		if (end == r->pplaces.val || *end || errno ||
+		    r->pplaces.val[0] == '-' || n > SIZE_MAX)
+			return conf_err(d, MESH_EPARSE, r, r->pplaces.line,
+					"PlanMaxPlacements",
+					"bad value \"%.64s\": expected a "
+					"count of placements, 0 for no bound",
+					r->pplaces.val);
+		c->plan_max_places = (size_t) n;
+	}
+	if (r->ptime.val) {
+		errno = 0;
+		c->plan_max_seconds = strtod(r->ptime.val, &end);
+		if (end == r->ptime.val || *end || errno ||
+		    !(c->plan_max_seconds >= 0) || isinf(c->plan_max_seconds))
+			return conf_err(d, MESH_EPARSE, r, r->ptime.line,
+					"PlanMaxTime",
+					"bad value \"%.64s\": expected "
+					"seconds >= 0, 0 for no bound",
+					r->ptime.val);
+	}
+	return 0;
+}
+
 /* LinkBandwidth= ... FileSystemBandwidth=: GB/s > 0, or inf; a key not
  * given keeps the default (mesh_net_params_init()), and net_set says
  * which were given. */
@@ -760,6 +802,8 @@ static int build(struct mesh_conf *c, const struct conf_raw *r,
 		rc = check_curve(c, r, d);
 	if (!rc)
 		rc = check_hint_defaults(c, r, d);
+	if (!rc)
+		rc = check_plan_bound(c, r, d);
 	if (!rc)
 		rc = check_bandwidths(c, r, d);
 	if (!rc)

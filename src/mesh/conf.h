@@ -15,6 +15,8 @@
  *   DefaultMeshShape=4x2      # per-job hint defaults (hints.h)
  *   DefaultIOIntensity=0.2
  *   DefaultComm=nearest
+ *   PlanMaxPlacements=1024    # bound on select/mesh's WILL_RUN search
+ *   PlanMaxTime=0.05          # (seconds; plan.h)
  *   LinkBandwidth=12.5        # the runtime models' capacities, GB/s
  *   NodeBandwidth=12.5        # (meshsim; inf = unlimited)
  *   IONodeBandwidth=2.08
@@ -40,6 +42,10 @@ struct mesh_conf_entry {
 	uint32_t idx;     /* mesh index */
 };
 
+/* The defaults of PlanMaxPlacements= and PlanMaxTime=. */
+#define MESH_CONF_PLAN_MAX_PLACES 1024
+#define MESH_CONF_PLAN_MAX_SECONDS 0.05
+
 /* Read-only for users; create with mesh_conf_load()/mesh_conf_parse(). */
 struct mesh_conf {
 	char *path;             /* file name used in diagnostics */
@@ -57,6 +63,10 @@ struct mesh_conf {
 	/* DefaultMeshShape=, DefaultIOIntensity=, DefaultComm=: what a job
 	 * that gives no hint of its own is taken to say (unset = none). */
 	struct mesh_job_hints hint_defaults;
+	/* PlanMaxPlacements=, PlanMaxTime=: mesh_plan_query's max_places
+	 * and max_seconds for select/mesh's WILL_RUN (0 = no bound). */
+	size_t plan_max_places;
+	double plan_max_seconds;
 	/* LinkBandwidth= ... FileSystemBandwidth=: the runtime models'
 	 * capacities, the defaults where not given; bit i of net_set says
 	 * the i-th key (in struct order) was given. */

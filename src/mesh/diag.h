@@ -12,7 +12,7 @@ struct mesh_diag {
 	char file[256]; /* input name, "" if none */
 	long line;      /* 1-based line, 0 if not line-oriented */
 	char field[48]; /* field or key name, "" if none */
-	char message[256];
+	char message[512];
 };
 
 /** \brief Clear a diagnostic (NULL is accepted and ignored). */

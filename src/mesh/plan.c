@@ -39,6 +39,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "alloc_internal.h"
 #include "error.h"
@@ -67,6 +68,9 @@ struct mesh_planner {
 	size_t n_keys;
 	size_t cap_times, cap_order, cap_ends, cap_starts, cap_state, cap_tmp;
 	size_t cap_keys, cap_window;
+	size_t places;         /* this search's placement calls */
+	int truncated;         /* the bound skipped candidates */
+	struct timespec begun; /* when this search began (max_seconds) */
 };
 
 int mesh_planner_create(const struct mesh_topo *t, struct mesh_planner **out)
@@ -314,8 +318,11 @@ static int try_at(struct mesh_planner *p, struct mesh_allocator *a,
 		  const struct mesh_request *req, double t, uint32_t *out)
 {
 	struct mesh_view v = { p->topo, p->cur, q->end_time, t };
-	int rc = q->place ? q->place(q->place_arg, &v, req, out)
-			  : mesh_alloc_place(a, &v, req, out);
+	int rc;
+
+	p->places++;
+	rc = q->place ? q->place(q->place_arg, &v, req, out)
+		      : mesh_alloc_place(a, &v, req, out);
 
 	if (rc == MESH_ENOSPC)
 		return 0;
@@ -421,6 +428,21 @@ static void unite_window(struct mesh_planner *p,
 	*nw = n;
 }
 
+/* True if q's bound leaves room for one placement only (the last). */
+static int over_budget(const struct mesh_planner *p,
+		       const struct mesh_plan_query *q)
+{
+	struct timespec now;
+
+	if (q->max_places && p->places + 1 >= q->max_places)
+		return 1;
+	if (!(q->max_seconds > 0) || clock_gettime(CLOCK_MONOTONIC, &now))
+		return 0;
+	return (double) (now.tv_sec - p->begun.tv_sec) +
+		   1e-9 * (double) (now.tv_nsec - p->begun.tv_nsec) >=
+	       q->max_seconds;
+}
+
 /* Every candidate in order (reservations, or refusing allocators).
  * HOW: while t sweeps the candidates, base gains the nodes of the
  * running jobs ended by t, and held is the union of the reservations
@@ -477,6 +499,11 @@ static int scan(struct mesh_planner *p, struct mesh_allocator *a,
 			p->cur->words[i] = p->base->words[i] & ~held[i];
 		if (mesh__free_count(a, p->cur) < req->nodes)
 			continue;
+		if (c + 1 < nt && over_budget(p, q)) {
+			p->truncated = 1;
+			c = nt - 2; /* the loop's c++: the latest candidate */
+			continue;
+		}
 		rc = try_at(p, a, q, req, t, out);
 		if (rc == 1) {
 			*start = t;
@@ -621,13 +648,24 @@ int mesh_plan_earliest(struct mesh_planner *p, struct mesh_allocator *a,
 	size_t nt;
 	int rc = prepare(p, q, req);
 
-	if (rc)
-		return rc;
-	sort_running(p, q);
-	nt = candidates_sorted(p, q);
-	if (q->n_reserved || q->in_order || (flags & MESH_ALLOC_MAY_REFUSE))
-		return scan(p, a, q, req, nt, start, out);
-	if (flags & MESH_ALLOC_CONTIGUOUS_ONLY)
-		return bisect(p, a, q, req, nt, start, out);
-	return by_count(p, a, q, req, nt, start, out);
+	p->places = 0;
+	p->truncated = 0;
+	if (q->max_seconds > 0 && clock_gettime(CLOCK_MONOTONIC, &p->begun))
+		memset(&p->begun, 0, sizeof(p->begun));
+	if (!rc) {
+		sort_running(p, q);
+		nt = candidates_sorted(p, q);
+		if (q->n_reserved || q->in_order ||
+		    (flags & MESH_ALLOC_MAY_REFUSE))
+			rc = scan(p, a, q, req, nt, start, out);
+		else if (flags & MESH_ALLOC_CONTIGUOUS_ONLY)
+			rc = bisect(p, a, q, req, nt, start, out);
+		else
+			rc = by_count(p, a, q, req, nt, start, out);
+	}
+	if (q->stats) {
+		q->stats->places = p->places;
+		q->stats->truncated = p->truncated;
+	}
+	return rc;
 }

@@ -64,6 +64,25 @@ struct mesh_plan_query {
 	void *place_arg;
 	int in_order; /* nonzero: try every candidate in order, no
 		       * shortcut from a's flags */
+	/* A bound on a scan (0: none): at most max_places placements, the
+	 * last kept for the latest candidate time (after every running job
+	 * and reservation has ended), which a scan jumps to once the next
+	 * placement would be the last or max_seconds have passed.  The
+	 * answer is then later than the earliest, never infeasible; a hook
+	 * or allocator that refuses there gives MESH_ENOSPC.  A scan
+	 * (reservations, in_order, MESH_ALLOC_MAY_REFUSE, a refusal with
+	 * enough nodes free) makes one placement per candidate; the
+	 * binary and counting searches make O(log candidates) and are not
+	 * cut. */
+	size_t max_places;
+	double max_seconds;
+	struct mesh_plan_stats *stats; /* optional, written by the search */
+};
+
+/* What one search did. */
+struct mesh_plan_stats {
+	size_t places; /* placement calls (allocator or hook) */
+	int truncated; /* the bound skipped candidates */
 };
 
 struct mesh_planner;

@@ -349,7 +349,7 @@ static int attrs_main(int argc, char **argv)
 	struct mesh_gen_job *jobs = NULL;
 	struct attrs_cli o;
 	struct mesh_diag d;
-	char buf[600];
+	char buf[1024];
 	long *ids = NULL;
 	size_t i;
 	int rc;

@@ -27,7 +27,7 @@ static int load_mesh_conf(struct options *o, struct mesh_conf **conf)
 	const double *conf_bw[4];
 	int i;
 	struct mesh_diag d;
-	char buf[600];
+	char buf[1024];
 
 	mesh_diag_clear(&d);
 	if (mesh_conf_load(o->mesh_conf, conf, &d)) {
@@ -63,7 +63,7 @@ static int make_topo(const struct options *o, const struct mesh_swf_trace *tr,
 		     struct mesh_topo **t)
 {
 	struct mesh_diag d;
-	char buf[512];
+	char buf[1024];
 	long cores = (long) o->sim.cores_per_node;
 	long procs = tr->max_procs > 0 ? (tr->max_procs + cores - 1) / cores
 				       : tr->max_nodes;
@@ -99,7 +99,7 @@ static int make_topo(const struct options *o, const struct mesh_swf_trace *tr,
 static int set_io_nodes(const struct options *o, struct mesh_topo *t)
 {
 	struct mesh_diag d;
-	char buf[512];
+	char buf[1024];
 
 	mesh_diag_clear(&d);
 	if (!o->io_nodes || !mesh_topo_parse_io_nodes(t, o->io_nodes, &d))
@@ -190,7 +190,7 @@ static void job_info_from_attrs(void *arg, long id,
 static int load_job_attrs(struct options *o, struct run *r)
 {
 	struct mesh_diag d;
-	char buf[600];
+	char buf[1024];
 
 	if (!o->job_attrs)
 		return 0;
@@ -325,7 +325,7 @@ static void warn_trace(struct options *o, const struct mesh_swf_trace *tr)
 static int prepare(struct options *o, struct run *r)
 {
 	struct mesh_diag d;
-	char buf[600];
+	char buf[1024];
 	int status;
 
 	mesh_diag_clear(&d);
@@ -458,7 +458,7 @@ static int run(struct options *o)
 {
 	struct mesh_diag d;
 	struct run r;
-	char buf[600];
+	char buf[1024];
 	int status;
 
 	memset(&r, 0, sizeof(r));
