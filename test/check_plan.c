@@ -667,6 +667,24 @@ START_TEST(test_plan_reservation_chain)
 		nres++;
 	}
 	ck_assert_int_gt(waits, 10);
+	/* The planner keeps the list it saw sorted while it only grows; an
+	 * entry moved in place, or a shorter list, must be seen too. */
+	for (j = 0; j < 6 && nres > 2; j++) {
+		req.nodes = t->nodes / 4 + (uint32_t) (tu_rand(&s) % (t->nodes / 4));
+		r = (size_t) tu_rand(&s) % nres;
+		t1 = res[r].end - res[r].start;
+		res[r].start = j % 2 ? q.now + 1 : res[r].start + 40;
+		res[r].end = res[r].start + t1;
+		q.n_reserved = j == 5 ? nres - 1 : nres;
+		r1 = mesh_plan_earliest(p, a, &q, &req, &t1, o1);
+		r2 = mesh_plan_earliest_naive(p, a, &q, &req, &t2, o2);
+		ck_assert_int_eq(r1, r2);
+		if (r1)
+			continue;
+		ck_assert_msg(t1 == t2, "%s, moved %zu: start %g, definition %g",
+			      allocs[_i], r, t1, t2);
+		ck_assert_mem_eq(o1, o2, req.nodes * sizeof(*o1));
+	}
 	for (r = 0; r < nres; r++)
 		mesh_bitmap_destroy(maps[r]);
 	mesh_planner_destroy(p);

@@ -68,6 +68,13 @@ struct mesh_planner {
 	size_t n_keys;
 	size_t cap_times, cap_order, cap_ends, cap_starts, cap_state, cap_tmp;
 	size_t cap_keys, cap_window;
+	/* The reservations of the last call (by value), sorted into ends
+	 * and starts: a caller that appends to the same list, as
+	 * conservative's pass does, pays one insertion per new one. */
+	const struct mesh_plan_resv *seen_list;
+	struct mesh_plan_resv *seen;
+	size_t n_seen, m_seen, cap_seen;
+	double seen_now;
 	size_t places;         /* this search's placement calls */
 	int truncated;         /* the bound skipped candidates */
 	struct timespec begun; /* when this search began (max_seconds) */
@@ -107,6 +114,7 @@ void mesh_planner_destroy(struct mesh_planner *p)
 	free(p->window);
 	free(p->tmp);
 	free(p->keys);
+	free(p->seen);
 	free(p);
 }
 
@@ -234,21 +242,84 @@ static void sort_running(struct mesh_planner *p,
 	sort_by_key(p->order, p->tmp, n);
 }
 
+/* Entry (key, job) into v[0 .. n - 1] sorted by key, after its equals
+ * (job is the largest index yet: stable, as the sort). */
+static void insert_by_key(struct by_end *v, size_t n, uint64_t key, size_t job)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v[mid].key <= key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(v + lo + 1, v + lo, (n - lo) * sizeof(*v));
+	v[lo].key = key;
+	v[lo].job = job;
+}
+
+/* p->ends and p->starts: the reservations ending after now, by end and
+ * by start (ties in index order); returns their number.  When the list
+ * is the last call's, at the same now, with its entries unchanged and
+ * a few more after them, only those are inserted. */
+static size_t sort_reserved(struct mesh_planner *p,
+			    const struct mesh_plan_query *q)
+{
+	const struct mesh_plan_resv *r = q->reserved;
+	size_t i = 0, m = 0, n = q->n_reserved;
+
+	if (r == p->seen_list && q->now == p->seen_now && n >= p->n_seen &&
+	    n - p->n_seen <= 32) {
+		for (; i < p->n_seen; i++)
+			if (r[i].start != p->seen[i].start ||
+			    r[i].end != p->seen[i].end)
+				break;
+		if (i == p->n_seen)
+			m = p->m_seen;
+		else
+			i = 0;
+	}
+	if (i) {
+		for (; i < n; i++) {
+			p->seen[i] = r[i];
+			if (r[i].end > q->now) {
+				insert_by_key(p->ends, m, time_key(r[i].end),
+					      i);
+				insert_by_key(p->starts, m++,
+					      time_key(r[i].start), i);
+			}
+		}
+	} else {
+		for (; i < n; i++) {
+			p->seen[i] = r[i];
+			if (r[i].end > q->now) {
+				p->ends[m].key = time_key(r[i].end);
+				p->starts[m].key = time_key(r[i].start);
+				p->ends[m].job = p->starts[m].job = i;
+				m++;
+			}
+		}
+		sort_by_key(p->ends, p->tmp, m);
+		sort_by_key(p->starts, p->tmp, m);
+	}
+	p->seen_list = r;
+	p->seen_now = q->now;
+	p->n_seen = n;
+	p->m_seen = m;
+	return m;
+}
+
 /* Sorted unique candidate times from the sorted running ends and the
- * reservations' ends after now (sorted here), merged; the same list as
- * candidates_by_definition().  Returns their number. */
+ * reservations' ends after now (sort_reserved()), merged; the same list
+ * as candidates_by_definition().  Returns their number. */
 static size_t candidates_sorted(struct mesh_planner *p,
 				const struct mesh_plan_query *q)
 {
-	size_t i, r = 0, n = 0, m = 0;
+	size_t i, r = 0, n = 0, m = sort_reserved(p, q);
 	double t;
 
-	for (i = 0; i < q->n_reserved; i++)
-		if (q->reserved[i].end > q->now) {
-			p->ends[m].key = time_key(q->reserved[i].end);
-			p->ends[m++].job = i;
-		}
-	sort_by_key(p->ends, p->tmp, m);
 	p->times[n++] = q->now; /* every other time is >= now */
 	for (i = 0; i < q->n_running || r < m;) {
 		if (r == m ||
@@ -368,7 +439,9 @@ static int prepare(struct mesh_planner *p, const struct mesh_plan_query *q,
 		 sizeof(*p->window)) ||
 	    grow((void **) &p->tmp, &p->cap_tmp, n, sizeof(*p->tmp)) ||
 	    grow((void **) &p->keys, &p->cap_keys, q->n_running + 1,
-		 sizeof(*p->keys)))
+		 sizeof(*p->keys)) ||
+	    grow((void **) &p->seen, &p->cap_seen, q->n_reserved + 1,
+		 sizeof(*p->seen)))
 		return MESH_ENOMEM;
 	return 0;
 }
@@ -465,13 +538,8 @@ static int scan(struct mesh_planner *p, struct mesh_allocator *a,
 	uint64_t *held = p->held->words;
 	double t;
 
-	for (r = 0; r < q->n_reserved; r++)
-		if (q->reserved[r].end > q->now) { /* as p->ends */
-			p->starts[m].key = time_key(q->reserved[r].start);
-			p->starts[m++].job = r;
-			p->state[r] = RES_WAITING;
-		}
-	sort_by_key(p->starts, p->tmp, m);
+	for (m = 0; m < p->m_seen; m++) /* sort_reserved() */
+		p->state[p->starts[m].job] = RES_WAITING;
 	mesh_bitmap_copy(p->base, q->free_now);
 	memset(held, 0, w * sizeof(*held));
 	for (c = 0; c < nt && rc == MESH_ENOSPC; c++) {

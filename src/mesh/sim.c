@@ -463,7 +463,12 @@ static int alloc_state(struct sim *s, uint64_t total_nodes)
 		s->resv = malloc(n * sizeof(*s->resv));
 		s->resv_maps = calloc(n, sizeof(*s->resv_maps));
 		s->resv_nodes = malloc(s->topo->nodes * sizeof(uint32_t));
+		s->tail_size = malloc(n * sizeof(*s->tail_size));
+		s->tail_est = malloc(n * sizeof(*s->tail_est));
+		s->pending = malloc(n * sizeof(*s->pending));
 		if (!s->holds || !s->resv || !s->resv_maps || !s->resv_nodes ||
+		    !s->tail_size || !s->tail_est || !s->pending ||
+		    mesh_bitmap_create(s->topo->nodes, &s->unpromised) ||
 		    mesh_planner_create(s->topo, &s->planner))
 			return MESH_ENOMEM;
 	}
@@ -512,6 +517,10 @@ static void sim_free(struct sim *s)
 		mesh_bitmap_destroy(s->resv_maps[i]);
 	free(s->resv_maps);
 	free(s->resv_nodes);
+	free(s->tail_size);
+	free(s->tail_est);
+	free(s->pending);
+	mesh_bitmap_destroy(s->unpromised);
 	mesh_planner_destroy(s->planner);
 	free(s->side);
 	free(s->jobs);

@@ -95,7 +95,15 @@ struct sim {
 	struct mesh_plan_resv *resv;  /* reserved */
 	/* the reservations' nodes, created as the queue first needs them */
 	struct mesh_bitmap **resv_maps;
-	uint32_t *resv_nodes;  /* one placement */
+	uint32_t *resv_nodes; /* one placement */
+	/* its cut-off (sim_sched.c): from each queue position on, the
+	 * smallest size and estimate; the free nodes that no reservation
+	 * so far promises before now + that estimate; the reservations not
+	 * yet taken out of them, a min-heap by start */
+	uint32_t *tail_size;
+	double *tail_est;
+	struct mesh_bitmap *unpromised;
+	size_t *pending, n_pending;
 	int8_t *side;          /* balance factor per node (I/O nodes) */
 	long sys_bf;           /* system balance factor now */
 	double bf_sum, mc_sum; /* over job starts */
