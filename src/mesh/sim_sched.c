@@ -471,9 +471,9 @@ static size_t running_holds(struct sim *s)
  * it that begin before now + its estimate.  So once fewer such nodes
  * remain, for the smallest estimate from this queue position on, than
  * the smallest size from here on, no later job can start and the pass
- * ends with the same starts.  In a saturated machine (hundreds queued,
- * every free node promised) that skips nearly all of the pass's
- * O(queue^2) planning. */
+ * ends with the same starts.  It pays where every free node is
+ * promised; a short job that fits deep in the queue still needs the
+ * whole pass (NASA 16x8, plas, contention: 2.2x fewer seconds). */
 static void tails_compute(struct sim *s, size_t pos)
 {
 	uint32_t k = UINT32_MAX;
