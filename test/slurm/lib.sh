@@ -119,12 +119,18 @@ field_on() {   # dir jobid field
     on "$1" scontrol -o show job "$2" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$3=//p" | head -n 1
 }
 wait_run_on() {   # dir secs jobid...: 0 once all are RUNNING
-    local d=$1 end=$((SECONDS + $2)) j left
+    local d=$1 end=$((SECONDS + $2)) ids
     shift 2
-    while :; do
-        left=0
-        for j in "$@"; do [ "$(field_on "$d" "$j" JobState)" = RUNNING ] || left=1; done
-        [ "$left" -eq 1 ] || return 0
+    ids=$(IFS=,; echo "$*")
+    # One squeue per round: a scontrol per job loads a busy slurmctld.
+    until [ "$(on "$d" squeue -h -t R -o '%i' -j "$ids" 2>/dev/null | grep -c .)" -eq "$#" ]; do
+        [ "$SECONDS" -lt "$end" ] || return 1
+        sleep 0.5
+    done
+}
+wait_idle_on() {   # dir nodes secs: 0 once that many nodes are idle
+    local end=$(($3 + SECONDS))
+    until [ "$(on "$1" sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | grep -c .)" -ge "$2" ]; do
         [ "$SECONDS" -lt "$end" ] || return 1
         sleep 0.5
     done

@@ -67,11 +67,14 @@ sleep 3
 # TAG.victims and TAG.high (node numbers).
 preempt_case() {
     local d=$1 tag=$2 i low=() h from
+    # The jobs before ignore SIGTERM: their nodes complete for KillWait
+    # first, longer on a loaded machine.
+    wait_idle_on "$d" 32 90 || fail "$tag: not all 32 nodes idle after 90 s"
     from=$(wc -l <"$d/log/slurmctld.log")
     for i in $(seq 0 29); do
         low+=("$(sub "$d" -p low -N1 -w "n$i" --requeue --wrap "trap '' TERM; sleep 600")")
     done
-    wait_run "$d" 60 "${low[@]}" || fail "$tag: 30 low jobs not all RUNNING"
+    wait_run "$d" 120 "${low[@]}" || fail "$tag: 30 low jobs not all RUNNING"
     h=$(sub "$d" -p high -N3 --wrap 'sleep 300')
     if wait_run "$d" 40 "$h"; then
         pass "$tag: high -N3 job $h runs"
