@@ -133,7 +133,11 @@ check "--alpha out of range exits 2" '[ $? -eq 2 ] && grep -q -- "--alpha: inval
 "$meshsim" --scheduler conservative --allocator contig-ff --summary "$tmp/c2.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
 check "--scheduler conservative runs and is recorded" '[ $? -eq 0 ] && grep -q "\"scheduler\": \"conservative\"" "$tmp/c2.json"'
 "$meshsim" --scheduler sjf "$tmp/t.swf" >/dev/null 2>"$tmp/err"
-check "bad --scheduler lists the three" '[ $? -eq 2 ] && grep -q "expected fcfs, easy or conservative" "$tmp/err"'
+check "bad --scheduler lists the four" '[ $? -eq 2 ] && grep -q "expected fcfs, easy, conservative or conservative-count" "$tmp/err"'
+"$meshsim" --scheduler conservative-count --allocator mc1x1 --summary "$tmp/c3.json" "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--scheduler conservative-count runs and is recorded" '[ $? -eq 0 ] && grep -q "\"scheduler\": \"conservative-count\"" "$tmp/c3.json"'
+"$meshsim" --scheduler conservative-count --allocator contig-ff "$tmp/t.swf" >/dev/null 2>"$tmp/err"
+check "--scheduler conservative-count refuses contig-ff and says why" '[ $? -eq 1 ] && grep -q "allocator contig-ff may refuse a job while enough nodes are free.*use conservative" "$tmp/err"'
 
 # Tang's walltime-aware schemes.
 "$meshsim" --allocator sl:contig-ff --paired-filling --spatial-estimate adjusted \

@@ -458,6 +458,17 @@ static int alloc_state(struct sim *s, uint64_t total_nodes)
 		for (i = 0; i < n; i++)
 			s->promised[i] = NAN;
 	}
+	if (s->opts->sched == MESH_SCHED_CONSERVATIVE_COUNT) {
+		s->prof_t =
+		    malloc((2 * n + s->topo->nodes + 1) * sizeof(*s->prof_t));
+		s->prof_free = malloc((2 * n + s->topo->nodes + 1) *
+				      sizeof(*s->prof_free));
+		s->tail_size = malloc(n * sizeof(*s->tail_size));
+		s->tail_est = malloc(n * sizeof(*s->tail_est));
+		if (!s->prof_t || !s->prof_free || !s->tail_size ||
+		    !s->tail_est)
+			return MESH_ENOMEM;
+	}
 	if (s->opts->sched == MESH_SCHED_CONSERVATIVE || s->head_resv) {
 		s->holds = malloc(n * sizeof(*s->holds));
 		s->resv = malloc(n * sizeof(*s->resv));
@@ -535,6 +546,8 @@ static void sim_free(struct sim *s)
 	mesh_bitmap_destroy(s->empty_map);
 	mesh_bitmap_destroy(s->head_resv);
 	free(s->promised);
+	free(s->prof_t);
+	free(s->prof_free);
 	mesh_bitmap_destroy(s->outside_resv);
 	free(s->empty_nodes);
 	free(s->ever_by_size);
@@ -556,6 +569,16 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 	    (o->usable && o->usable->nbits != t->nodes) ||
 	    !(o->limit_quantum >= 0))
 		return MESH_EINVAL;
+	if (o->sched == MESH_SCHED_CONSERVATIVE_COUNT &&
+	    (mesh_alloc_flags(a) &
+	     (MESH_ALLOC_CONTIGUOUS_ONLY | MESH_ALLOC_MAY_REFUSE)))
+		return mesh_diag_set(
+		    d, MESH_EINVAL, NULL, 0, "scheduler",
+		    "conservative-count reserves node counts, but allocator "
+		    "%s may refuse a job while enough nodes are free (it "
+		    "places contiguous blocks or buddies only), so a count "
+		    "would promise a start it cannot keep; use conservative",
+		    mesh_alloc_name(a));
 	memset(&s, 0, sizeof(s));
 	s.topo = t;
 	s.alloc = a;

@@ -1,8 +1,9 @@
 /* sim.h - event-driven replay of a workload on a mesh.
  *
- * Jobs arrive at their (load-scaled) submit times, wait in one FCFS
- * queue, and are started by FCFS or EASY backfilling (Lifka 1995) on
- * processor counts; the allocator then chooses the nodes.  At equal
+ * Jobs arrive at their (load-scaled) submit times, wait in one queue
+ * (FCFS, WFP or Ozden order), and are started by FCFS, EASY backfilling
+ * (Lifka 1995) or conservative backfilling (enum mesh_sched); the
+ * allocator chooses the nodes.  At equal
  * times all completions are processed, then all arrivals, then one
  * scheduling pass.
  */
@@ -24,8 +25,17 @@ enum mesh_sched {
 	MESH_SCHED_EASY,
 	/* Conservative backfilling, placement-aware: every queued job holds
 	 * a reservation at the earliest time the allocator can place it
-	 * (plan.h), given the running jobs and the reservations ahead. */
+	 * (plan.h), given the running jobs and the reservations ahead.  The
+	 * reserved node sets are kept, so the schedule depends on the nodes
+	 * the allocator picked. */
 	MESH_SCHED_CONSERVATIVE,
+	/* Classic conservative backfilling (Mu'alem and Feitelson 2001):
+	 * reservations are node counts over time and the allocator picks
+	 * the nodes when a job starts.  Only for allocators that place
+	 * whenever enough nodes are free (no CONTIGUOUS_ONLY or MAY_REFUSE
+	 * flag), for which any node set works; the schedule then does not
+	 * depend on the allocator. */
+	MESH_SCHED_CONSERVATIVE_COUNT,
 };
 
 /* The order in which queued jobs are considered. */

@@ -104,6 +104,11 @@ struct sim {
 	double *tail_est;
 	struct mesh_bitmap *unpromised;
 	size_t *pending, n_pending;
+	/* conservative-count: free nodes over time, prof_free[i] from
+	 * prof_t[i] to prof_t[i + 1] (the last to infinity) */
+	double *prof_t;
+	uint32_t *prof_free;
+	size_t n_prof;
 	int8_t *side;          /* balance factor per node (I/O nodes) */
 	long sys_bf;           /* system balance factor now */
 	double bf_sum, mc_sum; /* over job starts */

@@ -218,11 +218,9 @@ static void queue_remove(struct sim *s, size_t pos)
 	s->qlen--;
 }
 
-/* Shadow time and extra nodes for a head job of `need` nodes. */
-static void shadow_of(struct sim *s, double now, uint32_t need, double *shadow,
-		      uint32_t *extra)
+/* The running jobs into s->byest by estimated end. */
+static void by_estimated_end(struct sim *s, double now)
 {
-	uint32_t avail = s->free_count;
 	size_t i;
 
 	for (i = 0; i < s->hlen; i++) {
@@ -234,6 +232,16 @@ static void shadow_of(struct sim *s, double now, uint32_t need, double *shadow,
 		s->byest[i].job = s->heap[i].job;
 	}
 	qsort(s->byest, s->hlen, sizeof(*s->byest), mesh__sim_by_end);
+}
+
+/* Shadow time and extra nodes for a head job of `need` nodes. */
+static void shadow_of(struct sim *s, double now, uint32_t need, double *shadow,
+		      uint32_t *extra)
+{
+	uint32_t avail = s->free_count;
+	size_t i;
+
+	by_estimated_end(s, now);
 	*shadow = INFINITY;
 	*extra = 0;
 	for (i = 0; i < s->hlen; i++) {
@@ -621,6 +629,111 @@ static int schedule_conservative(struct sim *s, double now)
 	return 0;
 }
 
+/* conservative-count's profile at now: the free nodes, and each running
+ * job's nodes back at its estimated end. */
+static void profile_reset(struct sim *s, double now)
+{
+	size_t i, p = 0;
+
+	by_estimated_end(s, now);
+	s->prof_t[0] = now;
+	s->prof_free[0] = s->free_count;
+	for (i = 0; i < s->hlen; i++) {
+		uint32_t size = s->jobs[s->byest[i].job].size;
+
+		if (s->byest[i].end > s->prof_t[p]) {
+			s->prof_t[p + 1] = s->byest[i].end;
+			s->prof_free[p + 1] = s->prof_free[p];
+			p++;
+		}
+		s->prof_free[p] += size;
+	}
+	s->n_prof = p + 1;
+}
+
+/* The first step at whose start k nodes stay free for d seconds.  The
+ * last step has every usable node free, and k <= usable. */
+static size_t profile_find(const struct sim *s, uint32_t k, double d)
+{
+	size_t i = 0, j;
+
+	for (;;) {
+		while (s->prof_free[i] < k)
+			i++;
+		for (j = i + 1;
+		     j < s->n_prof && s->prof_t[j] < s->prof_t[i] + d; j++)
+			if (s->prof_free[j] < k)
+				break;
+		if (j == s->n_prof || !(s->prof_t[j] < s->prof_t[i] + d))
+			return i;
+		i = j;
+	}
+}
+
+/* Takes k nodes from prof_t[i] to end. */
+static void profile_take(struct sim *s, size_t i, uint32_t k, double end)
+{
+	size_t j = i;
+
+	if (!(end > s->prof_t[i]))
+		return;
+	while (j < s->n_prof && s->prof_t[j] < end)
+		s->prof_free[j++] -= k;
+	if (j < s->n_prof && s->prof_t[j] == end)
+		return;
+	memmove(s->prof_t + j + 1, s->prof_t + j,
+		(s->n_prof - j) * sizeof(*s->prof_t));
+	memmove(s->prof_free + j + 1, s->prof_free + j,
+		(s->n_prof - j) * sizeof(*s->prof_free));
+	s->prof_t[j] = end;
+	s->prof_free[j] = s->prof_free[j - 1] + k;
+	s->n_prof++;
+}
+
+/* Classic conservative backfilling: in queue order each job reserves k
+ * nodes at the earliest time the count profile holds them for its
+ * estimate; a job whose time is now starts on the nodes the allocator
+ * picks among all free ones, which it places whenever k are free.  The
+ * pass ends once the profile at now is below every later size. */
+static int schedule_conservative_count(struct sim *s, double now)
+{
+	size_t pos = 0, i, idx;
+	int rc;
+
+	profile_reset(s, now);
+	tails_compute(s, 0);
+	while (pos < s->qlen && s->prof_free[0] >= s->tail_size[pos]) {
+		idx = s->queue[pos];
+		i = profile_find(s, s->jobs[idx].size, s->jobs[idx].estimate);
+		if (i) {
+			profile_take(s, i, s->jobs[idx].size,
+				     s->prof_t[i] + s->jobs[idx].estimate);
+			pos++;
+			continue;
+		}
+		/* Running now, it holds its nodes as profile_reset() says. */
+		profile_take(
+		    s, 0, s->jobs[idx].size,
+		    mesh_plan_running_end(now + s->jobs[idx].estimate, now));
+		rc = try_start(s, idx, now);
+		if (rc < 0)
+			return rc;
+		if (!rc)
+			return mesh_diag_set(
+			    s->diag, MESH_EINTERNAL, NULL, s->jobs[idx].line,
+			    "scheduler",
+			    "job %ld: allocator %s refused %u nodes with %u "
+			    "free under conservative-count",
+			    s->jobs[idx].id, mesh_alloc_name(s->alloc),
+			    s->jobs[idx].size, s->free_count);
+		queue_remove(s, pos);
+		if (s->opts->priority == MESH_PRIO_OZDEN)
+			order_queue(s, now); /* wp depends on running jobs */
+		tails_compute(s, pos);
+	}
+	return 0;
+}
+
 int mesh__sim_schedule(struct sim *s, double now)
 {
 	struct reservation resv;
@@ -630,6 +743,8 @@ int mesh__sim_schedule(struct sim *s, double now)
 
 	if (s->opts->sched == MESH_SCHED_CONSERVATIVE)
 		return schedule_conservative(s, now);
+	if (s->opts->sched == MESH_SCHED_CONSERVATIVE_COUNT)
+		return schedule_conservative_count(s, now);
 	order_queue(s, now);
 	while (s->qlen) {
 		idx = s->queue[0];

@@ -33,9 +33,11 @@ static void usage(FILE *f)
 	    "  --mesh-conf FILE      take mesh, I/O nodes, allocator and parameters from a\n"
 	    "                        mesh.conf (see mesh.conf(5)); excludes --mesh and\n"
 	    "                        --allocator/--allocator-params\n"
-	    "  --scheduler fcfs|easy|conservative\n"
-	    "                        backfilling: none, EASY (default), or conservative\n"
-	    "                        with placement-aware reservations for every job\n"
+	    "  --scheduler fcfs|easy|conservative|conservative-count\n"
+	    "                        backfilling: none, EASY (default), conservative\n"
+	    "                        with placement-aware reservations for every job,\n"
+	    "                        or classic conservative on node counts (allocators\n"
+	    "                        that place whenever enough nodes are free)\n"
 	    "  --priority fcfs|wfp|ozden\n"
 	    "                        queue order: submit order (default); WFP, highest\n"
 	    "                        (wait/requested)^3 * nodes first (Tang et al.); or\n"
@@ -369,10 +371,13 @@ static int parse_option(int c, struct options *o)
 			o->sim.sched = MESH_SCHED_EASY;
 		else if (!strcmp(optarg, "conservative"))
 			o->sim.sched = MESH_SCHED_CONSERVATIVE;
+		else if (!strcmp(optarg, "conservative-count"))
+			o->sim.sched = MESH_SCHED_CONSERVATIVE_COUNT;
 		else
 			return fail_usage(
 			    "--scheduler", optarg,
-			    "expected fcfs, easy or conservative");
+			    "expected fcfs, easy, conservative or "
+			    "conservative-count");
 		break;
 	case OPT_LOAD:
 	case OPT_ARRIVAL:

@@ -12,7 +12,8 @@
 #include "meshsim.h"
 
 const char *const meshsim_spatial_names[] = { "user", "adjusted", "actual" };
-const char *const meshsim_sched_names[] = { "fcfs", "easy", "conservative" };
+const char *const meshsim_sched_names[] = { "fcfs", "easy", "conservative",
+					    "conservative-count" };
 
 static void write_coords(FILE *f, const struct mesh_topo *t,
 			 const uint32_t *nodes, uint32_t n)
