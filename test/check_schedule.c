@@ -181,6 +181,37 @@ START_TEST(test_regress_35_zero_runtime_conservative)
 }
 END_TEST
 
+/* --priority wfp orders every pass of every scheduler.  4x1: A (4 nodes,
+ * 100 s) runs from 0; B (4 nodes, 1000 s) arrives at 1, C (4 nodes,
+ * 10 s) at 2.  At 100 B's key is (99/1000)^3 x 4 = 0.0039 and C's
+ * (98/10)^3 x 4 = 3764.8, so C starts at 100 and B at 110; in submit
+ * order B would start at 100 and C at 1100.  Conservative once kept
+ * submit order under wfp. */
+START_TEST(test_wfp_orders_every_scheduler)
+{
+	static const struct tu_job js[] = { { 1, 0, 100, 100, 4 },
+					     { 2, 1, 1000, 1000, 4 },
+					     { 3, 2, 10, 10, 4 } };
+	struct mesh_sim_opts o;
+	struct mesh_sim_result *r;
+	struct mesh_diag d;
+	int sched, rc;
+
+	for (sched = 0; sched <= MESH_SCHED_CONSERVATIVE_COUNT; sched++) {
+		mesh_sim_opts_init(&o);
+		o.sched = (enum mesh_sched) sched;
+		o.priority = MESH_PRIO_WFP;
+		r = run_sim("4x1", NULL, "hilbert-bf", js, 3, &o, &rc, &d);
+		ck_assert_msg(rc == 0, "%s", d.message);
+		ck_assert_msg(tu_job_of(r, 3)->start == 100 &&
+				  tu_job_of(r, 2)->start == 110,
+			      "scheduler %d: C at %g, B at %g", sched,
+			      tu_job_of(r, 3)->start, tu_job_of(r, 2)->start);
+		mesh_sim_result_free(r);
+	}
+}
+END_TEST
+
 /* Jobs that outlive their estimates.  Under the PFS model with I/O only
  * (io_share 1), a 2-node job alone writes at min(2 x 10, 1) = 1 GB/s,
  * the whole file system; two such jobs at once share it and each runs at
@@ -645,6 +676,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_regress_35_zero_runtime_conservative);
 	tcase_add_test(tc, test_regress_35_overrun);
+	tcase_add_test(tc, test_wfp_orders_every_scheduler);
 	tcase_add_loop_test(tc, test_conservative_count_reference, 0,
 			    (int) mesh_alloc_count());
 	tcase_add_loop_test(tc, test_schedule_every_combination, 0,

@@ -576,6 +576,7 @@ static int schedule_conservative(struct sim *s, double now)
 	double start;
 	int rc;
 
+	order_queue(s, now);
 	plan_query(s, now, &q);
 	q.reserved = s->resv;
 	cutoff_reset(s, 0, 0);
@@ -700,6 +701,7 @@ static int schedule_conservative_count(struct sim *s, double now)
 	size_t pos = 0, i, idx;
 	int rc;
 
+	order_queue(s, now);
 	profile_reset(s, now);
 	tails_compute(s, 0);
 	while (pos < s->qlen && s->prof_free[0] >= s->tail_size[pos]) {
