@@ -694,6 +694,71 @@ START_TEST(test_plan_reservation_chain)
 }
 END_TEST
 
+/* The planner's sorted reservations are reused only while the caller's
+ * list grows with its earlier entries unchanged.  4x1, all free at 0;
+ * the list holds one reservation of all four nodes over [10, 20): a
+ * 15 s job starts at 20.  Moved in place to [100, 110), the same list at
+ * the same now: the job starts at 0; the move back, and the list cut to
+ * none, are seen too.  A planner trusting its cache gives 20, then 0,
+ * then 20. */
+START_TEST(test_plan_cache_sees_a_moved_reservation)
+{
+	struct mesh_topo *t = tu_topo("4x1");
+	struct mesh_bitmap *f = tu_all_free(t), *all = tu_all_free(t);
+	struct mesh_plan_resv res[2] = { { 10, 20, all }, { 30, 40, all } };
+	static const double starts[][3] = { /* start, end, expected */
+					    { 10, 20, 20 },
+					    { 100, 110, 0 },
+					    { 10, 20, 20 },
+					    { 0, 12, 12 } };
+	struct mesh_plan_query q;
+	struct mesh_planner *p = NULL;
+	struct mesh_allocator *a = NULL;
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t out[4];
+	double start;
+	size_t i;
+
+	ck_assert_int_eq(mesh_alloc_create(t, "hilbert-bf", NULL, &a, &d), 0);
+	ck_assert_int_eq(mesh_planner_create(t, &p), 0);
+	memset(&q, 0, sizeof(q));
+	memset(&req, 0, sizeof(req));
+	q.free_now = f;
+	q.reserved = res;
+	q.n_reserved = 1;
+	q.duration = 15;
+	req.nodes = 4;
+	req.end_time = -1;
+	req.io_intensity = -1;
+	for (i = 0; i < 4; i++) {
+		res[0].start = starts[i][0];
+		res[0].end = starts[i][1];
+		ck_assert_int_eq(mesh_plan_earliest(p, a, &q, &req, &start, out),
+				 0);
+		ck_assert_msg(start == starts[i][2],
+			      "reservation [%g, %g): start %g, expected %g",
+			      starts[i][0], starts[i][1], start, starts[i][2]);
+	}
+	/* Grown by one after the move: [0, 12) and [30, 40) leave [12, 27). */
+	q.n_reserved = 2;
+	ck_assert_int_eq(mesh_plan_earliest(p, a, &q, &req, &start, out), 0);
+	ck_assert_msg(start == 12, "two reservations: start %g", start);
+	res[0].start = 50;
+	res[0].end = 60; /* moved again, same length of list */
+	ck_assert_int_eq(mesh_plan_earliest(p, a, &q, &req, &start, out), 0);
+	ck_assert_msg(start == 0, "moved to [50, 60): start %g", start);
+	q.n_reserved = 0;
+	ck_assert_int_eq(mesh_plan_earliest(p, a, &q, &req, &start, out), 0);
+	ck_assert_msg(start == 0, "no reservation: start %g", start);
+	mesh_planner_destroy(p);
+	mesh_alloc_destroy(a);
+	mesh_bitmap_destroy(all);
+	mesh_bitmap_destroy(f);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 /* Refuses before time 120, then places; each call first spins for
  * spin seconds (a slow allocator). */
 struct late_hook {
@@ -876,6 +941,7 @@ int main(void)
 			    (int) (sizeof(allocs) / sizeof(allocs[0])));
 	tcase_add_loop_test(tc, test_plan_never_holds_busy, 0,
 			    (int) mesh_alloc_count());
+	tcase_add_test(tc, test_plan_cache_sees_a_moved_reservation);
 	tcase_add_loop_test(tc, test_plan_reservation_chain, 0,
 			    (int) (sizeof(allocs) / sizeof(allocs[0])));
 	tcase_add_test(tc, test_plan_bound);
