@@ -55,7 +55,7 @@ if [ $quick -eq 1 ]; then
 	scheds="conservative"
 	models="trace contention"
 else
-	scheds="fcfs easy conservative"
+	scheds="fcfs easy conservative conservative-count"
 	models="trace contention pfs"
 fi
 # The policies, each on a few allocators (the rest of the matrix runs
@@ -89,8 +89,9 @@ done <"$tmp/workloads" >"$tmp/runs"
 # (meshcheck sees only the jobs CSV; the trace order breaks ties); EASY
 # under the trace model, where no job outlives its estimate, starts no
 # head after the shadow computed when it became head (the summary's
-# late_heads, meshsim's own count).  Prints "kept", "none" (no promise
-# applies) or the broken promise.
+# late_heads, meshsim's own count); conservative-count under the trace
+# model starts no job after its first reservation (late_reserved).
+# Prints "kept", "none" (no promise applies) or the broken promise.
 promise() {
 	local s=$1 m=$2 p=$3 out=$4
 	case "$p" in *priority* | *paired* | *estimate\ exact*) echo none; return ;; esac
@@ -101,6 +102,9 @@ promise() {
 	elif [ "$s" = easy ] && [ "$m" = trace ]; then
 		grep -q '"late_heads": 0,$' "$out.json" && echo kept ||
 			echo "EASY: $(grep -E '"(late_heads|max_head_delay)"' "$out.json" | tr -d ' \n')"
+	elif [ "$s" = conservative-count ] && [ "$m" = trace ]; then
+		grep -q '"late_reserved": 0,$' "$out.json" && echo kept ||
+			echo "conservative-count: $(grep -E '"(late_reserved|max_reserved_delay)"' "$out.json" | tr -d ' \n')"
 	else
 		echo none
 	fi
@@ -109,7 +113,7 @@ promise() {
 # One run: meshsim (stopped after MATRIX_RUN_LIMIT s, default 120: a run
 # that does not end is a failure of liveness), meshcheck, then the
 # policy's promise.  Prints "ok kept|none", "n/a" (the allocator does
-# not take this mesh: meshsim refuses it as a usage error) or "FAIL ..."
+# not take this mesh or scheduler: meshsim refuses it) or "FAIL ..."
 # on one line.
 run_one() {
 	local n=$1 line=$2 w mesh opts trace a s m p out rc kept
@@ -121,7 +125,8 @@ run_one() {
 		--runtime-model "$m" $p --jobs-csv "$out.csv" \
 		--summary "$out.json" "$trace" >/dev/null 2>"$out.err"
 	rc=$?
-	if [ $rc -eq 2 ] && grep -q "^meshsim: --allocator: " "$out.err"; then
+	if { [ $rc -eq 2 ] && grep -q "^meshsim: --allocator: " "$out.err"; } ||
+		{ [ $rc -eq 1 ] && grep -q "conservative-count reserves node counts" "$out.err"; }; then
 		echo "n/a $line"
 	elif [ $rc -eq 124 ]; then
 		echo "FAIL liveness: not ended after ${MATRIX_RUN_LIMIT:-120} s: $line"

@@ -40,7 +40,7 @@ outputs_match() (
 	for b in old new; do
 		# the estimate warnings are new: the old build says nothing
 		[ ! -e $b.err ] || sed -i '/requested time/d' $b.err
-		[ ! -e $b.json ] || sed -i '/^  "version": /d; /^  "late_heads": /d; /^  "max_head_delay": /d; /^  "estimate_no_request": /d; /^  "estimate_clamped": /d' $b.json
+		[ ! -e $b.json ] || sed -i '/^  "version": /d; /^  "late_heads": /d; /^  "max_head_delay": /d; /^  "late_reserved": /d; /^  "max_reserved_delay": /d; /^  "estimate_no_request": /d; /^  "estimate_clamped": /d' $b.json
 	done
 	# new since: the share of jobs on a box and the tails (meshcheck
 	# recomputes both), cores_per_node and arrival_scale

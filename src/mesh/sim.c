@@ -215,10 +215,16 @@ int mesh__sim_start_on(struct sim *s, size_t idx, double now)
 		return rc;
 	if (s->promised && now > s->promised[idx]) {
 		struct mesh_sim_summary *sum = &s->res->summary;
+		double late = now - s->promised[idx];
 
-		sum->late_heads++;
-		if (now - s->promised[idx] > sum->max_head_delay)
-			sum->max_head_delay = now - s->promised[idx];
+		if (s->opts->sched == MESH_SCHED_EASY) {
+			sum->late_heads++;
+			sum->max_head_delay = fmax(sum->max_head_delay, late);
+		} else {
+			sum->late_reserved++;
+			sum->max_reserved_delay =
+			    fmax(sum->max_reserved_delay, late);
+		}
 	}
 	for (i = 0; i < j->size; i++) {
 		mesh_bitmap_clear(s->free_map, out[i]);
@@ -314,6 +320,8 @@ static int run_loop(struct sim *s)
 	int dynamic = s->opts->runtime_model != MESH_RUNTIME_TRACE;
 	int rc, ended, arrived;
 	double now, last = -INFINITY;
+
+	s->wake = INFINITY;
 	unsigned still = 0;
 
 	while (s->next_arrival < s->n || s->hlen || s->qlen) {
@@ -323,6 +331,8 @@ static int run_loop(struct sim *s)
 		if (s->next_arrival < s->n &&
 		    s->jobs[s->next_arrival].submit < now)
 			now = s->jobs[s->next_arrival].submit;
+		if (s->wake < now) /* conservative-count's next reservation */
+			now = s->wake;
 		/* The scheduling pass empties the queue of an idle machine,
 		 * so some event is always pending while jobs wait. */
 		if (now == INFINITY)
@@ -340,7 +350,8 @@ static int run_loop(struct sim *s)
 				return rc;
 		/* a phase boundary alone changes no queue or node: the
 		 * scheduler is not called and loss of capacity not cut */
-		if ((ended || arrived) && (rc = mesh__sim_schedule(s, now)) < 0)
+		if ((ended || arrived || now == s->wake) &&
+		    (rc = mesh__sim_schedule(s, now)) < 0)
 			return rc;
 		if (dynamic)
 			mesh__sim_rt_restretch(s, now);
@@ -451,7 +462,7 @@ static int alloc_state(struct sim *s, uint64_t total_nodes)
 		     mesh_bitmap_create(s->topo->nodes, &s->outside_resv)))
 			return MESH_ENOMEM;
 	}
-	if (s->opts->sched == MESH_SCHED_EASY) {
+	if (s->opts->sched != MESH_SCHED_FCFS) {
 		s->promised = malloc(n * sizeof(*s->promised));
 		if (!s->promised)
 			return MESH_ENOMEM;
@@ -459,15 +470,20 @@ static int alloc_state(struct sim *s, uint64_t total_nodes)
 			s->promised[i] = NAN;
 	}
 	if (s->opts->sched == MESH_SCHED_CONSERVATIVE_COUNT) {
-		s->prof_t =
-		    malloc((2 * n + s->topo->nodes + 1) * sizeof(*s->prof_t));
-		s->prof_free = malloc((2 * n + s->topo->nodes + 1) *
-				      sizeof(*s->prof_free));
+		/* per pass each job's reservation splits at most two
+		 * steps, its test one, and taking a new one two more */
+		size_t steps = 6 * n + s->topo->nodes + 2;
+
+		s->prof_t = malloc(steps * sizeof(*s->prof_t));
+		s->prof_free = malloc(steps * sizeof(*s->prof_free));
+		s->held = malloc(n * sizeof(*s->held));
 		s->tail_size = malloc(n * sizeof(*s->tail_size));
 		s->tail_est = malloc(n * sizeof(*s->tail_est));
-		if (!s->prof_t || !s->prof_free || !s->tail_size ||
+		if (!s->prof_t || !s->prof_free || !s->held || !s->tail_size ||
 		    !s->tail_est)
 			return MESH_ENOMEM;
+		for (i = 0; i < n; i++)
+			s->held[i] = NAN;
 	}
 	if (s->opts->sched == MESH_SCHED_CONSERVATIVE || s->head_resv) {
 		s->holds = malloc(n * sizeof(*s->holds));
@@ -548,6 +564,7 @@ static void sim_free(struct sim *s)
 	free(s->promised);
 	free(s->prof_t);
 	free(s->prof_free);
+	free(s->held);
 	mesh_bitmap_destroy(s->outside_resv);
 	free(s->empty_nodes);
 	free(s->ever_by_size);

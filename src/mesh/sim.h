@@ -223,6 +223,10 @@ struct mesh_sim_summary {
 	 * they became head, and the longest such delay (s) */
 	size_t late_heads;
 	double max_head_delay;
+	/* Conservative (both): jobs that started after the first
+	 * reservation they got, and the longest such delay (s) */
+	size_t late_reserved;
+	double max_reserved_delay;
 	double makespan; /* last end - first submit */
 	/* Useful work: trace node-seconds / (usable nodes * makespan). */
 	double utilization;

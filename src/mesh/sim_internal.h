@@ -77,7 +77,9 @@ struct sim {
 	/* EASY under such an allocator reserves the head's placement, not
 	 * a count: its nodes, and the free nodes outside them */
 	struct mesh_bitmap *head_resv, *outside_resv;
-	double *promised; /* EASY: per job, its shadow when it became head */
+	/* per job, EASY: its shadow when it became head; conservative: its
+	 * first reservation's start */
+	double *promised;
 	double *node_end;
 	uint32_t free_count;
 	size_t node_fill, node_cap; /* entries of res->nodes used, held */
@@ -107,10 +109,13 @@ struct sim {
 	/* conservative-count: free nodes over time, prof_free[i] from
 	 * prof_t[i] to prof_t[i + 1] (the last to infinity) */
 	double *prof_t;
-	uint32_t *prof_free;
+	int64_t *prof_free; /* below 0 where jobs outlived their estimates
+			     * and the reservations overlap */
 	size_t n_prof;
-	int8_t *side;          /* balance factor per node (I/O nodes) */
-	long sys_bf;           /* system balance factor now */
+	double *held; /* per job: its reservation's start, NaN if none */
+	double wake;  /* the earliest reservation after now, or infinity */
+	int8_t *side; /* balance factor per node (I/O nodes) */
+	long sys_bf;  /* system balance factor now */
 	double bf_sum, mc_sum; /* over job starts */
 	size_t start_events;
 	struct sim_loc loc;

@@ -240,6 +240,10 @@ static void write_summary_fates(FILE *f, const struct options *o,
 	fprintf(f, "  \"late_heads\": %zu,\n  \"max_head_delay\": %.17g,\n",
 		s->late_heads, s->max_head_delay);
 	fprintf(f,
+		"  \"late_reserved\": %zu,\n  \"max_reserved_delay\": "
+		"%.17g,\n",
+		s->late_reserved, s->max_reserved_delay);
+	fprintf(f,
 		"  \"estimate_no_request\": %zu,\n  \"estimate_clamped\": "
 		"%zu,\n",
 		o->est_no_request,
