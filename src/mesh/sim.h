@@ -29,9 +29,10 @@ enum mesh_sched {
 	 * reserved node sets are kept, so the schedule depends on the nodes
 	 * the allocator picked. */
 	MESH_SCHED_CONSERVATIVE,
-	/* Classic conservative backfilling (Mu'alem and Feitelson 2001):
-	 * reservations are node counts over time and the allocator picks
-	 * the nodes when a job starts.  Only for allocators that place
+	/* Classic conservative backfilling with compression (Mu'alem and
+	 * Feitelson 2001): reservations are node counts over time, kept
+	 * from event to event and only moved earlier, and the allocator
+	 * picks the nodes when a job starts.  Only for allocators that place
 	 * whenever enough nodes are free (no CONTIGUOUS_ONLY or MAY_REFUSE
 	 * flag), for which any node set works; the schedule then does not
 	 * depend on the allocator. */

@@ -9,7 +9,9 @@
  * fits now and either ends by the shadow or uses only nodes the head
  * will not need then ("extra" nodes).  Conservative backfilling gives
  * every queued job a placement-aware reservation from the planner
- * (plan.h) and starts those whose reservation is now.
+ * (plan.h) and starts those whose reservation is now; conservative-count
+ * keeps count reservations in a free-node profile over time and
+ * compresses them at every event.
  */
 #include <math.h>
 #include <stdlib.h>
