@@ -12,6 +12,7 @@ rev=$(sed -n 's/^#define CLI_REVISION "\(.*\)"$/\1/p' "$build/src/cli/revision.h
 cmds=(meshsim="${MESHSIM:-$build/src/meshsim/meshsim}"
 	meshsim-gen="${MESHGEN:-$build/src/meshgen/meshsim-gen}"
 	meshsweep="${MESHSWEEP:-$build/src/meshsweep/meshsweep}"
+	sacct2swf="${SACCT2SWF:-$build/src/sacct2swf/sacct2swf}"
 	meshplot="${MESHPLOT:-$top/contrib/plots/meshplot}"
 	meshtable="${MESHTABLE:-$top/contrib/plots/meshtable}"
 	meshcheck="${MESHCHECK:-$top/contrib/check/meshcheck}"

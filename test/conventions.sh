@@ -29,6 +29,7 @@ source_of() {   # name -> the files that define its options
 	meshsim) echo "$src/src/meshsim/options.c" ;;
 	meshsim-gen) echo "$src/src/meshgen/meshsim-gen.c" ;;
 	meshsweep) echo "$src/src/meshsweep/meshsweep.c" ;;
+	sacct2swf) echo "$src/src/sacct2swf/sacct2swf.c" ;;
 	smesh) echo "$src/src/smesh/smesh.c" ;;
 	meshplot | meshtable) echo "$src/contrib/plots/$1" ;;
 	meshcheck) echo "$src/contrib/check/meshcheck" ;;

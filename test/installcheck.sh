@@ -30,7 +30,7 @@ ok() { echo "PASS: $1"; pass=$((pass + 1)); }
 ko() { echo "FAIL: $1"; fail=$((fail + 1)); }
 check() { if eval "$2"; then ok "$1"; else ko "$1"; return 1; fi; }
 
-cmds="meshsim meshsim-gen meshsweep meshplot meshtable meshcheck meshreplay meshsweep-array"
+cmds="meshsim meshsim-gen meshsweep sacct2swf meshplot meshtable meshcheck meshreplay meshsweep-array"
 [ ! -e "$bindir/smesh" ] || cmds="$cmds smesh"
 missing=""
 for c in $cmds; do [ -x "$bindir/$c" ] || missing="$missing $c"; done

@@ -2,6 +2,7 @@
 #include "input.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -22,4 +23,28 @@ int mesh__open_input(const char *path, const char *kind, FILE **f,
 		return mesh_diag_set(d, MESH_ENOENT, path, 0, "",
 				     "cannot open: %s", strerror(errno));
 	return 0;
+}
+
+long mesh__read_line(FILE *f, char **buf, size_t *cap)
+{
+	size_t len = 0;
+	int c;
+
+	while ((c = getc_unlocked(f)) != EOF) {
+		if (len + 2 > *cap) {
+			size_t ncap = *cap ? *cap * 2 : 256;
+			char *nb = realloc(*buf, ncap);
+
+			if (!nb)
+				return -1;
+			*buf = nb;
+			*cap = ncap;
+		}
+		(*buf)[len++] = (char) c;
+		if (c == '\n')
+			break;
+	}
+	if (*buf)
+		(*buf)[len] = '\0';
+	return (long) len;
 }

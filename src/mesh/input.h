@@ -13,4 +13,9 @@
 int mesh__open_input(const char *path, const char *kind, FILE **f,
 		     struct mesh_diag *d);
 
+/** \brief Read one line of any length (with its newline) into *buf,
+ *  growing it; the caller holds f's lock (flockfile), so each byte costs
+ *  no locking.  \return its length, 0 at EOF, -1 if out of memory. */
+long mesh__read_line(FILE *f, char **buf, size_t *cap);
+
 #endif

@@ -25,6 +25,7 @@
 #include "metrics.h"
 #include "plan.h"
 #include "priority.h"
+#include "sacct.h"
 #include "sim.h"
 #include "swf.h"
 #include "topo.h"

@@ -111,6 +111,20 @@ static int by_submit(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
+static int kept_by_filters(const struct mesh_swf_job *j,
+			   const struct mesh_sim_opts *o)
+{
+	size_t i;
+
+	if (o->keep_status && (j->status < -1 || j->status > 5 ||
+			       !(o->keep_status & (1u << (j->status + 1)))))
+		return 0;
+	for (i = 0; i < o->n_partitions; i++)
+		if (o->partitions[i] == j->partition)
+			return 1;
+	return !o->n_partitions;
+}
+
 /* Keep runnable jobs; count the rest by reason. */
 static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 {
@@ -126,6 +140,10 @@ static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 		long size = job_size(j, s->opts);
 		struct mesh_sim_job *sj;
 
+		if (!kept_by_filters(j, s->opts)) {
+			sum->filtered++;
+			continue;
+		}
 		if (j->submit < 0) {
 			sum->skipped_submit++;
 			continue;

@@ -131,6 +131,12 @@ struct mesh_sim_opts {
 	 * ceil(p / cores_per_node) whole nodes (1: one per node). */
 	uint32_t cores_per_node;
 	double load; /* inter-arrival multiplier, > 0 (1 = as traced) */
+	/* Only jobs whose SWF status s has bit s + 1 set (s = -1..5; 0:
+	 * every status) and, if n_partitions, whose SWF partition is one of
+	 * partitions[]; the others count as filtered, not as skipped. */
+	unsigned keep_status;
+	const long *partitions;
+	size_t n_partitions;
 	/* Estimates rounded up to a multiple of this many seconds (0: not):
 	 * Slurm keeps time limits in whole minutes, so a replay at speed-up
 	 * S sees limits in multiples of 60 * S trace seconds. */
@@ -220,6 +226,7 @@ struct mesh_sim_summary {
 	size_t skipped_too_large; /* larger than the mesh */
 	size_t skipped_submit;    /* missing submit time */
 	size_t refused;           /* not placeable even on the empty mesh */
+	size_t filtered;          /* left out by keep_status, partitions */
 	/* EASY: heads that started after the shadow time computed when
 	 * they became head, and the longest such delay (s) */
 	size_t late_heads;

@@ -187,32 +187,6 @@ static int blank(const char *s)
 	return *s == '\0';
 }
 
-/* Read one line of any length into *buf; 0 at EOF, -1 on error.  The
- * caller holds f's lock (flockfile), so each byte costs no locking. */
-static long read_line(FILE *f, char **buf, size_t *cap)
-{
-	size_t len = 0;
-	int c;
-
-	while ((c = getc_unlocked(f)) != EOF) {
-		if (len + 2 > *cap) {
-			size_t ncap = *cap ? *cap * 2 : 256;
-			char *nb = realloc(*buf, ncap);
-
-			if (!nb)
-				return -1;
-			*buf = nb;
-			*cap = ncap;
-		}
-		(*buf)[len++] = (char) c;
-		if (c == '\n')
-			break;
-	}
-	if (*buf)
-		(*buf)[len] = '\0';
-	return (long) len;
-}
-
 int mesh_swf_read(FILE *f, const char *name, struct mesh_swf_trace **out,
 		  struct mesh_diag *d)
 {
@@ -228,7 +202,7 @@ int mesh_swf_read(FILE *f, const char *name, struct mesh_swf_trace **out,
 		return MESH_ENOMEM;
 	tr->max_nodes = tr->max_procs = -1;
 	flockfile(f);
-	while ((len = read_line(f, &buf, &bufcap)) > 0) {
+	while ((len = mesh__read_line(f, &buf, &bufcap)) > 0) {
 		lineno++;
 		if (lineno == 1 && len >= 2 && (unsigned char) buf[0] == 0x1f &&
 		    (unsigned char) buf[1] == 0x8b) {
@@ -287,6 +261,19 @@ int mesh_swf_load(const char *path, struct mesh_swf_trace **out,
 	rc = mesh_swf_read(f, path, out, d);
 	fclose(f);
 	return rc;
+}
+
+int mesh_swf_write_job(FILE *f, const struct mesh_swf_job *j)
+{
+	int n = fprintf(f,
+			"%ld %.15g %.15g %.15g %ld %.15g %.15g %ld %.15g %.15g "
+			"%ld %ld %ld %ld %ld %ld %ld %.15g\n",
+			j->id, j->submit, j->wait, j->run, j->procs, j->avg_cpu,
+			j->used_mem, j->req_procs, j->req_time, j->req_mem,
+			j->status, j->user, j->group, j->app, j->queue,
+			j->partition, j->prev_job, j->think);
+
+	return n < 0 ? MESH_EIO : 0;
 }
 
 void mesh_swf_free(struct mesh_swf_trace *tr)

@@ -58,6 +58,10 @@ int mesh_swf_read(FILE *f, const char *name, struct mesh_swf_trace **out,
 int mesh_swf_load(const char *path, struct mesh_swf_trace **out,
 		  struct mesh_diag *d);
 
+/** \brief Write job as one SWF line (the 18 fields, -1 for missing).
+ *  \return 0 or MESH_EIO. */
+int mesh_swf_write_job(FILE *f, const struct mesh_swf_job *job);
+
 /** \brief Free; NULL is a no-op. */
 void mesh_swf_free(struct mesh_swf_trace *tr);
 

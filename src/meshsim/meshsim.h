@@ -8,6 +8,8 @@
 
 #define EXIT_USAGE 2
 
+#define MESHSIM_MAX_PARTITIONS 64
+
 struct options {
 	const char *mesh_spec;
 	const char *allocator;
@@ -21,7 +23,9 @@ struct options {
 	const char *summary_json;
 	const char *trace;
 	struct mesh_sim_opts sim;
-	int progress;          /* -1 auto (stderr is a tty), 0 off, 1 on */
+	long partitions[MESHSIM_MAX_PARTITIONS]; /* --partition */
+	size_t n_partitions;
+	int progress; /* -1 auto (stderr is a tty), 0 off, 1 on */
 	/* Set by run(): */
 	uint32_t usable_nodes; /* positions jobs may get */
 	/* capacities given on the command line (bit i: the i-th field of

@@ -65,6 +65,9 @@ static void usage(FILE *f)
 	    "  --cores-per-node C    the trace's sizes count processors: a job of p takes\n"
 	    "                        ceil(p / C) whole nodes, and the default mesh has\n"
 	    "                        ceil(MaxProcs / C) nodes (default 1)\n"
+	    "  --status LIST         only jobs of these SWF statuses: numbers (-1..5)\n"
+	    "                        or completed (1), failed (0), cancelled (5)\n"
+	    "  --partition LIST      only jobs of these SWF partition numbers\n"
 	    "  --skip-zero-runtime   skip jobs whose runtime is 0 (by default they are\n"
 	    "                        placed and freed at once, as Walker et al. do;\n"
 	    "                        --keep-zero-runtime is accepted for that default)\n"
@@ -127,6 +130,66 @@ static void list_allocators(void)
 	}
 }
 
+/* --status LIST: SWF statuses (-1..5) or completed, failed, cancelled. */
+static int parse_status(const char *arg, unsigned *mask)
+{
+	static const char *const names[] = {
+		"failed", "completed", NULL, NULL, NULL, "cancelled"
+	};
+	const char *p = arg;
+	char *end;
+	long v;
+	int k;
+
+	*mask = 0;
+	do {
+		size_t len = strcspn(p, ",");
+
+		for (k = 0, v = -2; k < 6; k++)
+			if (names[k] && strlen(names[k]) == len &&
+			    !strncmp(p, names[k], len))
+				v = k;
+		if (v == -2) {
+			errno = 0;
+			v = strtol(p, &end, 10);
+			if (end != p + len || !len || errno || v < -1 || v > 5)
+				return fail_usage(
+				    "--status", arg,
+				    "expected SWF statuses -1..5 or completed, "
+				    "failed, cancelled, separated by commas");
+		}
+		*mask |= 1u << (v + 1);
+		p += len;
+	} while (*p++ == ',');
+	return -1;
+}
+
+/* --partition LIST: SWF partition numbers (sacct2swf's header names
+ * them). */
+static int parse_partitions(const char *arg, struct options *o)
+{
+	const char *p = arg;
+	char *end;
+	long v;
+
+	o->n_partitions = 0;
+	do {
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (end == p || (*end && *end != ',') || errno || v < 1 ||
+		    o->n_partitions == MESHSIM_MAX_PARTITIONS)
+			return fail_usage("--partition", arg,
+					  "expected up to 64 SWF partition "
+					  "numbers (1, 2, ...) separated by "
+					  "commas");
+		o->partitions[o->n_partitions++] = v;
+		p = end;
+	} while (*p++ == ',');
+	o->sim.partitions = o->partitions;
+	o->sim.n_partitions = o->n_partitions;
+	return -1;
+}
+
 enum {
 	OPT_MESH = 256,
 	OPT_ALLOC,
@@ -137,6 +200,8 @@ enum {
 	OPT_EST,
 	OPT_SIZE,
 	OPT_CORES,
+	OPT_STATUS,
+	OPT_PARTITION,
 	OPT_SEED,
 	OPT_CSV,
 	OPT_SUMMARY,
@@ -180,6 +245,8 @@ static const struct option long_opts[] = {
 	{ "estimate", required_argument, NULL, OPT_EST },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "cores-per-node", required_argument, NULL, OPT_CORES },
+	{ "status", required_argument, NULL, OPT_STATUS },
+	{ "partition", required_argument, NULL, OPT_PARTITION },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "keep-zero-runtime", no_argument, NULL, OPT_KEEP0 },
 	{ "skip-zero-runtime", no_argument, NULL, OPT_SKIP0 },
@@ -413,6 +480,10 @@ static int parse_option(int c, struct options *o)
 					  "expected a whole number from 1 to "
 					  "4096");
 		break;
+	case OPT_STATUS:
+		return parse_status(optarg, &o->sim.keep_status);
+	case OPT_PARTITION:
+		return parse_partitions(optarg, o);
 	case OPT_SEED:
 		errno = 0;
 		o->sim.seed = strtoull(optarg, &end, 10);

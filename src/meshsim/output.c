@@ -129,6 +129,27 @@ static void json_string_or_null(FILE *f, const char *s)
 		fputs("null", f);
 }
 
+/* The --status and --partition filters, as lists; null when not set. */
+static void write_filters(FILE *f, const struct options *o)
+{
+	const char *sep = "";
+	size_t i;
+	int st;
+
+	fprintf(f, "  \"status_filter\": ");
+	if (!o->sim.keep_status)
+		fprintf(f, "null");
+	for (st = -1; st <= 5 && o->sim.keep_status; st++)
+		if (o->sim.keep_status & (1u << (st + 1))) {
+			fprintf(f, "%s%d", *sep ? sep : "[", st);
+			sep = ", ";
+		}
+	fprintf(f, "%s,\n  \"partition_filter\": ", *sep ? "]" : "");
+	for (i = 0; i < o->n_partitions; i++)
+		fprintf(f, "%s%ld", i ? ", " : "[", o->partitions[i]);
+	fprintf(f, "%s,\n", o->n_partitions ? "]" : "null");
+}
+
 /* What the run was: enough to repeat it. */
 static void write_summary_run(FILE *f, const struct options *o,
 			      const struct mesh_topo *t)
@@ -182,6 +203,7 @@ static void write_summary_run(FILE *f, const struct options *o,
 		o->sim.size_field == MESH_SIZE_REQ ? "req" : "alloc",
 		o->sim.cores_per_node,
 		o->sim.keep_zero_runtime ? "keep" : "skip");
+	write_filters(f, o);
 }
 
 /* A capacity in GB/s; "inf" (a string: JSON has no infinity) when
@@ -226,10 +248,12 @@ static void write_summary_fates(FILE *f, const struct options *o,
 	fprintf(f,
 		"  \"fates\": {\"simulated\": %zu, \"skipped_runtime\": %zu, "
 		"\"skipped_size\": %zu, \"skipped_too_large\": %zu, "
-		"\"skipped_submit\": %zu, \"refused\": %zu, \"total\": %zu},\n",
+		"\"skipped_submit\": %zu, \"refused\": %zu, \"filtered\": %zu, "
+		"\"total\": %zu},\n",
 		s->jobs, s->skipped_runtime, s->skipped_size,
 		s->skipped_too_large, s->skipped_submit, s->refused,
-		s->jobs + s->skipped + s->refused);
+		s->filtered, s->jobs + s->skipped + s->refused + s->filtered);
+	fprintf(f, "  \"filtered\": %zu,\n", s->filtered);
 	fprintf(f,
 		"  \"jobs\": %zu,\n  \"skipped\": %zu,\n"
 		"  \"skipped_runtime\": %zu,\n  \"skipped_size\": %zu,\n"
@@ -324,6 +348,10 @@ void meshsim_print_table(FILE *f, const struct options *o,
 	    s->skipped_too_large, s->skipped_submit);
 	if (s->refused)
 		fprintf(f, "jobs never placeable     %zu\n", s->refused);
+	if (s->filtered)
+		fprintf(
+		    f, "jobs filtered out        %zu (--status, --partition)\n",
+		    s->filtered);
 	fprintf(f, "makespan (s)             %.0f\n", s->makespan);
 	fprintf(f, "utilization              %.4f\n", s->utilization);
 	if (o->sim.runtime_model != MESH_RUNTIME_TRACE)
