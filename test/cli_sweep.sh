@@ -386,6 +386,34 @@ assert svg.count("gpPt") >= 9 + 3, svg.count("gpPt")
 PY'
 "$plot" ratio "$tmp/t.csv" --y mean_sum_pairwise --baseline mc1x1 --out "$tmp/ratio.svg" 2>"$tmp/err"
 check "ratio plot: an SVG with the three allocators and the ratio label" 'grep -q "<svg" "$tmp/ratio.svg" && grep -q ">plas<" "$tmp/ratio.svg" && grep -q ">random<" "$tmp/ratio.svg" && grep -q "mean sum pairwise / mc1x1" "$tmp/ratio.svg"'
+# Lines and bars that would join different experiments are refused.
+awk -F, 'NR == 1 { print; next } { print; sub(/,9x8,/, ",9x8t,"); print }' "$tmp/t-agg.csv" >"$tmp/two-agg.csv"
+"$plot" curve "$tmp/two-agg.csv" --x load --out "$tmp/mixed.png" 2>"$tmp/err"
+check "curve: rows differing in an unfiltered key (mesh) are refused, naming it" '[ $? -eq 1 ] && grep -q "^meshplot: curve: the rows of allocator=[a-z0-9]*: mesh (9x8, 9x8t) differ in more than the line.s x" "$tmp/err" && [ ! -e "$tmp/mixed.png" ]'
+"$plot" curve "$tmp/two-agg.csv" --out "$tmp/mixed.png" 2>"$tmp/err"
+check "curve --x utilization_mean: load traces the line, mesh may not vary too" '[ $? -eq 1 ] && grep -q "load (0.6, 0.8, 1.0) mesh (9x8, 9x8t)\|mesh (9x8, 9x8t) load (0.6, 0.8, 1.0)" "$tmp/err"'
+"$plot" curve "$tmp/two-agg.csv" --x load --where mesh=9x8t --out "$tmp/mixed.png" 2>"$tmp/err"
+check "curve: with --where mesh=9x8t it draws" '[ $? -eq 0 ] && valid_png "$tmp/mixed.png"'
+"$plot" curve "$tmp/t-agg.csv" --x allocator --out "$tmp/text.png" 2>"$tmp/err"
+check "curve: a text x column is refused, pointing to meshplot bar" '[ $? -eq 1 ] && grep -q "^meshplot: curve: --x allocator has text values .*meshplot bar" "$tmp/err"'
+sed '1s/,load,/,arrival,/' "$tmp/t.csv" >"$tmp/noload.csv"
+"$plot" ratio "$tmp/noload.csv" --baseline mc1x1 --out "$tmp/r.png" 2>"$tmp/err"
+check "ratio without a load column: says to name a key with --x" '[ $? -eq 1 ] && grep -q "has no column .load. (the default --x): name one of its grid keys with --x" "$tmp/err"'
+"$plot" ratio "$tmp/noload.csv" --baseline mc1x1 --x arrival --out "$tmp/r.svg" 2>"$tmp/err"
+check "ratio on another grid key (--x arrival)" '[ $? -eq 0 ] && grep -q ">arrival<" "$tmp/r.svg"'
+"$plot" bar "$tmp/t-agg.csv" --y mean_wait --out "$tmp/bar.png" 2>"$tmp/err"
+check "bar: rows of one allocator at several loads are refused, naming load" '[ $? -eq 1 ] && grep -q "^meshplot: bar: the rows of allocator=[a-z0-9]*: load (0.6, 0.8, 1.0) differ in more than --x" "$tmp/err"'
+"$plot" bar "$tmp/t-agg.csv" --y mean_wait --by load --out "$tmp/bar.svg" 2>"$tmp/err"
+check "bar --by load: an SVG with 9 bars, 9 confidence bars and the unit" '[ $? -eq 0 ] && grep -q "<text>mean wait (s)</text>" "$tmp/bar.svg" && python3 - "$tmp/bar.svg" "$tmp/t-agg.csv" <<PY
+import csv, re, sys
+svg = open(sys.argv[1]).read()
+groups = re.findall(r"<g id=.gnuplot_plot_\\d+. ><title>([^<]*)</title>(.*?)(?=<g id=.gnuplot_plot_|$)", svg, re.S)
+assert [t for t, _ in groups] == ["0.6", "0.8", "1.0"], [t for t, _ in groups]
+for title, body in groups:
+    assert len(re.findall(r"<path[^>]*fill[^>]*d=.M", body)) + body.count("<polygon") >= 3, title
+PY'
+"$plot" bar "$tmp/t-agg.csv" --y mean_wait --where load=1.0 --out "$tmp/bar.png" 2>"$tmp/err"
+check "bar --where load=1.0: a PNG" '[ $? -eq 0 ] && valid_png "$tmp/bar.png"'
 "$plot" snapshot "$tmp/j.csv" --mesh 9x8 --io-nodes "$io" --out "$tmp/snap.svg" --title "PLAS snapshot" 2>"$tmp/err"
 check "snapshot: an SVG with the title, job legend and I/O marker note" 'grep -q "PLAS snapshot" "$tmp/snap.svg" && grep -q "nodes, avg dist" "$tmp/snap.svg" && grep -q "x = I/O node" "$tmp/snap.svg" && [ "$(stat -c %s "$tmp/snap.svg")" -gt 5000 ]'
 "$plot" snapshot "$tmp/j.csv" --mesh 9x8 --io-nodes "$io" --out "$tmp/snap.png" 2>"$tmp/err"
