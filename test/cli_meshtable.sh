@@ -128,4 +128,19 @@ PY
 "$table" "$tmp/big.csv" --metrics makespan 2>"$tmp/err" | head -n 2 >/dev/null
 check "a closed pipe is quiet (no traceback)" '[ ! -s "$tmp/err" ]'
 
+# Replications that all agree are labelled, never given an interval: D's
+# three seeds give 0.1 each (their float mean is not 0.1 exactly), E's
+# makespan varies but its io time does not.
+cat >"$tmp/det.csv" <<'CSV'
+point,workload,allocator,seed,flags,status,makespan,total_io_time
+q1,w,D,1,,ok,0.1,7
+q2,w,D,2,,ok,0.1,7
+q3,w,D,3,,ok,0.1,7
+q4,w,E,1,,ok,10,7
+q5,w,E,2,,ok,20,7
+CSV
+"$table" "$tmp/det.csv" --metrics makespan,total_io_time >"$tmp/out"
+check "identical replications: 'n (identical)', no interval" '[ "$(row D)" = "|D|3 (identical)|0.100|7.000|" ]'
+check "a metric identical in a row that varies: (=), and the legend" '[ "$(row E)" = "|E|2|15.000 ± 63.530|7.000 (=)|" ] && grep -q "^(=): the same value in all n replications" "$tmp/out"'
+
 finish
