@@ -401,6 +401,18 @@ sed '1s/,load,/,arrival,/' "$tmp/t.csv" >"$tmp/noload.csv"
 check "ratio without a load column: says to name a key with --x" '[ $? -eq 1 ] && grep -q "has no column .load. (the default --x): name one of its grid keys with --x" "$tmp/err"'
 "$plot" ratio "$tmp/noload.csv" --baseline mc1x1 --x arrival --out "$tmp/r.svg" 2>"$tmp/err"
 check "ratio on another grid key (--x arrival)" '[ $? -eq 0 ] && grep -q ">arrival<" "$tmp/r.svg"'
+python3 - "$tmp/t-agg.csv" "$tmp/det-agg.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+w = csv.DictWriter(open(sys.argv[2], "w", newline=""), fieldnames=list(rows[0]))
+w.writeheader()
+for r in rows:
+    if r["allocator"] == "mc1x1":
+        r.update({k: "0" for k in r if k.endswith("_ci95")})
+    w.writerow(r)
+PY
+"$plot" curve "$tmp/det-agg.csv" --y avg_balance_factor --out "$tmp/det.svg" 2>"$tmp/err"
+check "curve: a series whose seeds were all identical says so in its legend entry, the others do not" '[ $? -eq 0 ] && grep -q ">mc1x1 (seeds identical)<" "$tmp/det.svg" && grep -q ">plas<" "$tmp/det.svg" && ! grep -q "plas (seeds" "$tmp/det.svg"'
 "$plot" bar "$tmp/t-agg.csv" --y mean_wait --out "$tmp/bar.png" 2>"$tmp/err"
 check "bar: rows of one allocator at several loads are refused, naming load" '[ $? -eq 1 ] && grep -q "^meshplot: bar: the rows of allocator=[a-z0-9]*: load (0.6, 0.8, 1.0) differ in more than --x" "$tmp/err"'
 "$plot" bar "$tmp/t-agg.csv" --y mean_wait --by load --out "$tmp/bar.svg" 2>"$tmp/err"
