@@ -281,6 +281,13 @@ printf '; MaxProcs: 64\n' >"$tmp/pow2.swf"
 for i in $(seq 1 30); do echo "$i $((i * 10)) -1 100 $((1 << (i % 6))) -1 -1 $((1 << (i % 6))) 200 -1 1 1 1 -1 1 -1 -1 -1"; done >>"$tmp/pow2.swf"
 "$meshsim" "$tmp/pow2.swf" >/dev/null 2>"$tmp/err"
 check "sizes that are all powers of two: no --cores-per-node warning" '! grep -q "cores-per-node" "$tmp/err"'
+{ printf '; MaxNodes: 16\n'; cat "$tmp/pow2.swf"; } >"$tmp/mn.swf"
+"$meshsim" --mesh 4x4 "$tmp/mn.swf" >/dev/null 2>"$tmp/err"
+check "MaxProcs 64 on MaxNodes 16: a warning naming --cores-per-node 4" 'grep -q "MaxProcs 64 is not MaxNodes 16: the sizes count processors, 4 per node; meshsim places one per node unless --cores-per-node 4" "$tmp/err"'
+"$meshsim" --mesh 4x4 --cores-per-node 4 "$tmp/mn.swf" >/dev/null 2>"$tmp/err"
+check "... and none with --cores-per-node 4" '! grep -q "MaxNodes" "$tmp/err"'
+"$meshsim" --mesh 4x4 --cores-per-node 2 "$tmp/mn.swf" >/dev/null 2>"$tmp/err"
+check "... and with --cores-per-node 2: the header disagrees" 'grep -q "MaxProcs 64 on 16 nodes (MaxNodes) is not 2 per node (--cores-per-node)" "$tmp/err"'
 for bad in 0 4097 x -2; do
 	"$meshsim" --cores-per-node "$bad" "$tmp/pow2.swf" >/dev/null 2>"$tmp/err"
 	check "--cores-per-node $bad exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--cores-per-node: invalid value \"$bad\": expected a whole number from 1 to 4096" "$tmp/err"'

@@ -214,6 +214,30 @@ static int by_id_line(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
+/* A header whose MaxProcs is not its MaxNodes counts processors: say how
+ * many per node, unless --cores-per-node already maps one to the other. */
+static void warn_node_count(const struct options *o,
+			    const struct mesh_swf_trace *tr)
+{
+	long p = tr->max_procs, n = tr->max_nodes;
+	long c = (long) o->sim.cores_per_node;
+
+	if (p <= 0 || n <= 0 || (p + c - 1) / c == n)
+		return;
+	if (c == 1 && p % n == 0)
+		fprintf(
+		    stderr,
+		    "meshsim: warning: %s: MaxProcs %ld is not MaxNodes "
+		    "%ld: the sizes count processors, %ld per node; meshsim "
+		    "places one per node unless --cores-per-node %ld\n",
+		    o->trace, p, n, p / n, p / n);
+	else
+		fprintf(stderr,
+			"meshsim: warning: %s: MaxProcs %ld on %ld nodes "
+			"(MaxNodes) is not %ld per node (--cores-per-node)\n",
+			o->trace, p, n, c);
+}
+
 /* Estimates that are the runtime without the user asking for it (a
  * trace without requested times gets perfect estimates; clamp gives the
  * true runtime of a job that ran past its request): counted for the
@@ -289,6 +313,7 @@ static void warn_trace(struct options *o, const struct mesh_swf_trace *tr)
 		return;
 	}
 	warn_estimates(o, tr);
+	warn_node_count(o, tr);
 	if (o->sim.cores_per_node == 1 && (c = core_count_hint(tr)))
 		fprintf(stderr,
 			"meshsim: warning: %s: the job sizes that are not "
