@@ -93,7 +93,13 @@ else
         wait_state "$hold" RUNNING 30 || true
         b=$(cd "$work/jobs" && sl "$submit_env" 4 MESH_SHAPE=4xz MESH_COMM=nearest)
         for i in 1 2 3; do submit -N1 -t 1 --wrap true >/dev/null; sleep 2; done
+        # b waited through those passes; it starts once all 16 nodes are
+        # idle again, so that nodes still completing the 16-node job (or
+        # the 1-node jobs) cannot push it off the column.
+        sl scontrol hold "$b"
         sl scancel "$hold"
+        wait_idle_on "$d" 16 60 || echo "  not all 16 nodes idle after 60 s"
+        sl scontrol release "$b"
         wait_state "$b" RUNNING 30 || true
         nl=$(job_field "$b" NodeList)
         if [ -n "$b" ] && same "$nl" x; then
