@@ -18,4 +18,12 @@ int mesh__open_input(const char *path, const char *kind, FILE **f,
  *  no locking.  \return its length, 0 at EOF, -1 if out of memory. */
 long mesh__read_line(FILE *f, char **buf, size_t *cap);
 
+struct mesh_swf_trace;
+struct mesh_swf_job;
+
+/** \brief Append job to tr->jobs, which holds *cap entries (grown by
+ *  doubling).  \return 0 or MESH_ENOMEM. */
+int mesh__swf_push_job(struct mesh_swf_trace *tr, size_t *cap,
+		       const struct mesh_swf_job *job);
+
 #endif

@@ -570,22 +570,8 @@ int mesh_sacct_read(FILE *f, const char *name, enum mesh_sacct_count count,
 		}
 		t.records++;
 		rc = read_record(&r, &t, &job);
-		if (rc == 1) {
-			rc = 0;
-			if (t.swf->n == jcap) {
-				size_t ncap = jcap ? 2 * jcap : 256;
-				struct mesh_swf_job *nj =
-				    realloc(t.swf->jobs, ncap * sizeof(*nj));
-
-				if (!nj) {
-					rc = MESH_ENOMEM;
-					break;
-				}
-				t.swf->jobs = nj;
-				jcap = ncap;
-			}
-			t.swf->jobs[t.swf->n++] = job;
-		}
+		if (rc == 1)
+			rc = mesh__swf_push_job(t.swf, &jcap, &job);
 	}
 	funlockfile(f);
 	if (!rc && (len < 0 || ferror(f)))

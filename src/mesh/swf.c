@@ -164,8 +164,8 @@ static void parse_header(const char *line, struct mesh_swf_trace *tr)
 	}
 }
 
-static int push_job(struct mesh_swf_trace *tr, size_t *cap,
-		    const struct mesh_swf_job *job)
+int mesh__swf_push_job(struct mesh_swf_trace *tr, size_t *cap,
+		       const struct mesh_swf_job *job)
 {
 	if (tr->n == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 1024;
@@ -232,7 +232,7 @@ int mesh_swf_read(FILE *f, const char *name, struct mesh_swf_trace **out,
 			break;
 		}
 		job.line = lineno;
-		rc = push_job(tr, &cap, &job);
+		rc = mesh__swf_push_job(tr, &cap, &job);
 		if (rc)
 			break;
 	}
