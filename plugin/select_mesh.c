@@ -257,6 +257,7 @@ extern int sm_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 				     preemptee_job_list);
 	sm_log_decision_locked(job_ptr, mode, offered, rc, bitmap, min_nodes,
 			       max_nodes, req_nodes, &t.hints);
+	sm_try_free(&t);
 	slurm_mutex_unlock(&mesh_mutex);
 	return rc == SLURM_SUCCESS ? SLURM_SUCCESS : EINVAL;
 }

@@ -114,6 +114,8 @@ struct sm_state {
 	 */
 	struct mesh_job *tracked;
 	int n_tracked, cap_tracked;
+	/* job id -> position in tracked (core/id_index.h); NULL: search */
+	struct smc_id_index *tracked_ids;
 	uint16_t *busy;		/* per Slurm node: tracked jobs holding it */
 	bool state_valid;	/* tracked/busy match job_list */
 	uint32_t contig_job_id;	/* last RUN_NOW placed by contig */
@@ -189,8 +191,9 @@ struct mesh_try {
 	uint32_t *req;		/* required nodes (mesh indices) or NULL */
 	uint32_t avail_cnt;	/* usable nodes, named in the mesh */
 	uint32_t cand[2];	/* node counts to try: requested, minimum */
-	uint32_t *tiers;	/* distinct node weights, lowest first */
+	uint64_t *tiers;	/* distinct node weights, lowest first */
 	int n_tiers;		/* 0: all usable nodes weigh the same */
+	bitstr_t *tiers_for;	/* the usable nodes tiers were found for */
 	uint32_t k;		/* OUT: nodes in the last placement */
 };
 
@@ -234,6 +237,7 @@ extern void sm_job_hints_locked(job_record_t *job_ptr,
 				struct mesh_request *r) SM_HIDDEN;
 extern int sm_try_begin(struct mesh_try *t) SM_HIDDEN;
 extern void sm_try_end(struct mesh_try *t) SM_HIDDEN;
+extern void sm_try_free(struct mesh_try *t) SM_HIDDEN;
 extern int sm_choose(struct mesh_try *t, const struct mesh_view *v,
 		     uint32_t *out) SM_HIDDEN;
 extern void sm_set_chosen(struct mesh_try *t, const uint32_t *out,

@@ -41,6 +41,7 @@
 #include "src/common/xmalloc.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "fit.h"
 #include "select_mesh.h"
 
 /* A job that gets whole nodes: cons_tres's NODE_CR_RESERVED. */
@@ -253,32 +254,39 @@ static uint64_t _gres_cap(node_record_t *node_ptr, const struct sm_need *n,
 }
 
 /* True if node i can still give the job its share; *cpus: the CPUs it
- * could get there. */
+ * could get there (core/fit.h decides from the counts). */
 extern bool sm_fit_node(const struct sm_fit *f, int i, uint32_t *cpus)
 {
 	node_record_t *node_ptr = node_record_table_ptr[i];
 	const struct sm_need *n = &f->need;
-	uint32_t total, left;
-	uint64_t mem;
+	uint64_t need_gres[SM_MAX_GRES], cap_gres[SM_MAX_GRES];
+	struct smc_need cn = {
+		.cpus = n->cpus, .mem = n->mem, .whole = n->whole,
+		.share_cpus = n->share_cpus, .n_gres = n->n_gres,
+		.gres = need_gres,
+	};
+	struct smc_node cnode;
 	int g;
 
 	*cpus = 0;
-	if (!node_ptr || f->whole[i] || (n->whole && f->jobs[i]))
+	if (!node_ptr)
 		return false;
-	total = node_ptr->config_ptr->cpus;
-	left = f->cpus[i] < total ? total - f->cpus[i] : 0;
-	if (!n->share_cpus && left < n->cpus)
-		return false;
-	mem = node_ptr->real_memory - MIN(node_ptr->mem_spec_limit,
-					  node_ptr->real_memory);
-	if (n->mem && (f->mem[i] >= mem || mem - f->mem[i] < n->mem))
-		return false;
-	for (g = 0; g < n->n_gres; g++)
-		if (_gres_cap(node_ptr, n, g) <
-		    f->gres[i * SM_MAX_GRES + g] + n->gres[g].cnt)
-			return false;
-	*cpus = n->share_cpus ? total : left;
-	return true;
+	for (g = 0; g < n->n_gres; g++) {
+		need_gres[g] = n->gres[g].cnt;
+		cap_gres[g] = _gres_cap(node_ptr, n, g);
+	}
+	cnode = (struct smc_node) {
+		.cpus = node_ptr->config_ptr->cpus,
+		.real_memory = node_ptr->real_memory,
+		.mem_spec_limit = node_ptr->mem_spec_limit,
+		.cap_gres = cap_gres,
+		.jobs = f->jobs[i],
+		.held_whole = f->whole[i],
+		.held_cpus = f->cpus[i],
+		.held_mem = f->mem[i],
+		.held_gres = &f->gres[i * SM_MAX_GRES],
+	};
+	return smc_fit_node(&cn, &cnode, cpus);
 }
 
 extern void sm_fit_alloc(struct sm_fit *f, job_record_t *job_ptr)

@@ -30,6 +30,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "jobinfo.h"
 #include "select_mesh.h"
 
 /*
@@ -193,15 +194,14 @@ extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
 }
 
 /*
- * select_jobinfo: the placement summary (see select_mesh.h).
- * Wire format: pack32(JOBINFO_PACK_MARK) pack16(version) packmem(blob);
- * version 1's blob is the NUL-terminated summary.  Before this format the
- * plugin packed nothing, so an unpacker that does not find the mark at
- * the cursor leaves the buffer alone: in saved state the next field is
- * a node count, NO_VAL or a string length, never the mark.
+ * select_jobinfo: the placement summary (see select_mesh.h).  Its bytes
+ * are the decision core's (core/jobinfo.h): mark, format and blob, as
+ * pack32, pack16 and packmem write them; version 1's blob is the
+ * NUL-terminated summary.  Before this format the plugin packed nothing,
+ * so an unpacker that does not find the mark at the cursor leaves the
+ * buffer alone: in saved state the next field is a node count, NO_VAL
+ * or a string length, never the mark.
  */
-#define JOBINFO_PACK_MARK 0x4d455348	/* "MESH" */
-#define JOBINFO_FORMAT 1
 
 extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
 {
@@ -291,10 +291,12 @@ extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
 {
 	const char *p = jobinfo ? jobinfo->placement : NULL;
 	sm_layer_ops_t *o = sm_other();
+	size_t n = smc_jobinfo_encode(p, NULL, 0);
+	unsigned char *bytes = xmalloc(n);
 
-	pack32(JOBINFO_PACK_MARK, buffer);
-	pack16(JOBINFO_FORMAT, buffer);
-	packmem((char *) p, p ? strlen(p) + 1 : 0, buffer);
+	(void) smc_jobinfo_encode(p, bytes, n);
+	packmem_array((char *) bytes, n, buffer);
+	xfree(bytes);
 	if (o)
 		return o->jobinfo_pack(jobinfo ? jobinfo->other : NULL, buffer,
 				       protocol_version);
@@ -304,32 +306,20 @@ extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
 /* Our part of a packed jobinfo into ji; a missing mark is no data. */
 static int _unpack_placement(select_jobinfo_t *ji, buf_t *buffer)
 {
-	uint32_t offset = get_buf_offset(buffer), mark, len = 0;
-	uint16_t format;
-	char *blob = NULL;
+	uint32_t offset = get_buf_offset(buffer);
+	char *placement = NULL;
+	long n;
 
-	if (remaining_buf(buffer) < sizeof(uint32_t))
-		return SLURM_SUCCESS;	/* written before jobinfo had data */
-	safe_unpack32(&mark, buffer);
-	if (mark != JOBINFO_PACK_MARK) {
-		set_buf_offset(buffer, offset);
-		return SLURM_SUCCESS;	/* written before jobinfo had data */
+	n = smc_jobinfo_decode((unsigned char *) get_buf_data(buffer) + offset,
+			       remaining_buf(buffer), &placement);
+	if (n < 0)
+		return SLURM_ERROR;
+	set_buf_offset(buffer, offset + n);
+	if (placement) {
+		ji->placement = xstrdup(placement);
+		free(placement);
 	}
-	safe_unpack16(&format, buffer);
-	safe_unpackmem_xmalloc(&blob, &len, buffer);
-	if (format == 1 && len && blob[len - 1] == '\0') {
-		ji->placement = blob;
-		blob = NULL;
-	} else if (format != 1) {
-		debug("%s: %s: skipping jobinfo format %hu (%u bytes)",
-		      plugin_type, __func__, format, len);
-	}
-	xfree(blob);
 	return SLURM_SUCCESS;
-
-unpack_error:
-	xfree(blob);
-	return SLURM_ERROR;
 }
 
 extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,

@@ -34,6 +34,7 @@
 
 #include "job_hints.h"
 #include "select_mesh.h"
+#include "tiers.h"
 
 /*
  * End time of every busy mesh position (for walltime-aware allocators),
@@ -186,13 +187,6 @@ static uint32_t _weight(int i)
 	return node_record_table_ptr[i]->config_ptr->weight;
 }
 
-static int _cmp_weight(const void *x, const void *y)
-{
-	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
-
-	return (a > b) - (a < b);
-}
-
 /*
  * Node Weight, as cons_tres honours it: the distinct weights of the
  * usable nodes, lowest first, into t->tiers (none if all are equal).
@@ -203,15 +197,17 @@ static void _weight_tiers(struct mesh_try *t)
 {
 	int i, n = 0, last = MIN(bit_size(t->avail), sm.node_cnt);
 
-	t->n_tiers = 0;
+	/* once per usable set: a preemption or sharing decision makes many
+	 * tries on the same nodes */
+	if (t->tiers_for && bit_equal(t->tiers_for, t->avail))
+		return;
+	sm_try_free(t);
+	t->tiers_for = bit_copy(t->avail);
 	t->tiers = xcalloc(sm.node_cnt + 1, sizeof(*t->tiers));
 	for (i = 0; i < last; i++)
 		if (bit_test(t->avail, i))
 			t->tiers[n++] = _weight(i);
-	qsort(t->tiers, n, sizeof(*t->tiers), _cmp_weight);
-	for (i = 0; i < n; i++)
-		if (!t->n_tiers || t->tiers[t->n_tiers - 1] != t->tiers[i])
-			t->tiers[t->n_tiers++] = t->tiers[i];
+	t->n_tiers = smc_weight_tiers(t->tiers, n, t->tiers);
 	if (t->n_tiers <= 1) {
 		t->n_tiers = 0;
 		xfree(t->tiers);
@@ -256,8 +252,13 @@ extern int sm_try_begin(struct mesh_try *t)
 extern void sm_try_end(struct mesh_try *t)
 {
 	xfree(t->req);
+}
+
+extern void sm_try_free(struct mesh_try *t)
+{
 	xfree(t->tiers);
 	t->n_tiers = 0;
+	FREE_NULL_BITMAP(t->tiers_for);
 }
 
 /*

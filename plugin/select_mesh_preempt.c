@@ -31,6 +31,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "select_mesh.h"
+#include "victims.h"
 
 /*
  * Nodes of the job's partition that are COMPLETING (e.g. jobs preempted a
@@ -100,10 +101,12 @@ struct victims {
 	int m;			/* of them, running here on usable nodes */
 	job_record_t **job;
 	struct mesh_job **mj;
-	uint32_t *rank;		/* Slurm's order key; equal: equally ranked */
-	bool *victim;
+	uint64_t *rank;		/* Slurm's order key; equal: equally ranked */
+	uint32_t *nodes;	/* nodes each one holds */
+	bool *victim;		/* the core's current choice */
 	uint16_t *use;		/* whole nodes: sm.busy without the victims */
-	int budget;		/* placements left for the scans */
+	struct mesh_try *t;	/* the job being placed */
+	bitstr_t *orig;		/* its usable nodes */
 };
 
 /*
@@ -111,26 +114,30 @@ struct victims {
  * (preempt/partition_prio: tier, then node count), or the start time
  * under SchedulerParameters=preempt_youngest_first.
  */
-static uint32_t _rank(job_record_t *j)
+static uint64_t _rank(job_record_t *j)
 {
 	uint32_t prio = 0;
 
 	if (xstrcasestr(slurm_conf.sched_params, "preempt_youngest_first"))
-		return (uint32_t) j->start_time;
+		return (uint64_t) j->start_time;
 	(void) preempt_g_get_data(j, PREEMPT_DATA_PRIO, &prio);
 	return prio;
 }
 
-static void _victims_init(struct victims *vs, list_t *candidates, bitstr_t *orig)
+static void _victims_init(struct victims *vs, list_t *candidates,
+			  struct mesh_try *t, bitstr_t *orig)
 {
 	list_itr_t *it = list_iterator_create(candidates);
 	job_record_t *j;
 
 	vs->n = list_count(candidates);
 	vs->m = 0;
+	vs->t = t;
+	vs->orig = orig;
 	vs->job = xcalloc(vs->n + 1, sizeof(*vs->job));
 	vs->mj = xcalloc(vs->n + 1, sizeof(*vs->mj));
 	vs->rank = xcalloc(vs->n + 1, sizeof(*vs->rank));
+	vs->nodes = xcalloc(vs->n + 1, sizeof(*vs->nodes));
 	vs->victim = xcalloc(vs->n + 1, sizeof(*vs->victim));
 	vs->use = xcalloc(sm.node_cnt + 1, sizeof(*vs->use));
 	while ((j = list_next(it))) {
@@ -140,10 +147,10 @@ static void _victims_init(struct victims *vs, list_t *candidates, bitstr_t *orig
 		    !bit_overlap_any(vs->mj[vs->m]->nodes, orig))
 			continue;	/* releasing it cannot help */
 		vs->rank[vs->m] = _rank(j);
+		vs->nodes[vs->m] = vs->mj[vs->m]->n_idx;
 		vs->job[vs->m++] = j;
 	}
 	list_iterator_destroy(it);
-	vs->budget = 8 * vs->m + 256;
 }
 
 static void _victims_free(struct victims *vs)
@@ -151,6 +158,7 @@ static void _victims_free(struct victims *vs)
 	xfree(vs->job);
 	xfree(vs->mj);
 	xfree(vs->rank);
+	xfree(vs->nodes);
 	xfree(vs->victim);
 	xfree(vs->use);
 }
@@ -177,8 +185,10 @@ static list_t *_victim_list(struct victims *vs)
  * t->busy (and t->cpus) for a placement attempt.
  * RET their number.
  */
-static int _free_with(struct victims *vs, struct mesh_try *t, bitstr_t *orig)
+static int _free_with(struct victims *vs)
 {
+	struct mesh_try *t = vs->t;
+	bitstr_t *orig = vs->orig;
 	uint32_t *ids;
 	int i, n = 0, n_ids;
 	list_t *l;
@@ -206,12 +216,11 @@ static int _free_with(struct victims *vs, struct mesh_try *t, bitstr_t *orig)
 }
 
 /* Place the job with the current victims gone; t->avail the choice. */
-static int _place_victims(struct victims *vs, struct mesh_try *t,
-			  bitstr_t *orig)
+static int _place_victims(struct victims *vs)
 {
-	(void) _free_with(vs, t, orig);
-	bit_copybits(t->avail, orig);
-	return sm_try_place(t);
+	(void) _free_with(vs);
+	bit_copybits(vs->t->avail, vs->orig);
+	return sm_try_place(vs->t);
 }
 
 /* Sum of pairwise distances of the nodes of t->avail (lower: compact). */
@@ -231,73 +240,42 @@ static uint64_t _spread(struct mesh_try *t)
 	return m.sum_pairwise;
 }
 
-/*
- * Among the candidates ranked equally with candidate first (and not yet
- * victims), the one whose release gives the most compact placement, or
- * -1 if none gives one.  Skipped (-1 at once) when even the largest of
- * them could not free enough nodes.
- */
-static int _best_single(struct victims *vs, struct mesh_try *t,
-			bitstr_t *orig, int first)
+/* The decision core's callbacks (core/victims.h); victim is vs->victim. */
+static uint32_t _core_free_nodes(void *ctx, const bool *victim)
 {
-	int j, best = -1, most = 0, free_now = _free_with(vs, t, orig);
-	uint64_t s, best_s = UINT64_MAX;
+	return (uint32_t) _free_with(ctx);
+}
 
-	for (j = first; j < vs->m && vs->rank[j] == vs->rank[first]; j++)
-		if (!vs->victim[j])
-			most = MAX(most, vs->mj[j]->n_idx);
-	if ((uint32_t) (free_now + most) < MAX(t->min_nodes, 1))
+static int _core_place(void *ctx, const bool *victim, uint64_t *spread)
+{
+	struct victims *vs = ctx;
+
+	if (_place_victims(vs) != SLURM_SUCCESS)
 		return -1;
-	for (j = first; j < vs->m && vs->rank[j] == vs->rank[first] &&
-		     vs->budget > 0; j++) {
-		if (vs->victim[j])
-			continue;
-		vs->victim[j] = true;
-		vs->budget--;
-		if (_place_victims(vs, t, orig) == SLURM_SUCCESS &&
-		    (s = _spread(t)) < best_s) {
-			best = j;
-			best_s = s;
-		}
-		vs->victim[j] = false;
-	}
-	return best;
+	if (spread)
+		*spread = _spread(vs->t);
+	return 0;
 }
 
 /*
- * Choose the victims: while the job does not fit, the candidate of the
- * lowest remaining rank (Slurm's order) whose release alone lets the
- * allocator place the job most compactly, if one does; else the first
- * of that rank is released and the search goes on.  Then every victim
- * the placement turns out not to need is given back, highest rank first.
- * RET the index of the victim that made the job fit, or -1.
+ * The fewest victims, the most compact among equals, within mesh.conf's
+ * PlanMaxPlacements=/PlanMaxTime= (core/victims.h).
+ * RET 0 with vs->victim set, or -1.
  */
-static int _choose_victims(struct victims *vs, struct mesh_try *t,
-			   bitstr_t *orig)
+static int _choose_victims(struct victims *vs, struct smc_victims *cv)
 {
-	int first, best = -1, i;
-
-	for (first = 0; first < vs->m && best < 0; first++) {
-		if (vs->victim[first])
-			continue;
-		if (vs->budget > 0 &&
-		    (best = _best_single(vs, t, orig, first)) >= 0) {
-			vs->victim[best] = true;
-			break;
-		}
-		vs->victim[first] = true;
-		if (vs->budget <= 0 &&
-		    _place_victims(vs, t, orig) == SLURM_SUCCESS)
-			best = first;
-	}
-	for (i = vs->m - 1; best >= 0 && i >= 0; i--) {
-		if (!vs->victim[i] || i == best)
-			continue;
-		vs->victim[i] = false;
-		if (_place_victims(vs, t, orig) != SLURM_SUCCESS)
-			vs->victim[i] = true;
-	}
-	return best;
+	memset(cv, 0, sizeof(*cv));
+	cv->m = vs->m;
+	cv->rank = vs->rank;
+	cv->nodes = vs->nodes;
+	cv->need = MAX(vs->t->min_nodes, 1);
+	cv->max_places = sm.conf->plan_max_places;
+	cv->max_seconds = sm.conf->plan_max_seconds;
+	cv->free_nodes = _core_free_nodes;
+	cv->place = _core_place;
+	cv->ctx = vs;
+	cv->victim = vs->victim;
+	return smc_choose_victims(cv);
 }
 
 /*
@@ -314,13 +292,14 @@ extern int sm_preempt_fewest(struct mesh_try *t, bitstr_t *orig,
 			     list_t *candidates, list_t **victims)
 {
 	struct victims vs;
+	struct smc_victims cv;
 	list_t *chosen;
 	char *names = NULL;
 	int i, rc = SLURM_ERROR;
 
-	_victims_init(&vs, candidates, orig);
-	if (_choose_victims(&vs, t, orig) >= 0 &&
-	    _place_victims(&vs, t, orig) == SLURM_SUCCESS) {
+	_victims_init(&vs, candidates, t, orig);
+	if (!_choose_victims(&vs, &cv) &&
+	    _place_victims(&vs) == SLURM_SUCCESS) {
 		chosen = list_create(NULL);
 		for (i = 0; i < vs.m; i++) {
 			if (!vs.victim[i] ||
@@ -330,11 +309,16 @@ extern int sm_preempt_fewest(struct mesh_try *t, bitstr_t *orig,
 			xstrfmtcat(names, "%s%u", names ? "," : "",
 				   vs.job[i]->job_id);
 		}
-		log_flag(SELECT_TYPE, "%s: %pJ preempts %d of %d candidate(s): %s",
+		log_flag(SELECT_TYPE, "%s: %pJ preempts %d of %d candidate(s) after %zu placement(s)%s: %s",
 			 plugin_type, t->job_ptr, list_count(chosen), vs.n,
-			 names);
+			 cv.places, cv.cut ?
+			 " (search cut at PlanMaxPlacements=/PlanMaxTime=, the rest in Slurm's order)" :
+			 "", names);
 		*victims = chosen;
 		rc = SLURM_SUCCESS;
+	} else if (cv.cut) {
+		log_flag(SELECT_TYPE, "%s: %pJ: no victims after %zu placement(s), search cut at PlanMaxPlacements=/PlanMaxTime=",
+			 plugin_type, t->job_ptr, cv.places);
 	}
 	xfree(names);
 	_victims_free(&vs);

@@ -30,24 +30,40 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "select_mesh.h"
+#include "share.h"
+
+/* The tracked jobs as the decision core sees them (core/share.h). */
+static struct smc_held *_held(void)
+{
+	struct smc_held *h = xcalloc(sm.n_tracked + 1, sizeof(*h));
+	int i;
+
+	for (i = 0; i < sm.n_tracked; i++) {
+		h[i].idx = sm.tracked[i].idx;
+		h[i].n = sm.tracked[i].n_idx;
+		h[i].max_share = sm.tracked[i].max_share;
+	}
+	return h;
+}
 
 /*
  * Usage as a sharing job with max_share m sees it: a node is taken if a
  * non-sharing job holds it or m jobs already do; with only_shared, idle
  * nodes count as taken too.
  */
-static uint16_t *_share_use(uint16_t m, bool only_shared)
+static uint16_t *_share_use(const struct smc_held *held, uint16_t m,
+			    bool only_shared)
 {
 	uint16_t *use = xcalloc(sm.node_cnt + 1, sizeof(*use));
-	int i;
 
-	for (i = 0; i < sm.n_tracked; i++)
-		if (sm.tracked[i].max_share <= 1)	/* exclusive holder */
-			sm_use_add(use, sm.tracked[i].nodes);
-	for (i = 0; i < sm.node_cnt; i++)
-		use[i] = (use[i] || sm.busy[i] >= m ||
-			  (only_shared && !sm.busy[i]));
+	smc_share_taken(held, sm.n_tracked, sm.busy, sm.node_cnt, m,
+			only_shared, use);
 	return use;
+}
+
+static bool _usable(void *orig, int node)
+{
+	return node < bit_size(orig) && bit_test(orig, node);
 }
 
 /*
@@ -55,36 +71,27 @@ static uint16_t *_share_use(uint16_t m, bool only_shared)
  * its nodes if they are all usable (select/linear's "job mate"): jobs
  * that time-slice together keep the same node set.
  */
-static int _share_mate(struct mesh_try *t, bitstr_t *orig, uint16_t *use)
+static int _share_mate(struct mesh_try *t, bitstr_t *orig,
+		       const struct smc_held *held, uint16_t *use)
 {
 	struct mesh_job *mj;
-	bitstr_t *pick = NULL;
-	int i, j, n;
+	long j;
+	int i;
 
 	if (t->job_ptr->details->req_node_bitmap ||
 	    t->job_ptr->details->contiguous)
 		return SLURM_ERROR;
-	for (j = 0; !pick && j < sm.n_tracked; j++) {
-		mj = &sm.tracked[j];
-		n = bit_set_count(mj->nodes);
-		if (mj->max_share <= 1 || n < MAX(t->min_nodes, 1) ||
-		    (uint32_t) n > t->max_nodes ||
-		    (t->req_nodes > t->min_nodes && (uint32_t) n != t->req_nodes))
-			continue;
-		pick = mj->nodes;
-		for (i = 0; pick && i < MIN(bit_size(pick), sm.node_cnt); i++)
-			if (bit_test(pick, i) && (use[i] || !bit_test(orig, i)))
-				pick = NULL;
-	}
-	if (!pick)
+	j = smc_share_mate(held, sm.n_tracked, use, sm.node_cnt, _usable,
+			   orig, t->min_nodes, t->max_nodes, t->req_nodes);
+	if (j < 0)
 		return SLURM_ERROR;
+	mj = &sm.tracked[j];
 	bit_clear_all(t->avail);
 	t->total_cpus = 0;
-	for (i = 0; i < MIN(bit_size(pick), sm.node_cnt); i++) {
-		if (!bit_test(pick, i))
-			continue;
-		bit_set(t->avail, i);
-		t->total_cpus += node_record_table_ptr[i]->config_ptr->cpus;
+	for (i = 0; i < mj->n_idx; i++) {
+		bit_set(t->avail, mj->idx[i]);
+		t->total_cpus +=
+			node_record_table_ptr[mj->idx[i]]->config_ptr->cpus;
 	}
 	if (t->total_cpus < t->job_ptr->details->min_cpus) {
 		bit_copybits(t->avail, orig);
@@ -103,12 +110,13 @@ static int _share_mate(struct mesh_try *t, bitstr_t *orig, uint16_t *use)
 extern int sm_run_shared(struct mesh_try *t, bitstr_t *orig,
 			 uint16_t m)
 {
-	uint16_t *use = _share_use(m, false);
-	uint16_t *shared_only = _share_use(m, true);
+	struct smc_held *held = _held();
+	uint16_t *use = _share_use(held, m, false);
+	uint16_t *shared_only = _share_use(held, m, true);
 	int rc;
 
 	bit_copybits(t->avail, orig);
-	if ((rc = _share_mate(t, orig, use)) != SLURM_SUCCESS &&
+	if ((rc = _share_mate(t, orig, held, use)) != SLURM_SUCCESS &&
 	    (rc = sm_place_with(t, orig, shared_only)) != SLURM_SUCCESS)
 		rc = sm_place_with(t, orig, use);
 	log_flag(SELECT_TYPE, "%s: %pJ shares nodes (OverSubscribe %u): %s",
@@ -117,6 +125,7 @@ extern int sm_run_shared(struct mesh_try *t, bitstr_t *orig,
 	t->busy = sm.busy;
 	xfree(shared_only);
 	xfree(use);
+	xfree(held);
 	return rc;
 }
 

@@ -30,6 +30,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "id_index.h"
 #include "select_mesh.h"
 
 /* Release what the record holds (not the record: it lives in tracked). */
@@ -52,15 +53,33 @@ extern void sm_job_index(struct mesh_job *mj)
 	mj->n_idx = n;
 }
 
-/* Position of the job in tracked, or -1. */
+/*
+ * Position of the job in tracked, or -1: through sm.tracked_ids, or a
+ * scan when the index could not be allocated (then NULL until the next
+ * clear).
+ */
 static int _tracked_find(uint32_t job_id)
 {
 	int i;
 
+	if (sm.tracked_ids)
+		return (int) smc_id_index_get(sm.tracked_ids, job_id);
 	for (i = 0; i < sm.n_tracked; i++)
 		if (sm.tracked[i].job_id == job_id)
 			return i;
 	return -1;
+}
+
+/* Record tracked[i]'s position in the index; drop the index if full. */
+static void _index_set(int i)
+{
+	if (sm.tracked_ids &&
+	    smc_id_index_set(sm.tracked_ids, sm.tracked[i].job_id, i)) {
+		error("%s: out of memory for the tracked-job index: searching the %d jobs instead",
+		      plugin_type, sm.n_tracked);
+		smc_id_index_destroy(sm.tracked_ids);
+		sm.tracked_ids = NULL;
+	}
 }
 
 extern struct mesh_job *sm_tracked_get(uint32_t job_id)
@@ -70,34 +89,55 @@ extern struct mesh_job *sm_tracked_get(uint32_t job_id)
 	return i < 0 ? NULL : &sm.tracked[i];
 }
 
-/* Add a zeroed record; RET it, to be filled in. */
-static struct mesh_job *_tracked_append(void)
+/* Add a zeroed record for job_id; RET it, to be filled in. */
+static struct mesh_job *_tracked_append(uint32_t job_id)
 {
+	struct mesh_job *mj;
+
 	if (sm.n_tracked == sm.cap_tracked) {
 		sm.cap_tracked = sm.cap_tracked ? 2 * sm.cap_tracked : 64;
 		xrecalloc(sm.tracked, sm.cap_tracked, sizeof(*sm.tracked));
 	}
-	memset(&sm.tracked[sm.n_tracked], 0, sizeof(*sm.tracked));
-	return &sm.tracked[sm.n_tracked++];
+	mj = &sm.tracked[sm.n_tracked++];
+	memset(mj, 0, sizeof(*mj));
+	mj->job_id = job_id;
+	_index_set(sm.n_tracked - 1);
+	return mj;
 }
 
 /* Free and remove tracked[i], keeping the others' order. */
 static void _tracked_remove(int i)
 {
+	if (sm.tracked_ids)
+		smc_id_index_del(sm.tracked_ids, sm.tracked[i].job_id);
 	_job_free(&sm.tracked[i]);
 	sm.n_tracked--;
 	memmove(sm.tracked + i, sm.tracked + i + 1,
 		(sm.n_tracked - i) * sizeof(*sm.tracked));
+	for (; i < sm.n_tracked; i++)
+		_index_set(i);
 }
 
-/* Forget every tracked job; free_array: release the array too. */
+/*
+ * Forget every tracked job; free_array: release the array and the index
+ * too.  Otherwise the index is made anew if it had been dropped.
+ */
 extern void sm_tracked_clear(bool free_array)
 {
-	while (sm.n_tracked)
-		_tracked_remove(sm.n_tracked - 1);
+	int i;
+
+	for (i = 0; i < sm.n_tracked; i++)
+		_job_free(&sm.tracked[i]);
+	sm.n_tracked = 0;
 	if (free_array) {
 		xfree(sm.tracked);
 		sm.cap_tracked = 0;
+		smc_id_index_destroy(sm.tracked_ids);
+		sm.tracked_ids = NULL;
+	} else if (sm.tracked_ids) {
+		smc_id_index_clear(sm.tracked_ids);
+	} else {
+		sm.tracked_ids = smc_id_index_create();
 	}
 }
 
@@ -157,8 +197,7 @@ extern void sm_track_add(job_record_t *job_ptr)
 	nodes = sm_job_nodes(job_ptr);
 	if (!nodes)
 		return;
-	mj = _tracked_append();
-	mj->job_id = job_ptr->job_id;
+	mj = _tracked_append(job_ptr->job_id);
 	mj->nodes = nodes;
 	sm_job_index(mj);
 	mj->end_time = job_ptr->end_time;

@@ -39,6 +39,7 @@
 #include "job_hints.h"
 #include "topology_mesh.h"
 #include "topology_mesh_eval.h"
+#include "tiers.h"
 
 extern const char plugin_type[];
 
@@ -123,25 +124,14 @@ static bool _map_ready(void)
 	return true;
 }
 
-static int _cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *) x, b = *(const uint64_t *) y;
-
-	return (a > b) - (a < b);
-}
-
 /* Distinct sched_weight of the nodes in map, lowest first. */
 static int _weight_tiers(bitstr_t *map)
 {
-	int i, n = 0, t = 0;
+	int i, n = 0;
 
 	for (i = 0; next_node_bitmap(map, &i); i++)
 		ev.tiers[n++] = node_record_table_ptr[i]->sched_weight;
-	qsort(ev.tiers, n, sizeof(*ev.tiers), _cmp_u64);
-	for (i = 0; i < n; i++)
-		if (!t || ev.tiers[t - 1] != ev.tiers[i])
-			ev.tiers[t++] = ev.tiers[i];
-	return t;
+	return (int) smc_weight_tiers(ev.tiers, n, ev.tiers);
 }
 
 /* The stock evaluation of topology/common on the current node map. */

@@ -301,8 +301,8 @@ START_TEST(test_alloc_box_first)
 		ck_assert(rc == 0 || rc == MESH_ENOSPC);
 		ck_assert_int_eq(mesh_alloc_place(other, &v, &req, alt), 0);
 		/* the box unless its pairwise sum is over 110% of mm-inc's */
-		if (rc || mesh_metrics_sum_pairwise(t, want, k) * 10 >
-			      mesh_metrics_sum_pairwise(t, alt, k) * 11)
+		if (rc || tu_sum_pairwise(t, want, k) * 10 >
+			      tu_sum_pairwise(t, alt, k) * 11)
 			memcpy(want, alt, k * sizeof(*want));
 		for (i = 0; i < k; i++)
 			ck_assert_uint_eq(out[i], want[i]);
@@ -420,10 +420,10 @@ START_TEST(test_alloc_box_first_slack)
 		req.flags = cases[c].flags;
 		ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
 		if (cases[c].line)
-			ck_assert_uint_eq(mesh_metrics_sum_pairwise(t, out, 7),
+			ck_assert_uint_eq(tu_sum_pairwise(t, out, 7),
 					  56);
 		else /* the best 7 of the block's 8 nodes: 40 */
-			ck_assert_uint_eq(mesh_metrics_sum_pairwise(t, out, 7),
+			ck_assert_uint_eq(tu_sum_pairwise(t, out, 7),
 					  40);
 		mesh_alloc_destroy(a);
 	}

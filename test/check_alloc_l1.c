@@ -54,7 +54,7 @@ static uint64_t naive_centre(const struct mesh_topo *t,
 	for (i = 0; i < k; i++)
 		set[i] = (uint32_t) (keys[i] & 0xfffff);
 	qsort(set, k, sizeof(*set), tu_cmp_u32);
-	return mesh_metrics_sum_pairwise(t, set, k);
+	return tu_sum_pairwise(t, set, k);
 }
 
 static int mm_centre(const struct mesh_topo *t, const struct mesh_bitmap *f,
@@ -212,7 +212,7 @@ static uint64_t brute_opt(const struct mesh_topo *t, const uint32_t *fr,
 	if (depth == k) {
 		for (i = 0; i < k; i++)
 			set[i] = fr[idx[i]];
-		return mesh_metrics_sum_pairwise(t, set, k);
+		return tu_sum_pairwise(t, set, k);
 	}
 	for (i = from; i + (k - depth) <= nf; i++) {
 		idx[depth] = i;
@@ -260,7 +260,7 @@ START_TEST(test_mm_within_approximation_bound)
 		opt = brute_opt(t, fr, nf, k, idx, 0, 0, set);
 		for (n = 0; n < 3; n++) {
 			ck_assert_int_eq(tu_place(a[n], t, f, k, out), 0);
-			got = mesh_metrics_sum_pairwise(t, out, k);
+			got = tu_sum_pairwise(t, out, k);
 			ck_assert(got >= opt);
 			r = (double) got / (double) opt;
 			worst[n] = r > worst[n] ? r : worst[n];
@@ -295,8 +295,8 @@ START_TEST(test_mm_inc_never_worse_than_mm)
 		k = 1 + (uint32_t) (tu_rand(&s) % mesh_bitmap_count(f));
 		ck_assert_int_eq(tu_place(mm, t, f, k, a), 0);
 		ck_assert_int_eq(tu_place(inc, t, f, k, b), 0);
-		ck_assert_uint_le(mesh_metrics_sum_pairwise(t, b, k),
-				  mesh_metrics_sum_pairwise(t, a, k));
+		ck_assert_uint_le(tu_sum_pairwise(t, b, k),
+				  tu_sum_pairwise(t, a, k));
 	}
 	mesh_bitmap_destroy(f);
 	mesh_alloc_destroy(mm);

@@ -8,7 +8,7 @@ static struct mesh_metrics metrics_of(const struct mesh_topo *t,
 
 	ck_assert_int_eq(mesh_metrics_compute(t, nodes, n, &m), 0);
 	ck_assert_uint_eq(m.sum_pairwise,
-			  mesh_metrics_sum_pairwise(t, nodes, n));
+			  tu_sum_pairwise(t, nodes, n));
 	return m;
 }
 

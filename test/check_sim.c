@@ -179,9 +179,9 @@ START_TEST(test_sim_summary_metrics)
 	 * row: 10 over 6 pairs.  J3 has one node: 0. */
 	uint32_t all[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 	struct mesh_topo *t = tu_topo("4x2");
-	uint64_t full = mesh_metrics_sum_pairwise(t, all, 8);
+	uint64_t full = tu_sum_pairwise(t, all, 8);
 	uint32_t row[4] = { 0, 1, 2, 3 };
-	uint64_t half = mesh_metrics_sum_pairwise(t, row, 4);
+	uint64_t half = tu_sum_pairwise(t, row, 4);
 
 	ck_assert_uint_eq(full, 56);
 	ck_assert_uint_eq(half, 10);

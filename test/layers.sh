@@ -96,6 +96,24 @@ if printf 'a b\nb c\nc a\n' | find_cycle >/dev/null; then
 	fail=1
 fi
 
+# The plugins' decision core (plugin/core) knows no Slurm and calls
+# nothing above it: it includes no Slurm or plugin header, and no plugin
+# function (sm_*, tm_*) nor any of Slurm's is named in it.
+core=$top/plugin/core
+if [ -d "$core" ]; then
+	bad=$(grep -nE '#[[:space:]]*include[[:space:]]*"(src/|slurm/|select_mesh|topology_mesh|job_hints|compat)' \
+		"$core"/*.[ch])
+	bad="$bad$(grep -nwE '(sm|tm)_[a-z_]+|xmalloc|xfree|bit_[a-z_]+|list_[a-z_]+|slurm_[a-z_]+' \
+		"$core"/*.c)"
+	if [ -n "$bad" ]; then
+		echo "FAIL: plugin/core reaches above itself:"
+		echo "$bad"
+		fail=1
+	else
+		echo "PASS: plugin/core ($(ls "$core"/*.c | wc -l) files) names no Slurm or plugin header or function"
+	fi
+fi
+
 # Calls between the files of each built plugin.
 build=${TOP_BUILDDIR:-$top}
 libs=$build/plugin/.libs

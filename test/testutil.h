@@ -35,6 +35,17 @@ static inline uint32_t tu_node(const struct mesh_topo *t, int x, int y, int z)
 	return mesh_topo_index(t, c);
 }
 
+/* The sum of pairwise distances of nodes[0 .. n - 1] (the test fails if
+ * it cannot be computed). */
+static inline uint64_t tu_sum_pairwise(const struct mesh_topo *t,
+				       const uint32_t *nodes, size_t n)
+{
+	uint64_t sum = 0;
+
+	ck_assert_int_eq(mesh_metrics_sum_pairwise(t, nodes, n, &sum), 0);
+	return sum;
+}
+
 /* splitmix64: deterministic test randomness */
 static inline uint64_t tu_rand(uint64_t *s)
 {

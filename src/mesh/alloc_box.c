@@ -126,8 +126,11 @@ static int box_place(struct mesh_allocator *a, const struct mesh_view *v,
 	rc = mesh__alloc_run_part(a, p->other, v, req, p->alt);
 	if (rc)
 		return rc;
-	in_box = mesh_metrics_sum_pairwise(a->topo, out, req->nodes);
-	other = mesh_metrics_sum_pairwise(a->topo, p->alt, req->nodes);
+	if ((rc = mesh_metrics_sum_pairwise(a->topo, out, req->nodes,
+					    &in_box)) ||
+	    (rc = mesh_metrics_sum_pairwise(a->topo, p->alt, req->nodes,
+					    &other)))
+		return rc;
 	if (in_box * 100 > other * (100 + p->slack))
 		memcpy(out, p->alt, req->nodes * sizeof(*out));
 	return 0;

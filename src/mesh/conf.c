@@ -601,7 +601,8 @@ static int apply_io(struct mesh_conf *c, const struct conf_raw *r,
 	if (!idx)
 		return MESH_ENOMEM;
 	rc = io_from_names(c, r, idx, &n, d);
-	if (!rc && mesh_topo_set_io_nodes(c->topo, idx, n))
+	if (!rc &&
+	    (rc = mesh_topo_set_io_nodes(c->topo, idx, n)) == MESH_EINVAL)
 		rc = conf_err(d, MESH_EINVAL, r, r->io.line, "IONodes",
 			      "an I/O node is listed twice in \"%s\"",
 			      r->io.val);

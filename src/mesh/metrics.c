@@ -104,15 +104,20 @@ static int scan_nodes(const struct mesh_topo *t, const uint32_t *nodes,
 	return 0;
 }
 
-uint64_t mesh_metrics_sum_pairwise(const struct mesh_topo *t,
-				   const uint32_t *nodes, size_t n)
+int mesh_metrics_sum_pairwise(const struct mesh_topo *t, const uint32_t *nodes,
+			      size_t n, uint64_t *sum)
 {
 	struct mesh_metrics m;
+	int rc;
 
-	if (n < 2 ||
-	    mesh_metrics_select(t, nodes, n, MESH_METRICS_PAIRWISE, &m))
+	if (n < 2) {
+		*sum = 0;
 		return 0;
-	return m.sum_pairwise;
+	}
+	rc = mesh_metrics_select(t, nodes, n, MESH_METRICS_PAIRWISE, &m);
+	if (!rc)
+		*sum = m.sum_pairwise;
+	return rc;
 }
 
 /* Shortest arc (mesh: interval) covering the occupied positions. */

@@ -46,9 +46,11 @@ int mesh_metrics_compute(const struct mesh_topo *t, const uint32_t *nodes,
 int mesh_metrics_select(const struct mesh_topo *t, const uint32_t *nodes,
 			size_t n, unsigned want, struct mesh_metrics *m);
 
-/** \brief Sum of pairwise distances only, in O(n + sum of dims).
- *  Used in hot loops of allocators. */
-uint64_t mesh_metrics_sum_pairwise(const struct mesh_topo *t,
-				   const uint32_t *nodes, size_t n);
+/** \brief Sum of pairwise distances only, in O(n + sum of dims), into
+ *  *sum (0 for fewer than 2 nodes).  Used in hot loops of allocators.
+ *  \return 0, or MESH_ENOMEM with *sum untouched (never a sum of 0 for
+ *  a failure, which a caller comparing sets would take as the best). */
+int mesh_metrics_sum_pairwise(const struct mesh_topo *t, const uint32_t *nodes,
+			      size_t n, uint64_t *sum);
 
 #endif

@@ -279,7 +279,7 @@ int mesh_topo_parse_io_nodes(struct mesh_topo *t, const char *list,
 	if (!rc && n == 0)
 		rc = mesh_diag_set(d, MESH_EPARSE, NULL, 0, "IONodes",
 				   "bad value \"%s\": no coordinates", list);
-	if (!rc && mesh_topo_set_io_nodes(t, idx, n))
+	if (!rc && (rc = mesh_topo_set_io_nodes(t, idx, n)) == MESH_EINVAL)
 		rc = mesh_diag_set(d, MESH_EINVAL, NULL, 0, "IONodes",
 				   "an I/O node is listed twice in \"%s\"",
 				   list);

@@ -29,10 +29,10 @@ export top build secs cc out
 # It is called in a || list, where set -e does not hold: each step
 # returns on failure itself.
 fuzz_target() {
-	local t=$1 bin=$out/fuzz_$1 lib=("$top"/src/mesh/*.c)
+	local t=$1 bin=$out/fuzz_$1 lib=("$top"/src/mesh/*.c "$top"/plugin/core/*.c)
 	"$cc" -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-I"$top/src/mesh" "${lib[@]}" "$top/test/fuzz/fuzz_$t.c" \
+		-I"$top/src/mesh" -I"$top/plugin/core" "${lib[@]}" "$top/test/fuzz/fuzz_$t.c" \
 		"$top/test/fuzz/fuzz_common.c" -lm -o "$bin" || return
 	mkdir -p "$out/corpus_$t" || return
 	"$build/check_fuzz_$t" --write-seeds "$out/corpus_$t" || return
@@ -45,7 +45,7 @@ fuzz_target() {
 export -f fuzz_target
 
 # The targets run FUZZ_JOBS at a time, each for FUZZ_SECONDS on its core.
-printf '%s\n' swf conf spec jobattrs | xargs -n 1 -P "$jobs" bash -c '
+printf '%s\n' swf conf spec jobattrs jobinfo | xargs -n 1 -P "$jobs" bash -c '
 	set -euo pipefail
 	rc=0
 	fuzz_target "$0" >"$out/fuzz_$0.log" 2>&1 || rc=$?
