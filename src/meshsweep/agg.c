@@ -44,12 +44,21 @@ struct group {
 	struct stat_acc m[MAX_COLS];
 };
 
+/* One ok point's job set, for comparing allocators (jobset_warn()). */
+struct jobset {
+	char *key;   /* every grid key, flag and seed but the allocator */
+	char *alloc; /* its allocator */
+	char *jobs;  /* jobs simulated (the tidy CSV's text) */
+};
+
 struct table {
 	char *header[MAX_COLS];
 	int ncol, is_group[MAX_COLS], metric[MAX_COLS];
-	int nmetrics, status_col;
+	int nmetrics, status_col, alloc_col, jobs_col;
 	struct group *g;
 	size_t ng;
+	struct jobset *js;
+	size_t njs, capjs;
 };
 
 static int metric_index(const char *name)
@@ -70,8 +79,12 @@ static int read_header(struct table *t, char *line)
 	t->ncol = csv_split(line, f, MAX_COLS);
 	if (t->ncol < 2)
 		return -1;
-	t->status_col = -1;
+	t->status_col = t->alloc_col = t->jobs_col = -1;
 	for (i = 0; i < t->ncol; i++) {
+		if (!strcmp(f[i], "allocator") && t->status_col < 0)
+			t->alloc_col = i;
+		if (!strcmp(f[i], "jobs"))
+			t->jobs_col = i;
 		t->header[i] = strdup(f[i]);
 		t->metric[i] = metric_index(f[i]);
 		t->nmetrics += t->metric[i] >= 0;
@@ -124,6 +137,83 @@ static void add_value(struct stat_acc *a, double v)
 	a->m2 += d * (v - a->mean);
 }
 
+/* Remember an ok point's job count under its key without the allocator. */
+static void add_jobset(struct table *t, char **f)
+{
+	char key[4096];
+	size_t n = 0;
+	int c;
+
+	if (t->alloc_col < 0 || t->jobs_col < 0)
+		return;
+	if (t->njs == t->capjs) {
+		size_t cap = t->capjs ? 2 * t->capjs : 64;
+		struct jobset *js = realloc(t->js, cap * sizeof(*js));
+
+		if (!js)
+			return;
+		t->js = js;
+		t->capjs = cap;
+	}
+	key[0] = '\0';
+	for (c = 1; c < t->status_col && n < sizeof(key); c++)
+		if (c != t->alloc_col && *f[c])
+			n += (size_t) snprintf(key + n, sizeof(key) - n,
+					       "%s=%s ", t->header[c], f[c]);
+	if (n && n < sizeof(key))
+		key[n - 1] = '\0';
+	t->js[t->njs].key = strdup(key);
+	t->js[t->njs].alloc = strdup(f[t->alloc_col]);
+	t->js[t->njs].jobs = strdup(f[t->jobs_col]);
+	if (t->js[t->njs].key && t->js[t->njs].alloc && t->js[t->njs].jobs)
+		t->njs++;
+}
+
+static int cmp_jobset(const void *x, const void *y)
+{
+	const struct jobset *a = x, *b = y;
+	int c = strcmp(a->key, b->key);
+
+	return c ? c : strcmp(a->alloc, b->alloc);
+}
+
+/*
+ * Allocators compared on the same workload (every other grid key and
+ * seed equal) that simulated different numbers of jobs: one refused
+ * jobs it can never place (meshsim's "refused"), so their means are
+ * over different job sets.  Said on stderr, the first few in full.
+ */
+static void jobset_warn(struct table *t)
+{
+	size_t i, j, k, shown = 0, groups = 0;
+
+	qsort(t->js, t->njs, sizeof(*t->js), cmp_jobset);
+	for (i = 0; i < t->njs; i = j) {
+		int differ = 0;
+
+		for (j = i + 1;
+		     j < t->njs && !strcmp(t->js[j].key, t->js[i].key); j++)
+			differ |= strcmp(t->js[j].jobs, t->js[i].jobs) != 0;
+		if (!differ)
+			continue;
+		if (groups++ < 3) {
+			fprintf(
+			    stderr,
+			    "meshsweep: warning: allocators ran different job sets (%s):",
+			    t->js[i].key);
+			for (k = i; k < j; k++)
+				fprintf(stderr, " %s %s jobs%s", t->js[k].alloc,
+					t->js[k].jobs, k + 1 < j ? "," : "\n");
+			shown++;
+		}
+	}
+	if (groups)
+		fprintf(
+		    stderr,
+		    "meshsweep: warning: %zu workload(s) where the allocators ran different job sets (%zu shown): those that may refuse a job never placeable on the empty machine left it out (the 'refused' column), so their means are not over the same jobs\n",
+		    groups, shown);
+}
+
 static void add_row(struct table *t, char **f)
 {
 	struct group *g;
@@ -131,6 +221,7 @@ static void add_row(struct table *t, char **f)
 
 	if (strcmp(f[t->status_col], "ok"))
 		return;
+	add_jobset(t, f);
 	g = find_group(t, f);
 	if (!g)
 		return;
@@ -210,6 +301,12 @@ static void free_table(struct table *t)
 	for (c = 0; c < t->ncol; c++)
 		free(t->header[c]);
 	free(t->g);
+	for (i = 0; i < t->njs; i++) {
+		free(t->js[i].key);
+		free(t->js[i].alloc);
+		free(t->js[i].jobs);
+	}
+	free(t->js);
 }
 
 int sweep_aggregate(const char *tidy, const char *agg)
@@ -235,6 +332,8 @@ int sweep_aggregate(const char *tidy, const char *agg)
 	if (in)
 		fclose(in);
 	free(line);
+	if (!rc)
+		jobset_warn(&t);
 	/* Complete or untouched, also when a signal came meanwhile. */
 	if (!rc && !cli_out_open(&out, "meshsweep", "--agg", agg)) {
 		write_agg(&t, out.f);
