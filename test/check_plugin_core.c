@@ -18,6 +18,16 @@
 #include "tiers.h"
 #include "victims.h"
 
+/* PROPERTY_CASES (default 100,000; make valgrind: 5,000) scales the
+ * random rounds, as in check_property. */
+static int cases(void)
+{
+	const char *e = getenv("PROPERTY_CASES");
+	int n = e ? atoi(e) : 100000;
+
+	return n < 2500 ? 2500 : n;
+}
+
 #define MAX_LINE 48
 #define MAX_CAND 16
 
@@ -190,7 +200,7 @@ START_TEST(test_id_index)
 	ck_assert_ptr_nonnull(x);
 	for (i = 0; i < IDS; i++)
 		want[i] = -1;
-	for (step = 0; step < 200000; step++) {
+	for (step = 0; step < 2 * cases(); step++) {
 		/* ids in a window that slides, as job ids do */
 		uint32_t id = (uint32_t) (step / 100 + tu_rand(&seed) % 400) % IDS;
 		int op = (int) (tu_rand(&seed) % 3);
@@ -364,7 +374,7 @@ static int shortest_prefix(struct line *l)
 START_TEST(test_victims_random)
 {
 	uint64_t seed = 1000 + (uint64_t) _i;
-	int round, rounds = 4000;
+	int round, rounds = cases() / 25;
 
 	for (round = 0; round < rounds; round++) {
 		struct line l;
