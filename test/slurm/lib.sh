@@ -174,6 +174,17 @@ wait_state() {   # jobid state secs
 
 hosts() { sl scontrol show hostnames "$1" 2>/dev/null | sort; }
 
+# "x y" of each node of a nodelist on a 4-wide mesh (nN at N % 4, N / 4).
+mesh4_coords() { hosts "$1" | sed 's/^n//' | awk '{print $1 % 4, int($1 / 4)}'; }
+
+# True if the nodelist's 4 nodes form a 2x2 box of the 4-wide mesh.
+mesh4_is_square() {
+    mesh4_coords "$1" | awk '
+        { n++; if (NR == 1 || $1 < x0) x0 = $1; if (NR == 1 || $1 > x1) x1 = $1
+          if (NR == 1 || $2 < y0) y0 = $2; if (NR == 1 || $2 > y1) y1 = $2 }
+        END { exit !(n == 4 && x1 - x0 == 1 && y1 - y0 == 1) }'
+}
+
 # Nodes of all RUNNING jobs, one "node jobid" per line.
 running_nodes() {
     local j nl

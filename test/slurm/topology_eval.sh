@@ -19,17 +19,16 @@ mesh_not_on 2205 "topology_p_eval_nodes exists since Slurm 24.05"
 mesh_setup topo-eval
 
 # n<i> sits at x = i % 4, y = i / 4.
-coords() { hosts "$1" | sed 's/^n//' | awk '{print $1 % 4, int($1 / 4)}'; }
 is_box() {   # nodelist -> 0 if its nodes fill their bounding box and
              # its sides differ by at most one (2x2, 1x2; not a 1x4 row)
-    coords "$1" | awk '
+    mesh4_coords "$1" | awk '
         { n++; if (NR == 1 || $1 < x0) x0 = $1; if (NR == 1 || $1 > x1) x1 = $1
           if (NR == 1 || $2 < y0) y0 = $2; if (NR == 1 || $2 > y1) y1 = $2 }
         END { w = x1 - x0 + 1; h = y1 - y0 + 1
               exit !(n > 0 && n == w * h && w - h <= 1 && h - w <= 1) }'
 }
 mean_dist() {   # nodelist -> mean pairwise Manhattan distance
-    coords "$1" | awk '{ x[NR] = $1; y[NR] = $2 }
+    mesh4_coords "$1" | awk '{ x[NR] = $1; y[NR] = $2 }
         END { for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) {
                   d = x[i] - x[j]; e = y[i] - y[j]
                   s += (d < 0 ? -d : d) + (e < 0 ? -e : e); p++ }

@@ -13,13 +13,6 @@
 mesh_not_on 2205 "topology_p_eval_nodes exists since Slurm 24.05"
 mesh_setup topo-ops
 
-coords() { hosts "$1" | sed 's/^n//' | awk '{print $1 % 4, int($1 / 4)}'; }
-is_square() {   # nodelist -> 0 if its 4 nodes form a 2x2 box
-    coords "$1" | awk '
-        { n++; if (NR == 1 || $1 < x0) x0 = $1; if (NR == 1 || $1 > x1) x1 = $1
-          if (NR == 1 || $2 < y0) y0 = $2; if (NR == 1 || $2 > y1) y1 = $2 }
-        END { exit !(n == 4 && x1 - x0 == 1 && y1 - y0 == 1) }'
-}
 inside() {   # nodelist set -> 0 if every node of the first is in the second
     [ -z "$(comm -23 <(hosts "$1") <(hosts "$2"))" ]
 }
@@ -94,11 +87,11 @@ for k in testonly resv restart; do
     printf '  %-10s %-30s %s\n' "$k" "${got[stock,$k]:-none}" "${got[mesh,$k]:-none}"
 done
 t=${got[mesh,testonly]:-}
-[ -n "$t" ] && is_square "$t" && pass "mesh: --test-only names a 2x2 box: $t" ||
+[ -n "$t" ] && mesh4_is_square "$t" && pass "mesh: --test-only names a 2x2 box: $t" ||
     fail "mesh: --test-only named '$t', not a 2x2 box"
 n=0
 for nl in ${got[mesh,resv]:-}; do
-    inside "$nl" 'n[0-7]' && is_square "$nl" && n=$((n + 1))
+    inside "$nl" 'n[0-7]' && mesh4_is_square "$nl" && n=$((n + 1))
 done
 [ "$n" -eq 2 ] && pass "mesh: both reservation jobs are 2x2 boxes inside n[0-7]: ${got[mesh,resv]}" ||
     fail "mesh: $n of 2 reservation jobs are boxes inside n[0-7]: '${got[mesh,resv]:-}'"
@@ -107,6 +100,6 @@ for nl in ${got[stock,resv]:-}; do inside "$nl" 'n[0-7]' && n=$((n + 1)); done
 [ "$n" -eq 2 ] && pass "stock: both reservation jobs inside n[0-7] too" ||
     fail "stock: $n of 2 reservation jobs inside n[0-7]"
 t=${got[mesh,after]:-}
-[ -n "$t" ] && is_square "$t" && pass "mesh: the job after the restart is a 2x2 box: $t" ||
+[ -n "$t" ] && mesh4_is_square "$t" && pass "mesh: the job after the restart is a 2x2 box: $t" ||
     fail "mesh: the job after the restart got '$t', not a 2x2 box"
 mesh_finish

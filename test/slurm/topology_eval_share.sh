@@ -21,13 +21,6 @@
 mesh_not_on 2205 "topology_p_eval_nodes exists since Slurm 24.05"
 mesh_setup topo-share
 
-coords() { hosts "$1" | sed 's/^n//' | awk '{print $1 % 4, int($1 / 4)}'; }
-is_square() {   # nodelist -> 0 if its 4 nodes form a 2x2 box
-    coords "$1" | awk '
-        { n++; if (NR == 1 || $1 < x0) x0 = $1; if (NR == 1 || $1 > x1) x1 = $1
-          if (NR == 1 || $2 < y0) y0 = $2; if (NR == 1 || $2 > y1) y1 = $2 }
-        END { exit !(n == 4 && x1 - x0 == 1 && y1 - y0 == 1) }'
-}
 # Sum of CPUAlloc over the nodes; fails if a node gives out more than it has.
 cpus_alloc() {
     sl scontrol -o show node | awk '
@@ -111,7 +104,7 @@ for k in share start preempt; do
     printf '  %-8s %-30s %s\n' "$k" "${got[stock,$k]:-none}" "${got[mesh,$k]:-none}"
 done
 n=0
-for nl in ${got[mesh,share]:-}; do is_square "$nl" && n=$((n + 1)); done
+for nl in ${got[mesh,share]:-}; do mesh4_is_square "$nl" && n=$((n + 1)); done
 [ "$n" -eq 2 ] && pass "mesh: both core-sharing jobs are 2x2 boxes: ${got[mesh,share]}" ||
     fail "mesh: $n of 2 core-sharing jobs are 2x2 boxes: '${got[mesh,share]:-}'"
 t=${got[mesh,preempt]:-}
