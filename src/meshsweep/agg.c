@@ -187,6 +187,8 @@ static void jobset_warn(struct table *t)
 {
 	size_t i, j, k, shown = 0, groups = 0;
 
+	if (t->njs < 2)
+		return; /* nothing to compare (and qsort wants an array) */
 	qsort(t->js, t->njs, sizeof(*t->js), cmp_jobset);
 	for (i = 0; i < t->njs; i = j) {
 		int differ = 0;
