@@ -143,12 +143,14 @@ int smc_choose_victims(struct smc_victims *vs)
 	if (!vs->m)
 		return -1;
 	memset(vs->victim, 0, vs->m * sizeof(*vs->victim));
-	for (first = 0; first < vs->m && best < 0; first++) {
-		if (spent(&s) || (best = best_single(&s, first)) < 0) {
-			if (spent(&s))
-				return by_slurm_order(vs);
-			vs->victim[first] = true;
-		}
+	for (first = 0; first < vs->m; first++) {
+		if (!spent(&s))
+			best = best_single(&s, first);
+		if (best >= 0)
+			break;
+		if (spent(&s))
+			return by_slurm_order(vs);
+		vs->victim[first] = true;
 	}
 	if (best < 0) {
 		memset(vs->victim, 0, vs->m * sizeof(*vs->victim));
