@@ -92,6 +92,7 @@ struct mesh_job {
 	int n_idx;
 	time_t end_time;	/* last known; refreshed from the job record */
 	uint16_t max_share;	/* > 1: shares its nodes (OverSubscribe) */
+	long seq;		/* when it was tracked: tracked is in seq order */
 };
 
 /* The plugin's state; every field is protected by the plugin's mutex. */
@@ -114,8 +115,10 @@ struct sm_state {
 	 */
 	struct mesh_job *tracked;
 	int n_tracked, cap_tracked;
-	/* job id -> position in tracked (core/id_index.h); NULL: search */
+	/* job id -> its seq (core/id_index.h), then a binary search of
+	 * tracked: a removal shifts positions but not seqs.  NULL: scan. */
 	struct smc_id_index *tracked_ids;
+	long next_seq;
 	uint16_t *busy;		/* per Slurm node: tracked jobs holding it */
 	bool state_valid;	/* tracked/busy match job_list */
 	uint32_t contig_job_id;	/* last RUN_NOW placed by contig */

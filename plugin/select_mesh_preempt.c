@@ -243,12 +243,15 @@ static uint64_t _spread(struct mesh_try *t)
 /* The decision core's callbacks (core/victims.h); victim is vs->victim. */
 static uint32_t _core_free_nodes(void *ctx, const bool *victim)
 {
+	(void) victim;
 	return (uint32_t) _free_with(ctx);
 }
 
 static int _core_place(void *ctx, const bool *victim, uint64_t *spread)
 {
 	struct victims *vs = ctx;
+
+	(void) victim;
 
 	if (_place_victims(vs) != SLURM_SUCCESS)
 		return -1;

@@ -53,33 +53,42 @@ extern void sm_job_index(struct mesh_job *mj)
 	mj->n_idx = n;
 }
 
+/* Position in tracked (which is in seq order) of the job tracked as seq,
+ * or -1. */
+static int _seq_find(long seq)
+{
+	int lo = 0, hi = sm.n_tracked - 1, mid;
+
+	while (lo <= hi) {
+		mid = lo + (hi - lo) / 2;
+		if (sm.tracked[mid].seq == seq)
+			return mid;
+		if (sm.tracked[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
 /*
- * Position of the job in tracked, or -1: through sm.tracked_ids, or a
- * scan when the index could not be allocated (then NULL until the next
- * clear).
+ * Position of the job in tracked, or -1: its seq through
+ * sm.tracked_ids, then O(log n); a scan when the index could not be
+ * allocated (then NULL until the next clear).
  */
 static int _tracked_find(uint32_t job_id)
 {
+	long seq;
 	int i;
 
-	if (sm.tracked_ids)
-		return (int) smc_id_index_get(sm.tracked_ids, job_id);
+	if (sm.tracked_ids) {
+		seq = smc_id_index_get(sm.tracked_ids, job_id);
+		return seq < 0 ? -1 : _seq_find(seq);
+	}
 	for (i = 0; i < sm.n_tracked; i++)
 		if (sm.tracked[i].job_id == job_id)
 			return i;
 	return -1;
-}
-
-/* Record tracked[i]'s position in the index; drop the index if full. */
-static void _index_set(int i)
-{
-	if (sm.tracked_ids &&
-	    smc_id_index_set(sm.tracked_ids, sm.tracked[i].job_id, i)) {
-		error("%s: out of memory for the tracked-job index: searching the %d jobs instead",
-		      plugin_type, sm.n_tracked);
-		smc_id_index_destroy(sm.tracked_ids);
-		sm.tracked_ids = NULL;
-	}
 }
 
 extern struct mesh_job *sm_tracked_get(uint32_t job_id)
@@ -101,7 +110,14 @@ static struct mesh_job *_tracked_append(uint32_t job_id)
 	mj = &sm.tracked[sm.n_tracked++];
 	memset(mj, 0, sizeof(*mj));
 	mj->job_id = job_id;
-	_index_set(sm.n_tracked - 1);
+	mj->seq = sm.next_seq++;
+	if (sm.tracked_ids &&
+	    smc_id_index_set(sm.tracked_ids, job_id, mj->seq)) {
+		error("%s: out of memory for the tracked-job index: searching the %d jobs instead",
+		      plugin_type, sm.n_tracked);
+		smc_id_index_destroy(sm.tracked_ids);
+		sm.tracked_ids = NULL;
+	}
 	return mj;
 }
 
@@ -114,8 +130,6 @@ static void _tracked_remove(int i)
 	sm.n_tracked--;
 	memmove(sm.tracked + i, sm.tracked + i + 1,
 		(sm.n_tracked - i) * sizeof(*sm.tracked));
-	for (; i < sm.n_tracked; i++)
-		_index_set(i);
 }
 
 /*

@@ -1,7 +1,8 @@
 /*
- * id_index.h - a map from a job id to its position in an array, so that
- * select/mesh finds a tracked job in O(1) (a rebuild from the job list
- * and a preemption's victim setup were quadratic with a linear search).
+ * id_index.h - a map from a job id to a number >= 0; select/mesh stores
+ * the order a job was tracked in, and finds the job from it in O(log n)
+ * (a rebuild from the job list and a preemption's victim setup were
+ * quadratic with a linear search).
  * Open addressing with linear probing and backward-shift deletion, so
  * no tombstones accumulate; the table doubles at half full.  Slurm-free.
  */
@@ -18,7 +19,7 @@ struct smc_id_index;
 struct smc_id_index *smc_id_index_create(void);
 void smc_id_index_destroy(struct smc_id_index *x);
 
-/* The position stored for id, or -1. */
+/* The number stored for id, or -1. */
 long smc_id_index_get(const struct smc_id_index *x, uint32_t id);
 
 /* Store pos (>= 0) for id, replacing any.  RET 0, or -1 when out of
