@@ -16,8 +16,8 @@ struct instance {
 	struct mesh_topo *t;
 	struct mesh_bitmap *free;
 	struct mesh_plan_hold run[120];
-	struct mesh_plan_resv res[10];
-	struct mesh_bitmap *res_map[10];
+	struct mesh_plan_resv res[40];
+	struct mesh_bitmap *res_map[40];
 	uint32_t nodes[2048];
 	size_t nrun, nres;
 	struct mesh_plan_query q;
@@ -33,8 +33,9 @@ static void make(struct instance *in, uint64_t *s)
 	static const double bases[] = { 0, -100, -150, -1e9, 1.7e9 };
 	static const double scales[] = { 1, 0.001, 1.5, 1e6 };
 	double base, scale;
-	uint32_t *owner, i, used = 0;
+	uint32_t *owner, i, used = 0, spread;
 	size_t r;
+	int crowd;
 
 	memset(in, 0, sizeof(*in));
 	in->t = tu_topo(specs[tu_rand(s) % 4]);
@@ -59,8 +60,14 @@ static void make(struct instance *in, uint64_t *s)
 		/* ends on a coarse grid, so several jobs end together */
 		h->end = 80 + 10 * (double) (tu_rand(s) % 20);
 	}
-	/* random nodes, so reservations at different times share some */
-	in->nres = tu_rand(s) % 2 ? tu_rand(s) % 6 : 0;
+	/* random nodes, so reservations at different times share some;
+	 * one case in four crowds up to 40 on 12 nodes, so that a node is
+	 * in many windows at once (the planner's per-node counts) */
+	crowd = tu_rand(s) % 4 == 0;
+	in->nres = crowd		 ? 8 + tu_rand(s) % 33
+		   : tu_rand(s) % 2 ? tu_rand(s) % 6
+				    : 0;
+	spread = crowd ? 12 : in->t->nodes;
 	for (r = 0; r < in->nres; r++) {
 		struct mesh_plan_resv *h = &in->res[r];
 		uint32_t k = 1 + (uint32_t) (tu_rand(s) % 8);
@@ -69,7 +76,7 @@ static void make(struct instance *in, uint64_t *s)
 		    mesh_bitmap_create(in->t->nodes, &in->res_map[r]), 0);
 		for (i = 0; i < k; i++)
 			mesh_bitmap_set(in->res_map[r],
-					(uint32_t) (tu_rand(s) % in->t->nodes));
+					(uint32_t) (tu_rand(s) % spread));
 		h->nodes = in->res_map[r];
 		h->start = 100 + 10 * (double) (tu_rand(s) % 15);
 		/* some empty (a zero-runtime job's), some before now */

@@ -10,6 +10,11 @@
 # 2. A generated trace of LLNL size (21,000 jobs, meshsim-gen mache on
 #    1024 nodes, sizes up to 1024) on 32x32 plus an I/O column (33x32),
 #    all I/O, under trace and contention: the issue 7 budget is 10 s.
+# 3. A saturated queue (issue 55.5): NASA on 16x8 with four I/O nodes,
+#    contention (nearest, 0.5; I/O 0.2), plas and contig-ff under each
+#    scheduler, one run each, and each run's wall time over EASY's.
+#    plas saturates the machine (hundreds of queued jobs), which makes
+#    conservative rebuild hundreds of reservations at every event.
 # Figures go to doc/benchmarks.md; they are comparable only within a run.
 set -euo pipefail
 build=${1:-.}
@@ -44,6 +49,18 @@ models=(
     "contention|--runtime-model contention --comm all-to-all --comm-share 0.3"
     "pfs|--runtime-model pfs --io-share 0.3"
 )
+# One run: "wall_s".
+once() {
+    python3 - "$@" <<'PY'
+import subprocess, sys, time
+t = time.monotonic()
+if subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,
+                  stderr=subprocess.DEVNULL).returncode:
+    sys.exit("failed: " + " ".join(sys.argv[1:]))
+print("%.2f" % (time.monotonic() - t))
+PY
+}
+
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ -r "$nasa" ]; then
     printf '\n== NASA iPSC, 18,239 jobs, EASY: median wall s of 3 ==\n'
@@ -75,3 +92,20 @@ for a in hilbert-bf mc1x1 plas; do
     done
 done
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -r "$nasa" ]; then
+    printf '\n== saturated: NASA on 16x8 + 4 I/O nodes, contention, one run ==\n'
+    printf '%-10s %-19s %8s %8s\n' allocator scheduler wall_s "/ easy"
+    for a in plas contig-ff; do
+        easy=""
+        for sch in easy conservative conservative-count; do
+            [ "$a/$sch" = contig-ff/conservative-count ] && continue
+            w=$(once "$meshsim" --mesh 16x8 --io-nodes '0,0;15,0;0,7;15,7' \
+                --allocator "$a" --scheduler "$sch" --runtime-model contention \
+                --comm nearest --comm-share 0.5 --io-share 0.2 "$nasa")
+            easy=${easy:-$w}
+            printf '%-10s %-19s %8s %8.0f\n' "$a" "$sch" "$w" \
+                "$(echo "$w / $easy" | bc -l)"
+        done
+    done
+    echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+fi

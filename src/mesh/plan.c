@@ -22,8 +22,8 @@
  * With reservations the set can shrink as t grows (a reservation
  * starts), so the candidates are scanned in order, skipping those with
  * fewer than k free nodes without calling the allocator.  So is a query
- * with in_order set.  Reservations are bitmaps, united word by word
- * (scan()).
+ * with in_order set.  Reservations are bitmaps, counted per node a word
+ * at a time (scan()).
  *
  * A query may bring its own placement (q->place), e.g. select/mesh's
  * "requested count, else the minimum, more nodes for a CPU minimum,
@@ -61,13 +61,19 @@ struct mesh_planner {
 	struct by_end *starts;     /* the same reservations by start */
 	struct by_end *tmp;        /* radix sort scratch */
 	uint8_t *state; /* per reservation in scan(): waiting, in, gone */
-	size_t *window; /* scan(): the reservations in the window */
+	/* scan(): per node, how many reservations in the window hold it,
+	 * as n_planes bit planes: word i's plane b at planes[i * n_planes +
+	 * b] (bit-sliced counters, added and subtracted a word at a time) */
+	uint64_t *planes;
+	unsigned n_planes;    /* planes per word, enough for every count */
+	unsigned planes_used; /* planes a count in the window can reach */
+	size_t in_window;     /* reservations in the window */
 	/* the running jobs' keys in job order when order was sorted:
 	 * backfill asks about many jobs while the same jobs run */
 	uint64_t *keys;
 	size_t n_keys;
 	size_t cap_times, cap_order, cap_ends, cap_starts, cap_state, cap_tmp;
-	size_t cap_keys, cap_window;
+	size_t cap_keys, cap_planes;
 	/* The reservations of the last call (by value), sorted into ends
 	 * and starts: a caller that appends to the same list, as
 	 * conservative's pass does, pays one insertion per new one. */
@@ -111,7 +117,7 @@ void mesh_planner_destroy(struct mesh_planner *p)
 	free(p->ends);
 	free(p->starts);
 	free(p->state);
-	free(p->window);
+	free(p->planes);
 	free(p->tmp);
 	free(p->keys);
 	free(p->seen);
@@ -367,6 +373,16 @@ static size_t words_of(const struct mesh_planner *p)
 	return ((size_t) p->topo->nodes + 63) / 64;
 }
 
+/* Bit planes for counts up to n (at least one). */
+static unsigned planes_for(size_t n)
+{
+	unsigned b = 1;
+
+	while (b < 64 && (n >> b))
+		b++;
+	return b;
+}
+
 /* cur = base minus reservations overlapping [t, t + duration). */
 static void apply_reservations(struct mesh_planner *p,
 			       const struct mesh_plan_query *q, double t)
@@ -435,8 +451,8 @@ static int prepare(struct mesh_planner *p, const struct mesh_plan_query *q,
 		 sizeof(*p->starts)) ||
 	    grow((void **) &p->state, &p->cap_state, q->n_reserved + 1,
 		 sizeof(*p->state)) ||
-	    grow((void **) &p->window, &p->cap_window, q->n_reserved + 1,
-		 sizeof(*p->window)) ||
+	    grow((void **) &p->planes, &p->cap_planes,
+		 words_of(p) * planes_for(q->n_reserved), sizeof(*p->planes)) ||
 	    grow((void **) &p->tmp, &p->cap_tmp, n, sizeof(*p->tmp)) ||
 	    grow((void **) &p->keys, &p->cap_keys, q->n_running + 1,
 		 sizeof(*p->keys)) ||
@@ -479,26 +495,58 @@ static void advance(struct mesh_planner *p, const struct mesh_plan_query *q,
 
 enum { RES_WAITING, RES_IN, RES_GONE };
 
-/* held = the union of the reservations in the window, from scratch:
- * one that left may share nodes with one still in (at other times), so
- * its bits cannot simply be cleared.  Drops those that left from
- * p->window[0 .. *nw). */
-static void unite_window(struct mesh_planner *p,
-			 const struct mesh_plan_query *q, size_t *nw)
+/* A reservation enters the window: its nodes' counts + 1, and held
+ * gains them.  A word's carry ripples up only while it has bits, so an
+ * entry costs about two plane updates per word it touches.  The planes
+ * in use grow with the window (a count is at most its size). */
+static void window_enter(struct mesh_planner *p, const struct mesh_bitmap *m)
 {
-	size_t i, j, r, n = 0, w = words_of(p);
-	uint64_t *held = p->held->words;
+	size_t i, w = words_of(p);
+	unsigned b, nb;
+	uint64_t carry, old, *c;
 
-	memset(held, 0, w * sizeof(*held));
-	for (i = 0; i < *nw; i++) {
-		r = p->window[i];
-		if (p->state[r] != RES_IN)
+	p->in_window++;
+	if (p->in_window >> p->planes_used)
+		p->planes_used++;
+	nb = p->planes_used;
+	for (i = 0; i < w; i++) {
+		if (!(carry = m->words[i]))
 			continue;
-		p->window[n++] = r;
-		for (j = 0; j < w; j++)
-			held[j] |= q->reserved[r].nodes->words[j];
+		p->held->words[i] |= carry;
+		c = p->planes + i * p->n_planes;
+		for (b = 0; carry && b < nb; b++) {
+			old = c[b];
+			c[b] = old ^ carry;
+			carry &= old;
+		}
 	}
-	*nw = n;
+}
+
+/* A reservation leaves: its nodes' counts - 1.  A node leaves held only
+ * if its count was 1: odd (plane 0 set before) and no higher plane set,
+ * so only those bits are looked for in the higher planes, until each is
+ * found or the planes end.  No other reservation is looked at. */
+static void window_leave(struct mesh_planner *p, const struct mesh_bitmap *m)
+{
+	size_t i, w = words_of(p);
+	unsigned b, nb = p->planes_used;
+	uint64_t borrow, old, ones, *c;
+
+	p->in_window--;
+	for (i = 0; i < w; i++) {
+		if (!(borrow = m->words[i]))
+			continue;
+		c = p->planes + i * p->n_planes;
+		ones = borrow & c[0]; /* odd counts: may have been 1 */
+		for (b = 0; borrow && b < nb; b++) {
+			old = c[b];
+			c[b] = old ^ borrow;
+			borrow &= ~old;
+		}
+		for (b = 1; ones && b < nb; b++)
+			ones &= ~c[b];
+		p->held->words[i] &= ~ones;
+	}
 }
 
 /* True if q's bound leaves room for one placement only (the last). */
@@ -524,47 +572,47 @@ static int over_budget(const struct mesh_planner *p,
  * good once its end is at or before t (an empty one, start = end, may
  * be out before it was ever in); both only happen as t grows, so each
  * reservation enters and leaves at most once per call, in the orders of
- * p->ends and p->starts.  Held is united afresh after one leaves, then
- * those entering are ORed in.  Reservations are bitmaps because
- * they are large: a 32x32x32 conservative replay spent 70% of its time
- * counting holders node by node, entering and leaving. */
+ * p->ends and p->starts.  Held is kept by per-node counts in bit planes
+ * (window_enter(), window_leave()): a leave costs the words of the one
+ * reservation, where uniting the window afresh cost every reservation
+ * in it, which made a saturated conservative queue cubic. */
 static int scan(struct mesh_planner *p, struct mesh_allocator *a,
 		const struct mesh_plan_query *q, const struct mesh_request *req,
 		size_t nt, double *start, uint32_t *out)
 {
-	size_t c, next = 0, in = 0, gone = 0, m = 0, r, nw = 0, i;
+	size_t c, next = 0, in = 0, gone = 0, m, r, i;
 	size_t w = words_of(p);
-	int rc = MESH_ENOSPC, left;
-	uint64_t *held = p->held->words;
+	int rc = MESH_ENOSPC;
 	double t;
 
 	for (m = 0; m < p->m_seen; m++) /* sort_reserved() */
 		p->state[p->starts[m].job] = RES_WAITING;
+	p->n_planes = planes_for(m);
+	p->planes_used = 0;
+	p->in_window = 0;
+	memset(p->planes, 0, w * p->n_planes * sizeof(*p->planes));
 	mesh_bitmap_copy(p->base, q->free_now);
-	memset(held, 0, w * sizeof(*held));
+	memset(p->held->words, 0, w * sizeof(*p->held->words));
 	for (c = 0; c < nt && rc == MESH_ENOSPC; c++) {
 		t = p->times[c];
 		advance(p, q, t, &next);
-		for (left = 0; gone < m && key_time(p->ends[gone].key) <= t;
-		     gone++) {
+		for (; gone < m && key_time(p->ends[gone].key) <= t; gone++) {
 			r = p->ends[gone].job;
-			left |= p->state[r] == RES_IN;
+			if (p->state[r] == RES_IN)
+				window_leave(p, q->reserved[r].nodes);
 			p->state[r] = RES_GONE;
 		}
-		if (left)
-			unite_window(p, q, &nw);
 		for (; in < m && key_time(p->starts[in].key) < t + q->duration;
 		     in++) {
 			r = p->starts[in].job;
 			if (p->state[r] != RES_WAITING)
 				continue;
 			p->state[r] = RES_IN;
-			p->window[nw++] = r;
-			for (i = 0; i < w; i++)
-				held[i] |= q->reserved[r].nodes->words[i];
+			window_enter(p, q->reserved[r].nodes);
 		}
 		for (i = 0; i < w; i++)
-			p->cur->words[i] = p->base->words[i] & ~held[i];
+			p->cur->words[i] =
+			    p->base->words[i] & ~p->held->words[i];
 		if (mesh__free_count(a, p->cur) < req->nodes)
 			continue;
 		if (c + 1 < nt && over_budget(p, q)) {

@@ -30,7 +30,7 @@ struct mesh_plan_hold {
 /* Nodes promised to a job over [start, end) (conservative backfilling:
  * the jobs ahead in the queue), free until start; a bitmap over the
  * topology's nodes, as a reservation usually holds many of them and
- * the planner unites the ones that overlap a window word by word. */
+ * the planner counts the ones that overlap a window a word at a time. */
 struct mesh_plan_resv {
 	double start, end;
 	const struct mesh_bitmap *nodes;
