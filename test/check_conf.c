@@ -247,7 +247,7 @@ static const struct {
 } conf_bad[] = {
 	{ HEAD "Allocator=mc1x1\nColour=blue\n", 4, "Colour", "unknown key" },
 	/* the list of keys names every key the parser knows */
-	{ HEAD "DefaultCom=none\n", 3, "DefaultCom", "DefaultIOIntensity, DefaultComm, PlanMaxPlacements, PlanMaxTime, LinkBandwidth, NodeBandwidth, IONodeBandwidth or FileSystemBandwidth)" },
+	{ HEAD "DefaultCom=none\n", 3, "DefaultCom", "DefaultIOIntensity, DefaultComm, PlanMaxPlacements, PlanMaxTime, CoresPerNode, LinkBandwidth, NodeBandwidth, IONodeBandwidth or FileSystemBandwidth)" },
 	{ HEAD "Allocator=mc1x1 Nodez=n1\n", 3, "Nodez", "unknown key" },
 	{ "Dimensions=4y4\nNodes=n[0-15]\nAllocator=mc1x1\n", 1, "Dimensions", "4y4" },
 	{ "Dimensions=4x4\nNodes=n[0-16]\nAllocator=mc1x1\n", 2, "Nodes", "more node names than mesh positions" },
@@ -470,7 +470,8 @@ START_TEST(test_conf_curve_and_hint_defaults)
 			 "Curve=snake\nDefaultMeshShape=4x2\n"
 			 "DefaultIOIntensity=0.25\nDefaultComm=nearest\n"
 			 "LinkBandwidth=3 IONodeBandwidth=inf\n"
-			 "PlanMaxPlacements=0 PlanMaxTime=0.5\n";
+			 "PlanMaxPlacements=0 PlanMaxTime=0.5\n"
+			 "CoresPerNode=8\n";
 	const char *plain = "Dimensions=4x4\nNodes=n[0-15]\nAllocator=mc1x1\n";
 	static const struct {
 		const char *line, *key;
@@ -488,6 +489,12 @@ START_TEST(test_conf_curve_and_hint_defaults)
 	    {"PlanMaxTime=-0.1", "PlanMaxTime"},
 	    {"PlanMaxTime=inf", "PlanMaxTime"},
 	    {"PlanMaxTime=nan", "PlanMaxTime"},
+	    {"CoresPerNode=0", "CoresPerNode"},
+	    {"CoresPerNode=-8", "CoresPerNode"},
+	    {"CoresPerNode=4097", "CoresPerNode"},
+	    {"CoresPerNode=8x", "CoresPerNode"},
+	    {"CoresPerNode=99999999999999999999", "CoresPerNode"},
+	    {"CoresPerNode=2 CoresPerNode=2", "CoresPerNode"},
 	};
 	struct mesh_conf *c = NULL;
 	struct mesh_diag d;
@@ -508,6 +515,7 @@ START_TEST(test_conf_curve_and_hint_defaults)
 	ck_assert_uint_eq(c->net_set, 1u << 0 | 1u << 2);
 	ck_assert_uint_eq(c->plan_max_places, 0);
 	ck_assert_double_eq(c->plan_max_seconds, 0.5);
+	ck_assert_uint_eq(c->cores_per_node, 8);
 	mesh_conf_destroy(c);
 	ck_assert_int_eq(
 	    mesh_conf_parse(plain, strlen(plain), "t.conf", &c, &d), 0);
@@ -517,6 +525,7 @@ START_TEST(test_conf_curve_and_hint_defaults)
 	ck_assert_int_eq(c->hint_defaults.comm, MESH_COMM_UNKNOWN);
 	ck_assert_uint_eq(c->plan_max_places, MESH_CONF_PLAN_MAX_PLACES);
 	ck_assert_double_eq(c->plan_max_seconds, MESH_CONF_PLAN_MAX_SECONDS);
+	ck_assert_uint_eq(c->cores_per_node, 0);
 	mesh_conf_destroy(c);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(text, sizeof(text), "%s%s\n", plain, bad[i].line);

@@ -1,11 +1,12 @@
 /* conf.c - the mesh.conf parser.
  *
- * HOW IT WORKS: a first pass tokenises the text line by line and only
- * records each key's raw value and line (so keys may come in any order);
- * a second pass builds the topology, places the nodes (explicit
- * coordinates first, then the Nodes= list in NodeOrder), applies the I/O
- * nodes and creates the allocator once to prove the name and parameters
- * valid.  Every error names the file, the line and the key.
+ * HOW IT WORKS: a first pass (conf_lex.c) tokenises the text line by
+ * line and only records each key's raw value and line (so keys may come
+ * in any order); a second pass, here, builds the topology, places the
+ * nodes (explicit coordinates first, then the Nodes= list in NodeOrder),
+ * applies the I/O nodes and creates the allocator once to prove the name
+ * and parameters valid.  Every error names the file, the line and the
+ * key.
  */
 #include "conf.h"
 
@@ -19,345 +20,11 @@
 #include <strings.h>
 
 #include "alloc.h"
+#include "conf_raw.h"
 #include "error.h"
 #include "hostlist.h"
 
 #define CONF_MAX_BYTES (16u << 20)
-
-struct conf_kv {
-	char *val;
-	long line;
-};
-
-struct conf_def {
-	char *name;
-	int coord[MESH_MAX_DIMS];
-	int ncoord;
-	long line;
-};
-
-struct conf_raw {
-	const char *file;
-	struct conf_kv dims, nodes, order, io, alloc, params, curve, dshape,
-	    dio, dcomm, pplaces, ptime;
-	struct conf_kv bw[4]; /* LinkBandwidth= ... FileSystemBandwidth= */
-	struct conf_def *defs;
-	size_t ndefs, cap;
-	long last_line;
-};
-
-static int conf_err(struct mesh_diag *d, int rc, const struct conf_raw *r,
-		    long line, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-
-static int conf_err(struct mesh_diag *d, int rc, const struct conf_raw *r,
-		    long line, const char *key, const char *fmt, ...)
-{
-	char msg[sizeof(d->message)];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return mesh_diag_set(d, rc, r->file, line > 0 ? line : 1, key, "%s",
-			     msg);
-}
-
-/* Moves a sub-parser's diagnostic to file/line/key. */
-static int conf_relocate(struct mesh_diag *d, int rc, const struct conf_raw *r,
-			 long line, const char *key)
-{
-	if (d) {
-		snprintf(d->file, sizeof(d->file), "%s", r->file);
-		d->line = line > 0 ? line : 1;
-		snprintf(d->field, sizeof(d->field), "%s", key);
-	}
-	return rc;
-}
-
-static void raw_free(struct conf_raw *r)
-{
-	size_t i;
-
-	free(r->dims.val);
-	free(r->nodes.val);
-	free(r->order.val);
-	free(r->io.val);
-	free(r->alloc.val);
-	free(r->params.val);
-	free(r->curve.val);
-	free(r->dshape.val);
-	free(r->dio.val);
-	free(r->dcomm.val);
-	free(r->pplaces.val);
-	free(r->ptime.val);
-	for (i = 0; i < 4; i++)
-		free(r->bw[i].val);
-	for (i = 0; i < r->ndefs; i++)
-		free(r->defs[i].name);
-	free(r->defs);
-}
-
-static int set_single(struct conf_kv *kv, const struct conf_raw *r,
-		      const char *key, const char *val, long line,
-		      struct mesh_diag *d)
-{
-	char first[32];
-
-	if (kv->val) {
-		snprintf(first, sizeof(first), "%ld", kv->line);
-		return conf_err(d, MESH_EPARSE, r, line, key,
-				"duplicate key %s (first given at line %s)",
-				key, first);
-	}
-	kv->val = strdup(val);
-	if (!kv->val)
-		return MESH_ENOMEM;
-	kv->line = line;
-	return 0;
-}
-
-static int add_def(struct conf_raw *r, const char *name, long line)
-{
-	if (r->ndefs == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 8;
-		struct conf_def *p = realloc(r->defs, cap * sizeof(*p));
-
-		if (!p)
-			return MESH_ENOMEM;
-		r->defs = p;
-		r->cap = cap;
-	}
-	memset(&r->defs[r->ndefs], 0, sizeof(r->defs[0]));
-	r->defs[r->ndefs].name = strdup(name);
-	if (!r->defs[r->ndefs].name)
-		return MESH_ENOMEM;
-	r->defs[r->ndefs].line = line;
-	r->ndefs++;
-	return 0;
-}
-
-/* The runtime models' capacities (contention.h), in struct order. */
-static const char *const bw_keys[4] = { "LinkBandwidth", "NodeBandwidth",
-					"IONodeBandwidth",
-					"FileSystemBandwidth" };
-
-static struct conf_kv *single_key(struct conf_raw *r, const char *key)
-{
-	int i;
-
-	if (!strcasecmp(key, "Dimensions"))
-		return &r->dims;
-	if (!strcasecmp(key, "Nodes"))
-		return &r->nodes;
-	if (!strcasecmp(key, "NodeOrder"))
-		return &r->order;
-	if (!strcasecmp(key, "IONodes"))
-		return &r->io;
-	if (!strcasecmp(key, "Allocator"))
-		return &r->alloc;
-	if (!strcasecmp(key, "AllocatorParameters"))
-		return &r->params;
-	if (!strcasecmp(key, "Curve"))
-		return &r->curve;
-	if (!strcasecmp(key, "DefaultMeshShape"))
-		return &r->dshape;
-	if (!strcasecmp(key, "DefaultIOIntensity"))
-		return &r->dio;
-	if (!strcasecmp(key, "DefaultComm"))
-		return &r->dcomm;
-	if (!strcasecmp(key, "PlanMaxPlacements"))
-		return &r->pplaces;
-	if (!strcasecmp(key, "PlanMaxTime"))
-		return &r->ptime;
-	for (i = 0; i < 4; i++)
-		if (!strcasecmp(key, bw_keys[i]))
-			return &r->bw[i];
-	return NULL;
-}
-
-/* State of one line: NodeName= and Coord= must come together. */
-struct conf_line {
-	const char *nodename;
-	const char *coord;
-	const char *text; /* the line, for columns */
-	long line;
-};
-
-/* The first byte of s that is not printable ASCII (0x21..0x7e), or NULL. */
-static const char *non_ascii(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char) *s <= 0x20 || (unsigned char) *s >= 0x7f)
-			return s;
-	return NULL;
-}
-
-/* 1-based column of p in the line: characters (UTF-8 sequences) before
- * it, plus one. */
-static long column(const struct conf_line *l, const char *p)
-{
-	const char *q;
-	long col = 1;
-
-	for (q = l->text; q < p; q++)
-		if (((unsigned char) *q & 0xc0) != 0x80)
-			col++;
-	return col;
-}
-
-/* Names a character a person cannot see or type, e.g. a stray BOM. */
-static int unknown_key(const struct conf_raw *r, const char *key,
-		       const struct conf_line *l, struct mesh_diag *d)
-{
-	const char *p = non_ascii(key);
-	char what[64], note[128] = "";
-
-	if (p)
-		snprintf(note, sizeof(note),
-			 ", which contains %s at column %ld",
-			 mesh_diag_char(p, what, sizeof(what)), column(l, p));
-	return conf_err(
-	    d, MESH_EPARSE, r, l->line, key,
-	    "unknown key \"%s\"%s (expected Dimensions, Nodes, NodeOrder, NodeName/Coord, IONodes, Allocator, AllocatorParameters, Curve, DefaultMeshShape, DefaultIOIntensity, DefaultComm, PlanMaxPlacements, PlanMaxTime, LinkBandwidth, NodeBandwidth, IONodeBandwidth or FileSystemBandwidth)",
-	    key, note);
-}
-
-/*
- * Values are printable ASCII: node names, allocator names, numbers.  A
- * look-alike letter (Cyrillic 'с' for 'c'), an invisible character (a
- * no-break or zero-width space) or a stray byte is named, with its code
- * point and column, before it can fail later with a misleading message.
- * Dimensions has its own, more specific one (4×4).
- */
-static int check_value(const struct conf_raw *r, const char *key,
-		       const char *val, const struct conf_line *l,
-		       struct mesh_diag *d)
-{
-	const char *p = non_ascii(val);
-	char what[64];
-
-	if (!p || !strcasecmp(key, "Dimensions"))
-		return 0;
-	return conf_err(
-	    d, MESH_EPARSE, r, l->line, key,
-	    "bad value \"%s\": %s at column %ld; mesh.conf values are plain ASCII",
-	    val, mesh_diag_char(p, what, sizeof(what)), column(l, p));
-}
-
-static int parse_token(struct conf_raw *r, char *tok, struct conf_line *l,
-		       struct mesh_diag *d)
-{
-	char *eq = strchr(tok, '=');
-	struct conf_kv *kv;
-	const char **slot;
-	int rc;
-
-	if (!eq || eq == tok)
-		return conf_err(d, MESH_EPARSE, r, l->line, "",
-				"expected Key=Value, got \"%s\"", tok);
-	*eq = '\0';
-	if (eq[1] == '\0')
-		return conf_err(d, MESH_EPARSE, r, l->line, tok,
-				"empty value for %s", tok);
-	kv = single_key(r, tok);
-	if (!kv && strcasecmp(tok, "NodeName") && strcasecmp(tok, "Coord"))
-		return unknown_key(r, tok, l, d);
-	rc = check_value(r, tok, eq + 1, l, d);
-	if (rc)
-		return rc;
-	if (kv)
-		return set_single(kv, r, tok, eq + 1, l->line, d);
-	slot = tok[0] == 'n' || tok[0] == 'N' ? &l->nodename : &l->coord;
-	if (*slot)
-		return conf_err(d, MESH_EPARSE, r, l->line, tok,
-				"%s given twice on one line", tok);
-	*slot = eq + 1;
-	return 0;
-}
-
-static int finish_line(struct conf_raw *r, const struct conf_line *l,
-		       struct mesh_diag *d)
-{
-	struct conf_def *def;
-	int rc;
-
-	if (!l->nodename && !l->coord)
-		return 0;
-	if (!l->nodename)
-		return conf_err(d, MESH_EPARSE, r, l->line, "Coord",
-				"Coord=%s without NodeName= on the same line",
-				l->coord);
-	if (!l->coord)
-		return conf_err(
-		    d, MESH_EPARSE, r, l->line, "NodeName",
-		    "NodeName=%s without Coord=x,y[,z] on the same line",
-		    l->nodename);
-	if (strpbrk(l->nodename, "[],="))
-		return conf_err(
-		    d, MESH_EPARSE, r, l->line, "NodeName",
-		    "bad value \"%s\": NodeName= takes one node name, not a hostlist",
-		    l->nodename);
-	rc = add_def(r, l->nodename, l->line);
-	if (rc)
-		return rc;
-	def = &r->defs[r->ndefs - 1];
-	def->ncoord = mesh_coord_parse(l->coord, def->coord);
-	if (def->ncoord < 0)
-		return conf_err(
-		    d, MESH_EPARSE, r, l->line, "Coord",
-		    "bad value \"%s\": expected x,y[,z] with non-negative integers",
-		    l->coord);
-	return 0;
-}
-
-static int parse_line(struct conf_raw *r, char *text, long line,
-		      struct mesh_diag *d)
-{
-	struct conf_line l = { NULL, NULL, text, line };
-	char *hash = strchr(text, '#'), *tok, *save = NULL;
-	int rc;
-
-	if (hash)
-		*hash = '\0';
-	for (tok = strtok_r(text, " \t\r\f\v", &save); tok;
-	     tok = strtok_r(NULL, " \t\r\f\v", &save)) {
-		rc = parse_token(r, tok, &l, d);
-		if (rc)
-			return rc;
-	}
-	return finish_line(r, &l, d);
-}
-
-/* First pass: records every key with its line. */
-static int parse_text(struct conf_raw *r, const char *text, size_t len,
-		      struct mesh_diag *d)
-{
-	size_t start = 0, i;
-	char *line;
-	int rc = 0;
-
-	/* A UTF-8 byte-order mark (editors on Windows add one) is skipped. */
-	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
-		start = 3;
-	for (i = start; i <= len && !rc; i++) {
-		if (i < len && text[i] != '\n' && text[i] != '\0')
-			continue;
-		if (i == len && start == len && len > 0)
-			break; /* text ends with a newline */
-		r->last_line++;
-		if (i < len && text[i] == '\0')
-			return conf_err(d, MESH_EPARSE, r, r->last_line, "",
-					"NUL byte in line");
-		line = strndup(text + start, i - start);
-		if (!line)
-			return MESH_ENOMEM;
-		rc = parse_line(r, line, r->last_line, d);
-		free(line);
-		start = i + 1;
-	}
-	return rc;
-}
 
 /* NodeOrder=yxz etc.: perm[k] is the dimension that varies k-th fastest. */
 static int parse_order(const struct conf_raw *r, const struct mesh_topo *t,
@@ -382,7 +49,7 @@ static int parse_order(const struct conf_raw *r, const struct mesh_topo *t,
 	}
 	return 0;
 bad:
-	return conf_err(
+	return mesh__conf_err(
 	    d, MESH_EPARSE, r, r->order.line, "NodeOrder",
 	    "bad value \"%s\": expected a permutation of %s (first letter varies fastest)",
 	    s, t->ndims == 2 ? "xy" : "xyz");
@@ -411,16 +78,18 @@ static int place(struct mesh_conf *c, const struct conf_raw *r, uint32_t idx,
 		/* The explicit Coord= is the line to fix. */
 		snprintf(other, sizeof(other), "%s (line %ld, from Nodes=)",
 			 name, line);
-		return conf_err(d, MESH_EINVAL, r, c->node_line[idx], "Coord",
-				"node %s is on the same coordinate as node %s",
-				c->node_name[idx], other);
+		return mesh__conf_err(
+		    d, MESH_EINVAL, r, c->node_line[idx], "Coord",
+		    "node %s is on the same coordinate as node %s",
+		    c->node_name[idx], other);
 	}
 	if (c->node_name[idx]) {
 		snprintf(other, sizeof(other), "%s (line %ld)",
 			 c->node_name[idx], c->node_line[idx]);
-		return conf_err(d, MESH_EINVAL, r, line, key,
-				"node %s is on the same coordinate as node %s",
-				name, other);
+		return mesh__conf_err(
+		    d, MESH_EINVAL, r, line, key,
+		    "node %s is on the same coordinate as node %s", name,
+		    other);
 	}
 	c->node_name[idx] = strdup(name);
 	if (!c->node_name[idx])
@@ -455,11 +124,11 @@ static int place_defs(struct mesh_conf *c, const struct conf_raw *r,
 		const struct conf_def *def = &r->defs[i];
 
 		if (find_def(r, def->name) != def)
-			return conf_err(
+			return mesh__conf_err(
 			    d, MESH_EINVAL, r, def->line, "NodeName",
 			    "node %s is given a coordinate twice", def->name);
 		if (mesh_topo_coord_index(t, def->coord, def->ncoord, &idx))
-			return conf_err(
+			return mesh__conf_err(
 			    d, MESH_ERANGE, r, def->line, "Coord",
 			    "coordinate of node %s is outside the dimensions %s (need one 0-based value per dimension)",
 			    def->name, dims);
@@ -479,13 +148,14 @@ static int place_list(struct mesh_conf *c, const struct conf_raw *r,
 
 	rc = mesh_hostlist_expand(r->nodes.val, MESH_MAX_NODES, &names, &n, d);
 	if (rc)
-		return conf_relocate(d, rc, r, r->nodes.line, "Nodes");
+		return mesh__conf_relocate(d, rc, r, r->nodes.line, "Nodes");
 	if (n > c->topo->nodes) {
 		snprintf(cnt, sizeof(cnt), "%zu names but %u positions", n,
 			 c->topo->nodes);
-		rc = conf_err(d, MESH_ERANGE, r, r->nodes.line, "Nodes",
-			      "more node names than mesh positions (%s in %s)",
-			      cnt, r->dims.val);
+		rc = mesh__conf_err(
+		    d, MESH_ERANGE, r, r->nodes.line, "Nodes",
+		    "more node names than mesh positions (%s in %s)", cnt,
+		    r->dims.val);
 		goto out;
 	}
 	for (i = 0; i < n && !rc; i++) {
@@ -525,8 +195,9 @@ static int build_index(struct mesh_conf *c, const struct conf_raw *r,
 
 		if (strcmp(c->by_name[i - 1].name, c->by_name[i].name))
 			continue;
-		return conf_err(d, MESH_EINVAL, r, c->node_line[a], "Nodes",
-				"node %s is listed twice", c->node_name[a]);
+		return mesh__conf_err(d, MESH_EINVAL, r, c->node_line[a],
+				      "Nodes", "node %s is listed twice",
+				      c->node_name[a]);
 	}
 	return 0;
 }
@@ -556,7 +227,7 @@ static int negative_coord(const struct mesh_conf *c, const struct conf_raw *r,
 	while (item > r->io.val && item[-1] != ';')
 		item--;
 	end = item + strcspn(item, ";");
-	return conf_err(
+	return mesh__conf_err(
 	    d, MESH_ERANGE, r, r->io.line, "IONodes",
 	    "I/O node coordinate \"%.*s\" is out of range: %.*s is below 0 (coordinates run from 0 to size - 1 in Dimensions=%s)",
 	    (int) (end - item), item, (int) strspn(p + 1, "0123456789") + 1, p,
@@ -572,12 +243,12 @@ static int io_from_names(const struct mesh_conf *c, const struct conf_raw *r,
 
 	rc = mesh_hostlist_expand(r->io.val, c->topo->nodes, &names, &cnt, d);
 	if (rc)
-		return conf_relocate(d, rc, r, r->io.line, "IONodes");
+		return mesh__conf_relocate(d, rc, r, r->io.line, "IONodes");
 	for (i = 0; i < cnt && !rc; i++)
 		if (mesh_conf_lookup(c, names[i], &idx[(*n)++]))
-			rc = conf_err(d, MESH_EINVAL, r, r->io.line, "IONodes",
-				      "I/O node %s is not a node of the mesh",
-				      names[i]);
+			rc = mesh__conf_err(
+			    d, MESH_EINVAL, r, r->io.line, "IONodes",
+			    "I/O node %s is not a node of the mesh", names[i]);
 	mesh_hostlist_free(names, cnt);
 	return rc;
 }
@@ -595,7 +266,8 @@ static int apply_io(struct mesh_conf *c, const struct conf_raw *r,
 		if ((rc = negative_coord(c, r, d)))
 			return rc;
 		rc = mesh_topo_parse_io_nodes(c->topo, r->io.val, d);
-		return rc ? conf_relocate(d, rc, r, r->io.line, "IONodes") : 0;
+		return rc ? mesh__conf_relocate(d, rc, r, r->io.line, "IONodes")
+			  : 0;
 	}
 	idx = calloc((size_t) c->topo->nodes + 1, sizeof(*idx));
 	if (!idx)
@@ -603,9 +275,9 @@ static int apply_io(struct mesh_conf *c, const struct conf_raw *r,
 	rc = io_from_names(c, r, idx, &n, d);
 	if (!rc &&
 	    (rc = mesh_topo_set_io_nodes(c->topo, idx, n)) == MESH_EINVAL)
-		rc = conf_err(d, MESH_EINVAL, r, r->io.line, "IONodes",
-			      "an I/O node is listed twice in \"%s\"",
-			      r->io.val);
+		rc = mesh__conf_err(d, MESH_EINVAL, r, r->io.line, "IONodes",
+				    "an I/O node is listed twice in \"%s\"",
+				    r->io.val);
 	free(idx);
 	return rc;
 }
@@ -617,17 +289,18 @@ static int check_allocator(struct mesh_conf *c, const struct conf_raw *r,
 	int rc;
 
 	if (!r->alloc.val)
-		return conf_err(
+		return mesh__conf_err(
 		    d, MESH_EPARSE, r, r->last_line, "Allocator",
 		    "missing Allocator= (see meshsim --list-allocators)");
 	rc = mesh_alloc_create(c->topo, r->alloc.val, r->params.val, &a, d);
 	if (rc == MESH_ENOMEM)
 		return rc;
 	if (rc == MESH_ENOENT || (rc && !r->params.val))
-		return conf_relocate(d, rc, r, r->alloc.line, "Allocator");
+		return mesh__conf_relocate(d, rc, r, r->alloc.line,
+					   "Allocator");
 	if (rc)
-		return conf_relocate(d, rc, r, r->params.line,
-				     "AllocatorParameters");
+		return mesh__conf_relocate(d, rc, r, r->params.line,
+					   "AllocatorParameters");
 	mesh_alloc_destroy(a);
 	c->allocator = strdup(r->alloc.val);
 	c->alloc_params = r->params.val ? strdup(r->params.val) : NULL;
@@ -645,19 +318,20 @@ static int check_curve(struct mesh_conf *c, const struct conf_raw *r,
 
 	c->curve = MESH_CURVE_HILBERT;
 	if (r->curve.val && mesh_curve_parse(r->curve.val, &c->curve))
-		return conf_err(d, MESH_EINVAL, r, r->curve.line, "Curve",
-				"unknown curve \"%.64s\": expected rowmajor, "
-				"snake, colsnake or hilbert",
-				r->curve.val);
+		return mesh__conf_err(
+		    d, MESH_EINVAL, r, r->curve.line, "Curve",
+		    "unknown curve \"%.64s\": expected rowmajor, "
+		    "snake, colsnake or hilbert",
+		    r->curve.val);
 	order = malloc(c->topo->nodes * sizeof(*order));
 	if (!order)
 		return MESH_ENOMEM;
 	rc = mesh_curve_order(c->topo, c->curve, order);
 	free(order);
 	if (rc == MESH_EINVAL)
-		return conf_err(d, rc, r, r->curve.line, "Curve",
-				"curve %s cannot order a %s mesh",
-				mesh_curve_name(c->curve), r->dims.val);
+		return mesh__conf_err(d, rc, r, r->curve.line, "Curve",
+				      "curve %s cannot order a %s mesh",
+				      mesh_curve_name(c->curve), r->dims.val);
 	return rc;
 }
 
@@ -673,20 +347,20 @@ static int check_hint_defaults(struct mesh_conf *c, const struct conf_raw *r,
 	if (r->dshape.val) {
 		rc = mesh_shape_parse(r->dshape.val, h->shape, d);
 		if (rc)
-			return conf_relocate(d, rc, r, r->dshape.line,
-					     "DefaultMeshShape");
+			return mesh__conf_relocate(d, rc, r, r->dshape.line,
+						   "DefaultMeshShape");
 	}
 	if (r->dio.val) {
 		rc = mesh_io_intensity_parse(r->dio.val, &h->io_intensity, d);
 		if (rc)
-			return conf_relocate(d, rc, r, r->dio.line,
-					     "DefaultIOIntensity");
+			return mesh__conf_relocate(d, rc, r, r->dio.line,
+						   "DefaultIOIntensity");
 	}
 	if (r->dcomm.val) {
 		rc = mesh_comm_parse_checked(r->dcomm.val, &h->comm, d);
 		if (rc)
-			return conf_relocate(d, rc, r, r->dcomm.line,
-					     "DefaultComm");
+			return mesh__conf_relocate(d, rc, r, r->dcomm.line,
+						   "DefaultComm");
 	}
 	return 0;
 }
@@ -706,11 +380,12 @@ static int check_plan_bound(struct mesh_conf *c, const struct conf_raw *r,
 		n = strtoull(r->pplaces.val, &end, 10);
 		if (end == r->pplaces.val || *end || errno ||
 		    r->pplaces.val[0] == '-' || n > SIZE_MAX)
-			return conf_err(d, MESH_EPARSE, r, r->pplaces.line,
-					"PlanMaxPlacements",
-					"bad value \"%.64s\": expected a "
-					"count of placements, 0 for no bound",
-					r->pplaces.val);
+			return mesh__conf_err(
+			    d, MESH_EPARSE, r, r->pplaces.line,
+			    "PlanMaxPlacements",
+			    "bad value \"%.64s\": expected a "
+			    "count of placements, 0 for no bound",
+			    r->pplaces.val);
 		c->plan_max_places = (size_t) n;
 	}
 	if (r->ptime.val) {
@@ -718,12 +393,35 @@ static int check_plan_bound(struct mesh_conf *c, const struct conf_raw *r,
 		c->plan_max_seconds = strtod(r->ptime.val, &end);
 		if (end == r->ptime.val || *end || errno ||
 		    !(c->plan_max_seconds >= 0) || isinf(c->plan_max_seconds))
-			return conf_err(d, MESH_EPARSE, r, r->ptime.line,
-					"PlanMaxTime",
-					"bad value \"%.64s\": expected "
-					"seconds >= 0, 0 for no bound",
-					r->ptime.val);
+			return mesh__conf_err(d, MESH_EPARSE, r, r->ptime.line,
+					      "PlanMaxTime",
+					      "bad value \"%.64s\": expected "
+					      "seconds >= 0, 0 for no bound",
+					      r->ptime.val);
 	}
+	return 0;
+}
+
+/* CoresPerNode=: processors per node, 1..MESH_CONF_MAX_CORES; 0 in c
+ * when not given. */
+static int check_cores(struct mesh_conf *c, const struct conf_raw *r,
+		       struct mesh_diag *d)
+{
+	unsigned long n;
+	char *end;
+
+	if (!r->cores.val)
+		return 0;
+	errno = 0;
+	n = strtoul(r->cores.val, &end, 10);
+	if (end == r->cores.val || *end || errno || r->cores.val[0] == '-' ||
+	    n < 1 || n > MESH_CONF_MAX_CORES)
+		return mesh__conf_err(d, MESH_EPARSE, r, r->cores.line,
+				      "CoresPerNode",
+				      "bad value \"%.64s\": expected the "
+				      "processors of one node, 1 to %u",
+				      r->cores.val, MESH_CONF_MAX_CORES);
+	c->cores_per_node = (uint32_t) n;
 	return 0;
 }
 
@@ -752,8 +450,9 @@ static int check_bandwidths(struct mesh_conf *c, const struct conf_raw *r,
 		errno = 0;
 		*v[i] = strtod(s, &end);
 		if (end == s || *end || errno || !(*v[i] > 0) || isinf(*v[i]))
-			return conf_err(
-			    d, MESH_EPARSE, r, r->bw[i].line, bw_keys[i],
+			return mesh__conf_err(
+			    d, MESH_EPARSE, r, r->bw[i].line,
+			    mesh__conf_bw_keys[i],
 			    "bad value \"%.64s\": expected GB/s > 0, "
 			    "or inf for unlimited",
 			    s);
@@ -767,15 +466,17 @@ static int build_topo(struct mesh_conf *c, const struct conf_raw *r,
 	int rc;
 
 	if (!r->dims.val)
-		return conf_err(d, MESH_EPARSE, r, r->last_line, "Dimensions",
-				"missing Dimensions=WxH[xD]");
+		return mesh__conf_err(d, MESH_EPARSE, r, r->last_line,
+				      "Dimensions",
+				      "missing Dimensions=WxH[xD]");
 	if (!r->nodes.val && !r->ndefs)
-		return conf_err(
+		return mesh__conf_err(
 		    d, MESH_EPARSE, r, r->last_line, "Nodes",
 		    "no nodes: give Nodes=<hostlist> and/or NodeName=<name> Coord=x,y[,z]");
 	rc = mesh_topo_parse(r->dims.val, &c->topo, d);
 	if (rc)
-		return conf_relocate(d, rc, r, r->dims.line, "Dimensions");
+		return mesh__conf_relocate(d, rc, r, r->dims.line,
+					   "Dimensions");
 	c->node_name = calloc(c->topo->nodes, sizeof(*c->node_name));
 	c->node_line = calloc(c->topo->nodes, sizeof(*c->node_line));
 	if (!c->node_name || !c->node_line)
@@ -806,6 +507,8 @@ static int build(struct mesh_conf *c, const struct conf_raw *r,
 	if (!rc)
 		rc = check_plan_bound(c, r, d);
 	if (!rc)
+		rc = check_cores(c, r, d);
+	if (!rc)
 		rc = check_bandwidths(c, r, d);
 	if (!rc)
 		rc = check_allocator(c, r, d);
@@ -828,14 +531,14 @@ int mesh_conf_parse(const char *text, size_t len, const char *name,
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return MESH_ENOMEM;
-	rc = parse_text(&r, text, len, d);
+	rc = mesh__conf_parse_text(&r, text, len, d);
 	if (!rc)
 		rc = build(c, &r, d);
 	if (!rc) {
 		c->path = strdup(r.file);
 		rc = c->path ? 0 : MESH_ENOMEM;
 	}
-	raw_free(&r);
+	mesh__conf_raw_free(&r);
 	if (rc) {
 		mesh_conf_destroy(c);
 		return rc;

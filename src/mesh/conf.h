@@ -17,6 +17,7 @@
  *   DefaultComm=nearest
  *   PlanMaxPlacements=1024    # bound on select/mesh's WILL_RUN search
  *   PlanMaxTime=0.05          # (seconds; plan.h)
+ *   CoresPerNode=8            # meshsim: a trace's processors per node
  *   LinkBandwidth=12.5        # the runtime models' capacities, GB/s
  *   NodeBandwidth=12.5        # (meshsim; inf = unlimited)
  *   IONodeBandwidth=2.08
@@ -45,6 +46,8 @@ struct mesh_conf_entry {
 /* The defaults of PlanMaxPlacements= and PlanMaxTime=. */
 #define MESH_CONF_PLAN_MAX_PLACES 1024
 #define MESH_CONF_PLAN_MAX_SECONDS 0.05
+/* The largest CoresPerNode= (and meshsim's --cores-per-node). */
+#define MESH_CONF_MAX_CORES 4096u
 
 /* Read-only for users; create with mesh_conf_load()/mesh_conf_parse(). */
 struct mesh_conf {
@@ -67,6 +70,10 @@ struct mesh_conf {
 	 * and max_seconds for select/mesh's WILL_RUN (0 = no bound). */
 	size_t plan_max_places;
 	double plan_max_seconds;
+	/* CoresPerNode=: how many of a trace's processors make a node
+	 * (meshsim, sim.h's cores_per_node); 0 when not given.  The
+	 * plugins take cores from Slurm's node records instead. */
+	uint32_t cores_per_node;
 	/* LinkBandwidth= ... FileSystemBandwidth=: the runtime models'
 	 * capacities, the defaults where not given; bit i of net_set says
 	 * the i-th key (in struct order) was given. */
