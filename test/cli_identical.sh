@@ -43,10 +43,10 @@ outputs_match() (
 		[ ! -e $b.json ] || sed -i '/^  "version": /d; /^  "late_heads": /d; /^  "max_head_delay": /d; /^  "late_reserved": /d; /^  "max_reserved_delay": /d; /^  "estimate_no_request": /d; /^  "estimate_clamped": /d' $b.json
 	done
 	# new since: the share of jobs on a box and the tails (meshcheck
-	# recomputes both), cores_per_node, arrival_scale and the
-	# --status/--partition filters
+	# recomputes both), cores_per_node, arrival_scale, the
+	# --status/--partition filters and the window
 	[ ! -e new.out ] || sed -i '/^on a box (>=2) /d; /^wait p50\/p95\/p99\/max (s) /d; /^bsld p50\/p95\/p99\/max /d' new.out
-	[ ! -e new.json ] || sed -i '/^  "box_share_multi": /d; /^  "cores_per_node": 1,$/d; /^  "filtered": 0,$/d; /^  "status_filter": null,$/d; /^  "partition_filter": null,$/d; s/"refused": \([0-9]*\), "filtered": 0, /"refused": \1, /; /^  "arrival_scale": /d; /^  "\(wait\|bsld\)_\(p50\|p95\|p99\|max\)": /d; s/^\(  "mean_avg_pairwise_multi": .*\),$/\1/' new.json
+	[ ! -e new.json ] || sed -i '/^  "box_share_multi": /d; /^  "cores_per_node": 1,$/d; /^  "filtered": 0,$/d; /^  "status_filter": null,$/d; /^  "partition_filter": null,$/d; /^  "window": null,$/d; /^  "warmup": 0,$/d; /^  "cooldown": 0,$/d; /^  "outside_window": 0,$/d; /^  "measured": [0-9]*,$/d; s/"refused": \([0-9]*\), "filtered": 0, "outside_window": 0, /"refused": \1, /; /^  "arrival_scale": /d; /^  "\(wait\|bsld\)_\(p50\|p95\|p99\|max\)": /d; s/^\(  "mean_avg_pairwise_multi": .*\),$/\1/' new.json
 	for f in out err rc json csv; do
 		cmp -s old.$f new.$f || { [ ! -e old.$f ] && [ ! -e new.$f ]; } ||
 			{ echo "differs: $f" && exit 1; }

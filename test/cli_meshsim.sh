@@ -292,6 +292,50 @@ for bad in 0 4097 x -2; do
 	"$meshsim" --cores-per-node "$bad" "$tmp/pow2.swf" >/dev/null 2>"$tmp/err"
 	check "--cores-per-node $bad exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--cores-per-node: invalid value \"$bad\": expected a whole number from 1 to 4096" "$tmp/err"'
 done
+# CoresPerNode= in mesh.conf: the same mapping, no warning; the command
+# line, where given, wins (as the bandwidths do).
+printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=hilbert-bf\nCoresPerNode=4\n' >"$tmp/cores.conf"
+"$meshsim" --mesh-conf "$tmp/cores.conf" --summary "$tmp/cc.json" --jobs-csv "$tmp/cc.csv" "$tmp/cores.swf" >/dev/null 2>"$tmp/err"
+check "mesh.conf CoresPerNode=4: ceil(p / 4) nodes a job, no warning, cores_per_node 4 in the summary" '[ $? -eq 0 ] && ! grep -q "cores-per-node" "$tmp/err" && [ "$(cut -d, -f1,7 "$tmp/cc.csv" | grep -c "^24,3$")" -eq 1 ] && grep -q "\"cores_per_node\": 4," "$tmp/cc.json"'
+"$meshsim" --mesh-conf "$tmp/cores.conf" --cores-per-node 8 --summary "$tmp/cc.json" --jobs-csv "$tmp/cc.csv" "$tmp/cores.swf" >/dev/null 2>"$tmp/err"
+check "... and --cores-per-node 8 beside it: 8 (job 24 of 9 processors: 2 nodes)" '[ $? -eq 0 ] && [ "$(cut -d, -f1,7 "$tmp/cc.csv" | grep -c "^24,2$")" -eq 1 ] && grep -q "\"cores_per_node\": 8," "$tmp/cc.json"'
+printf 'Dimensions=4x4\nNodes=n[0-15]\nAllocator=hilbert-bf\nCoresPerNode=0\n' >"$tmp/cores0.conf"
+"$meshsim" --mesh-conf "$tmp/cores0.conf" "$tmp/cores.swf" >/dev/null 2>"$tmp/err"
+check "mesh.conf CoresPerNode=0 exits 2 naming file, line 4 and the key" '[ $? -eq 2 ] && grep -q "cores0.conf:4:CoresPerNode: bad value \"0\": expected the processors of one node, 1 to 4096" "$tmp/err"'
+
+# --window I/N, --warmup, --cooldown: 30 jobs submitted at 0, 10, ...,
+# 290 (span 290), one node for 5 s but job 13 (submit 120), all 4 nodes
+# of 2x2 for 100 s.  Part 2 of 3 holds submits in [96.67, 193.33), jobs
+# 11..20; a warm-up of 20 s and a cool-down of 10 s leave 120..180
+# measured, jobs 13..19.  Behind job 13, 14..17 start at 220 and 18..20
+# at 225: measured waits 0, 90, 80, 70, 60, 55, 45 (mean 400 / 7).
+awk 'BEGIN { print "; MaxProcs: 4"
+	for (i = 1; i <= 30; i++) { p = i == 13 ? 4 : 1; r = i == 13 ? 100 : 5
+		printf "%d %d -1 %d %d -1 -1 %d %d -1 1 1 1 -1 1 -1 -1 -1\n", i, (i - 1) * 10, r, p, p, r } }' >"$tmp/win.swf"
+"$meshsim" --mesh 2x2 --window 2/3 --warmup 20 --cooldown 10 --summary "$tmp/win.json" --jobs-csv "$tmp/win.csv" "$tmp/win.swf" >"$tmp/out" 2>"$tmp/err"
+check "--window 2/3: jobs 11..20 run, 20 outside the window" '[ $? -eq 0 ] && grep -q "^jobs simulated  *10$" "$tmp/out" && grep -q "^jobs outside window  *20$" "$tmp/out" && [ "$(cut -d, -f1 "$tmp/win.csv" | sed 1d | sort -n | tr "\n" " ")" = "11 12 13 14 15 16 17 18 19 20 " ]'
+check "... --warmup 20 --cooldown 10: jobs 13..19 measured (the measured column, the summary)" '[ "$(awk -F, "NR > 1 && \$NF == 1 { print \$1 }" "$tmp/win.csv" | sort -n | tr "\n" " ")" = "13 14 15 16 17 18 19 " ] && head -1 "$tmp/win.csv" | grep -q ",measured$" && grep -q "^jobs measured  *7 " "$tmp/out" && grep -q "\"measured\": 7," "$tmp/win.json"'
+check "... the means and tails over the measured jobs: mean wait 400 / 7, p50 60, max 90" 'grep -q "^mean wait (s)  *57.14$" "$tmp/out" && grep -q "^wait p50/p95/p99/max (s) 60 / 90 / 90 / 90$" "$tmp/out"'
+check "... the summary: window \"2/3\", warmup 20, cooldown 10, fates total 30" 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert (d[\"window\"], d[\"warmup\"], d[\"cooldown\"], d[\"outside_window\"], d[\"fates\"][\"total\"]) == (\"2/3\", 20, 10, 20, 30), d" "$tmp/win.json"'
+check "meshcheck recomputes the measured means through the measured column" '"${MESHCHECK:-${meshsim%/src/meshsim/meshsim}/contrib/check/meshcheck}" --summary "$tmp/win.json" "$tmp/win.csv" >/dev/null'
+"$meshsim" --mesh 2x2 --window 3/3 "$tmp/win.swf" >"$tmp/out" 2>"$tmp/err"
+check "--window 3/3: the latest job (290) is in the last part (jobs 21..30)" 'grep -q "^jobs simulated  *10$" "$tmp/out"'
+"$meshsim" --mesh 2x2 --warmup 100 "$tmp/win.swf" >"$tmp/out" 2>"$tmp/err"
+check "--warmup without --window trims the whole trace's start: 20 of 30 measured" 'grep -q "^jobs simulated  *30$" "$tmp/out" && grep -q "^jobs measured  *20 " "$tmp/out"'
+"$meshsim" --mesh 2x2 --window 1/3 --warmup 100 "$tmp/win.swf" >"$tmp/out" 2>"$tmp/err"
+check "a warm-up as long as the window: a warning that no job is measured" 'grep -q "no job measured: the warm-up and cool-down cover the whole window" "$tmp/err"'
+"$meshsim" --mesh 2x2 "$tmp/win.swf" >"$tmp/out" 2>"$tmp/err"
+check "without them: no window lines" '! grep -q "window\|measured" "$tmp/out"'
+for bad in 0/3 4/3 3 1/ /3 -1/3 1/-3 1/10001 x/y 1/3x; do
+	"$meshsim" --window "$bad" "$tmp/win.swf" >/dev/null 2>"$tmp/err"
+	check "--window $bad exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--window: invalid value \"$bad\": expected I/N" "$tmp/err"'
+done
+for bad in -1 x inf nan 1e999; do
+	"$meshsim" --warmup "$bad" "$tmp/win.swf" >/dev/null 2>"$tmp/err"
+	check "--warmup $bad exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--warmup: invalid value \"$bad\": expected seconds >= 0" "$tmp/err"'
+done
+"$meshsim" --cooldown -5 "$tmp/win.swf" >/dev/null 2>"$tmp/err"
+check "--cooldown -5 exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--cooldown: invalid value \"-5\"" "$tmp/err"'
 
 # Provenance: the summary names the exact revision, every option
 # (defaults included) and the SHA-256 of every input file.
@@ -314,7 +358,8 @@ want = {"mesh": "4x4", "allocator": "colsnake-bf", "allocator_params": None, "se
         "pf_max_size": 0, "spatial_estimate": "user", "load": 1, "limit_quantum": 0,
         "estimate": "clamp", "size_field": "alloc", "zero_runtime": "keep",
         "runtime_model": "trace", "comm": "none", "comm_share": 0, "io_share": 0,
-        "pfs_bandwidth": 48, "node_bandwidth": 12.5, "io_nodes": [], "io_nodes_compute": False}
+        "pfs_bandwidth": 48, "node_bandwidth": 12.5, "io_nodes": [], "io_nodes_compute": False,
+        "window": None, "warmup": 0, "cooldown": 0}
 bad = {k: (d.get(k, "missing"), v) for k, v in want.items() if d.get(k, "missing") != v}
 assert not bad, bad
 PY'

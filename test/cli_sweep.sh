@@ -214,6 +214,36 @@ a = list(csv.DictReader(open(sys.argv[2])))
 assert len(a) == 1 and a[0]["n"] == "2" and "workload-seed" not in a[0], a
 PY'
 
+# window is a replication key: three windows of one workload per
+# allocator form one group of n = 3; meshtable pairs the tidy rows by
+# window, and meshplot ratio accepts them as replications.
+cat >"$tmp/win.grid" <<GRID
+workload      = mache:jobs=90:interarrival=600:nodes=16
+mesh          = 4x4
+allocator     = hilbert-bf, mc1x1
+workload-seed = 5
+window        = 1/3, 2/3, 3/3
+warmup        = 1800
+GRID
+"$sweep" --no-progress --out "$tmp/win.csv" "$tmp/win.grid" >/dev/null 2>"$tmp/err"
+check "window is a replication key: one group of 3 windows per allocator, the measured jobs a metric" '[ $? -eq 0 ] && python3 - "$tmp/win.csv" "$tmp/win-agg.csv" <<PY
+import csv, statistics, sys
+r = list(csv.DictReader(open(sys.argv[1])))
+assert sorted(x["window"] for x in r) == ["1/3", "1/3", "2/3", "2/3", "3/3", "3/3"], r
+assert all(0 < int(x["measured"]) < int(x["jobs"]) for x in r), [(x["measured"], x["jobs"]) for x in r]
+a = list(csv.DictReader(open(sys.argv[2])))
+assert len(a) == 2 and all(x["n"] == "3" for x in a) and "window" not in a[0], a
+for g in a:
+    v = [float(x["mean_wait"]) for x in r if x["allocator"] == g["allocator"]]
+    assert abs(float(g["mean_wait_mean"]) - statistics.mean(v)) <= 1e-6 * max(1, abs(statistics.mean(v))), (g, v)
+PY'
+"$table" "$tmp/win.csv" --metrics measured --baseline allocator=hilbert-bf >"$tmp/wt.md" 2>"$tmp/err"
+check "meshtable pairs tidy rows by window (n 3, the same measured jobs: +0.0%)" '[ $? -eq 0 ] && grep -q "^| mc1x1 | 3 | .* | +0.0% ± 0.0 |$" "$tmp/wt.md"'
+if command -v gnuplot >/dev/null; then
+	"$plot" ratio "$tmp/win.csv" --x workload-seed --baseline hilbert-bf --y mean_wait --out "$tmp/wr.png" >/dev/null 2>"$tmp/err"
+	check "meshplot ratio takes the windows as replications" '[ $? -eq 0 ] && [ -s "$tmp/wr.png" ]'
+fi
+
 # Rows of another meshsim revision are not resumed from unless asked.
 python3 - "$tmp/ws.csv" "$tmp/wsold.csv" <<PY
 import csv, sys

@@ -125,6 +125,40 @@ static int kept_by_filters(const struct mesh_swf_job *j,
 	return !o->n_partitions;
 }
 
+/* The window of s->opts over the jobs kept (sorted by submit): those of
+ * the part run, its warm-up and cool-down unmeasured.  Part p of n
+ * (0-based) holds the submits x with floor((x - lo) n / span) = p, the
+ * latest job in the last part; measured are those at least warmup after
+ * the part's start and more than cooldown before its end. */
+static void take_window(struct sim *s)
+{
+	const struct mesh_sim_opts *o = s->opts;
+	unsigned n = o->window_parts ? o->window_parts : 1;
+	unsigned p = o->window_parts ? o->window_index - 1 : 0;
+	double lo, span, a, b, x;
+	size_t i, k = 0;
+
+	if (!s->n)
+		return;
+	lo = s->jobs[0].submit;
+	span = s->jobs[s->n - 1].submit - lo;
+	a = lo + span * p / n;
+	b = lo + span * (p + 1) / n;
+	for (i = 0; i < s->n; i++) {
+		x = s->jobs[i].submit;
+		if ((span > 0 ? fmin(n - 1, floor((x - lo) * n / span)) : 0) !=
+		    p) {
+			s->res->summary.outside_window++;
+			continue;
+		}
+		s->jobs[k] = s->jobs[i];
+		s->jobs[k++].measured =
+		    (o->warmup <= 0 || x - a >= o->warmup) &&
+		    (o->cooldown <= 0 || b - x > o->cooldown);
+	}
+	s->n = k;
+}
+
 /* Keep runnable jobs; count the rest by reason. */
 static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 {
@@ -176,6 +210,7 @@ static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 	sum->skipped = sum->skipped_runtime + sum->skipped_size +
 		       sum->skipped_too_large + sum->skipped_submit;
 	qsort(s->jobs, s->n, sizeof(*s->jobs), by_submit);
+	take_window(s);
 	if (s->n)
 		t0 = s->jobs[0].submit;
 	for (i = 0; i < s->n; i++)
@@ -602,7 +637,11 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 	    !(o->net.node_bw > 0) || !(o->net.ion_bw > 0) ||
 	    !(o->net.fs_bw > 0) ||
 	    (o->usable && o->usable->nbits != t->nodes) ||
-	    !(o->limit_quantum >= 0))
+	    !(o->limit_quantum >= 0) ||
+	    (o->window_parts &&
+	     (o->window_index < 1 || o->window_index > o->window_parts)) ||
+	    !(o->warmup >= 0) || !isfinite(o->warmup) || !(o->cooldown >= 0) ||
+	    !isfinite(o->cooldown))
 		return MESH_EINVAL;
 	if (o->sched == MESH_SCHED_CONSERVATIVE_COUNT &&
 	    (mesh_alloc_flags(a) &

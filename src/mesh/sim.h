@@ -137,6 +137,15 @@ struct mesh_sim_opts {
 	unsigned keep_status;
 	const long *partitions;
 	size_t n_partitions;
+	/* A window of the trace, one replication (with window_parts > 0):
+	 * the submit span of the jobs kept so far, cut into window_parts
+	 * equal parts; only the jobs of part window_index (1-based) run.
+	 * Those submitted less than warmup seconds after the part's start,
+	 * or no more than cooldown seconds before its end, run but are not
+	 * measured (mesh_sim_job.measured); warmup and cooldown also trim
+	 * the whole trace without a window.  Trace seconds, before load. */
+	unsigned window_index, window_parts;
+	double warmup, cooldown;
 	/* Estimates rounded up to a multiple of this many seconds (0: not):
 	 * Slurm keeps time limits in whole minutes, so a replay at speed-up
 	 * S sees limits in multiples of 60 * S trace seconds. */
@@ -203,6 +212,8 @@ struct mesh_sim_job {
 	long sys_balance_factor;
 	size_t node_off; /* nodes in result->nodes[node_off .. + size) (with
 			  * keep_nodes) */
+	int measured;    /* 1: counted in the summary's per-job metrics (not
+		       * in a window's warm-up or cool-down) */
 };
 
 /* The percentiles of the summary's tails (sum->wait_tail, bsld_tail). */
@@ -227,6 +238,11 @@ struct mesh_sim_summary {
 	size_t skipped_submit;    /* missing submit time */
 	size_t refused;           /* not placeable even on the empty mesh */
 	size_t filtered;          /* left out by keep_status, partitions */
+	size_t outside_window;    /* kept, but submitted outside the window */
+	/* Jobs the per-job metrics below cover (all but the window's
+	 * warm-up and cool-down); makespan, the utilizations and loss of
+	 * capacity cover every job simulated. */
+	size_t measured;
 	/* EASY: heads that started after the shadow time computed when
 	 * they became head, and the longest such delay (s) */
 	size_t late_heads;

@@ -58,6 +58,8 @@ static void summarise_classes(struct mesh_sim_result *r)
 		const struct mesh_sim_job *j = &r->jobs[i];
 		double w = j->start - j->submit;
 
+		if (!j->measured)
+			continue;
 		c = size_class(j->size);
 		cl[c].jobs++;
 		cl[c].mean_wait += w;
@@ -119,16 +121,20 @@ static void tails(double *v, size_t n, double *tail)
 static int summarise_tails(struct mesh_sim_result *r)
 {
 	double *v = malloc((r->n ? r->n : 1) * sizeof(*v));
-	size_t i;
+	size_t i, m = 0;
 
 	if (!v)
 		return MESH_ENOMEM;
 	for (i = 0; i < r->n; i++)
-		v[i] = r->jobs[i].start - r->jobs[i].submit;
-	tails(v, r->n, r->summary.wait_tail);
-	for (i = 0; i < r->n; i++)
-		v[i] = bounded_slowdown(&r->jobs[i]);
-	tails(v, r->n, r->summary.bsld_tail);
+		if (r->jobs[i].measured)
+			v[m++] = r->jobs[i].start - r->jobs[i].submit;
+	if (m)
+		tails(v, m, r->summary.wait_tail);
+	for (i = 0, m = 0; i < r->n; i++)
+		if (r->jobs[i].measured)
+			v[m++] = bounded_slowdown(&r->jobs[i]);
+	if (m)
+		tails(v, m, r->summary.bsld_tail);
 	free(v);
 	return 0;
 }
@@ -139,7 +145,7 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 	double first = INFINITY, last = 0, work = 0, busy = 0, wait = 0;
 	double bsld = 0;
 	double pair = 0, avg_multi = 0, stretch = 0, io = 0, service = 0;
-	size_t i, multi = 0, boxes = 0;
+	size_t i, multi = 0, boxes = 0, m = 0;
 
 	sum->jobs = r->n;
 	for (i = 0; i < r->n; i++) {
@@ -150,11 +156,14 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 		last = j->end > last ? j->end : last;
 		work += j->trace_run * j->size;
 		busy += j->run * j->size;
+		io += j->io_time;
+		if (!j->measured)
+			continue;
+		m++;
 		wait += w;
 		bsld += bounded_slowdown(j);
 		pair += (double) j->sum_pairwise;
 		stretch += mesh_sim_job_stretch(j);
-		io += j->io_time;
 		service += j->run;
 		if (j->size >= 2) {
 			avg_multi += j->avg_pairwise;
@@ -162,6 +171,7 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 			multi++;
 		}
 	}
+	sum->measured = m;
 	if (!r->n)
 		return;
 	sum->makespan = last - first;
@@ -169,14 +179,16 @@ static void summarise(struct mesh_sim_result *r, uint32_t nodes)
 	    sum->makespan > 0 ? work / (nodes * sum->makespan) : 0;
 	sum->occupied_utilization =
 	    sum->makespan > 0 ? busy / (nodes * sum->makespan) : 0;
-	sum->mean_wait = wait / (double) r->n;
-	sum->mean_bounded_slowdown = bsld / (double) r->n;
-	sum->mean_sum_pairwise = pair / (double) r->n;
+	sum->total_io_time = io;
+	if (!m)
+		return;
+	sum->mean_wait = wait / (double) m;
+	sum->mean_bounded_slowdown = bsld / (double) m;
+	sum->mean_sum_pairwise = pair / (double) m;
 	sum->mean_avg_pairwise_multi = multi ? avg_multi / (double) multi : 0;
 	sum->box_share_multi = multi ? (double) boxes / (double) multi : 0;
-	sum->mean_stretch = stretch / (double) r->n;
-	sum->mean_service_time = service / (double) r->n;
-	sum->total_io_time = io;
+	sum->mean_stretch = stretch / (double) m;
+	sum->mean_service_time = service / (double) m;
 	summarise_classes(r);
 }
 

@@ -41,10 +41,13 @@ static int load_mesh_conf(struct options *o, struct mesh_conf **conf)
 	conf_bw[1] = &(*conf)->net.node_bw;
 	conf_bw[2] = &(*conf)->net.ion_bw;
 	conf_bw[3] = &(*conf)->net.fs_bw;
-	/* the mesh's capacities, where the command line gives none */
+	/* the mesh's capacities and cores, where the command line gives
+	 * none */
 	for (i = 0; i < 4; i++)
 		if (((*conf)->net_set >> i & 1) && !(o->net_set >> i & 1))
 			*bw[i] = *conf_bw[i];
+	if ((*conf)->cores_per_node && !o->cores_set)
+		o->sim.cores_per_node = (*conf)->cores_per_node;
 	return 0;
 }
 
@@ -359,12 +362,14 @@ static int prepare(struct options *o, struct run *r)
 			mesh_diag_format(&d, buf, sizeof(buf)));
 		return EXIT_FAILURE;
 	}
-	warn_trace(o, r->tr);
-	if (o->mesh_conf) {
+	if (o->mesh_conf) { /* before warn_trace(): CoresPerNode= */
 		status = load_mesh_conf(o, &r->conf);
-		if (!status)
-			r->t = r->conf->topo;
-	} else {
+		if (status)
+			return status;
+		r->t = r->conf->topo;
+	}
+	warn_trace(o, r->tr);
+	if (!o->mesh_conf) {
 		status = make_topo(o, r->tr, &r->t);
 		if (!status)
 			status = set_io_nodes(o, r->t);
@@ -456,8 +461,8 @@ static int write_outputs(const struct options *o, struct run *r)
 	int rc = 0;
 
 	if (o->jobs_csv)
-		rc |=
-		    meshsim_write_jobs_csv(r->csv.f, o->jobs_csv, r->t, r->res);
+		rc |= meshsim_write_jobs_csv(r->csv.f, o->jobs_csv, r->t,
+					     r->res, meshsim_windowed(o));
 	if (o->summary_json)
 		rc |= meshsim_write_summary(r->summary.f, o->summary_json, o,
 					    r->t, &r->res->summary);
@@ -522,6 +527,12 @@ static int run(struct options *o)
 		    "submit span): the queue grows without bound, so the "
 		    "means measure the queue, not the placement\n",
 		    o->trace, o->offered_load, o->usable_nodes);
+	if (meshsim_windowed(o) && !r.res->summary.measured)
+		fprintf(stderr,
+			"meshsim: warning: %s: no job measured: the warm-up "
+			"and cool-down cover the whole window, so every mean "
+			"reads 0\n",
+			o->trace);
 	status = write_outputs(o, &r);
 out:
 	/* A run that failed removes its temporary files (none is left if

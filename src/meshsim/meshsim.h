@@ -19,6 +19,7 @@ struct options {
 	int io_nodes_compute;  /* I/O positions may also run jobs */
 	const char *job_attrs; /* sidecar path or NULL */
 	int allocator_set;     /* --allocator or --allocator-params given */
+	int cores_set;         /* --cores-per-node given */
 	const char *jobs_csv;
 	const char *summary_json;
 	const char *trace;
@@ -51,8 +52,12 @@ extern const char *const meshsim_sched_names[];
 void meshsim_print_table(FILE *f, const struct options *o,
 			 const struct mesh_topo *t,
 			 const struct mesh_sim_summary *s);
+/* 1 if --window, --warmup or --cooldown cut the trace (the measured
+ * column, the summary's window lines). */
+int meshsim_windowed(const struct options *o);
+
 int meshsim_write_jobs_csv(FILE *f, const char *path, const struct mesh_topo *t,
-			   const struct mesh_sim_result *r);
+			   const struct mesh_sim_result *r, int measured);
 int meshsim_write_summary(FILE *f, const char *path, const struct options *o,
 			  const struct mesh_topo *t,
 			  const struct mesh_sim_summary *s);

@@ -68,6 +68,12 @@ static void usage(FILE *f)
 	    "  --status LIST         only jobs of these SWF statuses: numbers (-1..5)\n"
 	    "                        or completed (1), failed (0), cancelled (5)\n"
 	    "  --partition LIST      only jobs of these SWF partition numbers\n"
+	    "  --window I/N          one replication of the trace: cut the submit span\n"
+	    "                        of its jobs into N equal parts, run only part I\n"
+	    "  --warmup S, --cooldown S\n"
+	    "                        run, but leave out of the means and tails, the\n"
+	    "                        jobs submitted within S s of the window's start,\n"
+	    "                        end (or the trace's, without --window)\n"
 	    "  --skip-zero-runtime   skip jobs whose runtime is 0 (by default they are\n"
 	    "                        placed and freed at once, as Walker et al. do;\n"
 	    "                        --keep-zero-runtime is accepted for that default)\n"
@@ -190,6 +196,39 @@ static int parse_partitions(const char *arg, struct options *o)
 	return -1;
 }
 
+/* --window I/N: part I (1..N) of N, N up to 10,000. */
+static int parse_window(const char *arg, struct mesh_sim_opts *s)
+{
+	unsigned long i, n;
+	char *end, *slash;
+
+	errno = 0;
+	i = strtoul(arg, &slash, 10);
+	n = *slash == '/' ? strtoul(slash + 1, &end, 10) : 0;
+	if (slash == arg || *slash != '/' || end == slash + 1 || *end ||
+	    errno || arg[0] == '-' || slash[1] == '-' || n < 1 || n > 10000 ||
+	    i < 1 || i > n)
+		return fail_usage("--window", arg,
+				  "expected I/N, part I of N equal parts of "
+				  "the trace's submit span (1 <= I <= N <= "
+				  "10000)");
+	s->window_index = (unsigned) i;
+	s->window_parts = (unsigned) n;
+	return -1;
+}
+
+/* --warmup S, --cooldown S: seconds >= 0. */
+static int parse_trim(const char *name, const char *arg, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(arg, &end);
+	if (end == arg || *end || errno || !(*v >= 0) || isinf(*v))
+		return fail_usage(name, arg, "expected seconds >= 0");
+	return -1;
+}
+
 enum {
 	OPT_MESH = 256,
 	OPT_ALLOC,
@@ -202,6 +241,9 @@ enum {
 	OPT_CORES,
 	OPT_STATUS,
 	OPT_PARTITION,
+	OPT_WINDOW,
+	OPT_WARMUP,
+	OPT_COOLDOWN,
 	OPT_SEED,
 	OPT_CSV,
 	OPT_SUMMARY,
@@ -247,6 +289,9 @@ static const struct option long_opts[] = {
 	{ "cores-per-node", required_argument, NULL, OPT_CORES },
 	{ "status", required_argument, NULL, OPT_STATUS },
 	{ "partition", required_argument, NULL, OPT_PARTITION },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "cooldown", required_argument, NULL, OPT_COOLDOWN },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "keep-zero-runtime", no_argument, NULL, OPT_KEEP0 },
 	{ "skip-zero-runtime", no_argument, NULL, OPT_SKIP0 },
@@ -475,15 +520,24 @@ static int parse_option(int c, struct options *o)
 		errno = 0;
 		o->sim.cores_per_node = (uint32_t) strtoul(optarg, &end, 10);
 		if (!*optarg || *end || errno || optarg[0] == '-' ||
-		    o->sim.cores_per_node < 1 || o->sim.cores_per_node > 4096)
+		    o->sim.cores_per_node < 1 ||
+		    o->sim.cores_per_node > MESH_CONF_MAX_CORES)
 			return fail_usage("--cores-per-node", optarg,
 					  "expected a whole number from 1 to "
 					  "4096");
+		o->cores_set = 1;
 		break;
 	case OPT_STATUS:
 		return parse_status(optarg, &o->sim.keep_status);
 	case OPT_PARTITION:
 		return parse_partitions(optarg, o);
+	case OPT_WINDOW:
+		return parse_window(optarg, &o->sim);
+	case OPT_WARMUP:
+	case OPT_COOLDOWN:
+		return parse_trim(
+		    c == OPT_WARMUP ? "--warmup" : "--cooldown", optarg,
+		    c == OPT_WARMUP ? &o->sim.warmup : &o->sim.cooldown);
 	case OPT_SEED:
 		errno = 0;
 		o->sim.seed = strtoull(optarg, &end, 10);

@@ -29,14 +29,21 @@ static void write_coords(FILE *f, const struct mesh_topo *t,
 	}
 }
 
+int meshsim_windowed(const struct options *o)
+{
+	return o->sim.window_parts || o->sim.warmup > 0 || o->sim.cooldown > 0;
+}
+
 int meshsim_write_jobs_csv(FILE *f, const char *path, const struct mesh_topo *t,
-			   const struct mesh_sim_result *r)
+			   const struct mesh_sim_result *r, int measured)
 {
 	size_t i;
 
-	fprintf(f, "job_id,submit,start,end,wait,run,nodes,sum_pairwise,"
-		   "avg_pairwise,diameter,coords,trace_run,io_time,stretch,"
-		   "sys_balance_factor\n");
+	fprintf(f,
+		"job_id,submit,start,end,wait,run,nodes,sum_pairwise,"
+		"avg_pairwise,diameter,coords,trace_run,io_time,stretch,"
+		"sys_balance_factor%s\n",
+		measured ? ",measured" : "");
 	for (i = 0; i < r->n; i++) {
 		const struct mesh_sim_job *j = &r->jobs[i];
 
@@ -50,6 +57,8 @@ int meshsim_write_jobs_csv(FILE *f, const char *path, const struct mesh_topo *t,
 			mesh_sim_job_stretch(j));
 		if (t->n_io) /* empty: no I/O nodes, no balance factor */
 			fprintf(f, "%ld", j->sys_balance_factor);
+		if (measured)
+			fprintf(f, ",%d", j->measured);
 		fputc('\n', f);
 	}
 	if (fflush(f) || ferror(f)) {
@@ -204,6 +213,13 @@ static void write_summary_run(FILE *f, const struct options *o,
 		o->sim.cores_per_node,
 		o->sim.keep_zero_runtime ? "keep" : "skip");
 	write_filters(f, o);
+	if (o->sim.window_parts)
+		fprintf(f, "  \"window\": \"%u/%u\",\n", o->sim.window_index,
+			o->sim.window_parts);
+	else
+		fprintf(f, "  \"window\": null,\n");
+	fprintf(f, "  \"warmup\": %.17g,\n  \"cooldown\": %.17g,\n",
+		o->sim.warmup, o->sim.cooldown);
 }
 
 /* A capacity in GB/s; "inf" (a string: JSON has no infinity) when
@@ -249,11 +265,15 @@ static void write_summary_fates(FILE *f, const struct options *o,
 		"  \"fates\": {\"simulated\": %zu, \"skipped_runtime\": %zu, "
 		"\"skipped_size\": %zu, \"skipped_too_large\": %zu, "
 		"\"skipped_submit\": %zu, \"refused\": %zu, \"filtered\": %zu, "
-		"\"total\": %zu},\n",
+		"\"outside_window\": %zu, \"total\": %zu},\n",
 		s->jobs, s->skipped_runtime, s->skipped_size,
 		s->skipped_too_large, s->skipped_submit, s->refused,
-		s->filtered, s->jobs + s->skipped + s->refused + s->filtered);
+		s->filtered, s->outside_window,
+		s->jobs + s->skipped + s->refused + s->filtered +
+		    s->outside_window);
 	fprintf(f, "  \"filtered\": %zu,\n", s->filtered);
+	fprintf(f, "  \"outside_window\": %zu,\n  \"measured\": %zu,\n",
+		s->outside_window, s->measured);
 	fprintf(f,
 		"  \"jobs\": %zu,\n  \"skipped\": %zu,\n"
 		"  \"skipped_runtime\": %zu,\n  \"skipped_size\": %zu,\n"
@@ -352,6 +372,14 @@ void meshsim_print_table(FILE *f, const struct options *o,
 		fprintf(
 		    f, "jobs filtered out        %zu (--status, --partition)\n",
 		    s->filtered);
+	if (meshsim_windowed(o)) {
+		fprintf(f, "jobs outside window      %zu\n", s->outside_window);
+		fprintf(
+		    f,
+		    "jobs measured            %zu (the means and tails; not "
+		    "the warm-up or cool-down)\n",
+		    s->measured);
+	}
 	fprintf(f, "makespan (s)             %.0f\n", s->makespan);
 	fprintf(f, "utilization              %.4f\n", s->utilization);
 	if (o->sim.runtime_model != MESH_RUNTIME_TRACE)

@@ -1,5 +1,5 @@
 /* agg.c - the aggregated CSV: points that differ only in their seeds
- * (seed and workload-seed) form one group; per metric, the mean and the
+ * (seed and workload-seed) or their window of the trace form one group; per metric, the mean and the
  * half-width of the 95% confidence interval, t(0.975, n-1) * s / sqrt(n)
  * (Student t, two-sided; empty for n = 1; exactly 0 when the values are
  * all equal, as a deterministic allocator's seeds on one trace give).
@@ -90,10 +90,11 @@ static int read_header(struct table *t, char *line)
 		t->nmetrics += t->metric[i] >= 0;
 		if (!strcmp(f[i], "status") && t->status_col < 0)
 			t->status_col = i;
-		/* the grid keys and flags (before status) but the seeds */
+		/* the grid keys and flags (before status) but the
+		 * replication keys: the seeds and the window */
 		t->is_group[i] =
 		    (t->status_col < 0 && i > 0 && strcmp(f[i], "seed") &&
-		     strcmp(f[i], "workload-seed")) ||
+		     strcmp(f[i], "workload-seed") && strcmp(f[i], "window")) ||
 		    !strcmp(f[i], "version");
 	}
 	return t->status_col < 0 ? -1 : 0;

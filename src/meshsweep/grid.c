@@ -22,7 +22,9 @@ static const char *const known_keys[] = { "trace",          "workload",
 					  "pfs-bandwidth",  "node-bandwidth",
 					  "link-bandwidth", "ion-bandwidth",
 					  "rank-order",     "spatial-estimate",
-					  "pf-max-size",    NULL };
+					  "pf-max-size",    "cores-per-node",
+					  "window",         "warmup",
+					  "cooldown",       NULL };
 
 static int fail(const char *path, long line, const char *key, const char *msg,
 		const char *arg)

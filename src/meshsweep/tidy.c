@@ -36,6 +36,7 @@ const char *const tidy_metrics[] = { "jobs",
 				     "total_io_time",
 				     "avg_balance_factor",
 				     "avg_max_contention",
+				     "measured",
 				     NULL };
 
 void csv_field(FILE *f, const char *s, int last)
