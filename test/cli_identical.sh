@@ -46,7 +46,7 @@ outputs_match() (
 	# recomputes both), cores_per_node, arrival_scale, the
 	# --status/--partition filters and the window
 	[ ! -e new.out ] || sed -i '/^on a box (>=2) /d; /^wait p50\/p95\/p99\/max (s) /d; /^bsld p50\/p95\/p99\/max /d' new.out
-	[ ! -e new.json ] || sed -i '/^  "box_share_multi": /d; /^  "cores_per_node": 1,$/d; /^  "filtered": 0,$/d; /^  "status_filter": null,$/d; /^  "partition_filter": null,$/d; /^  "window": null,$/d; /^  "warmup": 0,$/d; /^  "cooldown": 0,$/d; /^  "outside_window": 0,$/d; /^  "measured": [0-9]*,$/d; s/"refused": \([0-9]*\), "filtered": 0, "outside_window": 0, /"refused": \1, /; /^  "arrival_scale": /d; /^  "\(wait\|bsld\)_\(p50\|p95\|p99\|max\)": /d; s/^\(  "mean_avg_pairwise_multi": .*\),$/\1/' new.json
+	[ ! -e new.json ] || sed -i '/^  "box_share_multi": /d; /^  "cores_per_node": 1,$/d; /^  "filtered": 0,$/d; /^  "status_filter": null,$/d; /^  "partition_filter": null,$/d; /^  "window": null,$/d; /^  "warmup": 0,$/d; /^  "cooldown": 0,$/d; /^  "bootstrap": null,$/d; /^  "bootstrap_seed": 1,$/d; /^  "outside_window": 0,$/d; /^  "measured": [0-9]*,$/d; s/"refused": \([0-9]*\), "filtered": 0, "outside_window": 0, /"refused": \1, /; /^  "arrival_scale": /d; /^  "\(wait\|bsld\)_\(p50\|p95\|p99\|max\)": /d; s/^\(  "mean_avg_pairwise_multi": .*\),$/\1/' new.json
 	for f in out err rc json csv; do
 		cmp -s old.$f new.$f || { [ ! -e old.$f ] && [ ! -e new.$f ]; } ||
 			{ echo "differs: $f" && exit 1; }

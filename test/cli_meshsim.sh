@@ -337,6 +337,34 @@ done
 "$meshsim" --cooldown -5 "$tmp/win.swf" >/dev/null 2>"$tmp/err"
 check "--cooldown -5 exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--cooldown: invalid value \"-5\"" "$tmp/err"'
 
+# --bootstrap week: three weeks of 10 jobs each, every job of week w
+# w + 1 nodes (2x2); a replication lays 3 weeks drawn with replacement end
+# to end, each with its jobs.  --bootstrap job keeps every arrival time
+# and draws each job from all 30.
+awk 'BEGIN { print "; MaxProcs: 4"; id = 0
+	for (w = 0; w < 3; w++) for (i = 0; i < 10; i++) { id++
+		printf "%d %d -1 5 %d -1 -1 %d 5 -1 1 1 1 -1 1 -1 -1 -1\n", id, w * 604800 + i * 3600, w + 1, w + 1 } }' >"$tmp/bw.swf"
+weeks() { awk -F, 'NR > 1 { w = int($2 / 604800); if (w in s && s[w] != $7) bad = 1; s[w] = $7; n[w]++ }
+	END { for (w = 0; w < 3; w++) printf "%s:%s ", s[w], n[w]; if (bad) print "MIXED" }' "$1"; }
+for sd in 1 2 3 4 5 6; do
+	"$meshsim" --mesh 2x2 --bootstrap week --bootstrap-seed $sd --jobs-csv "$tmp/bw$sd.csv" --summary "$tmp/bw$sd.json" "$tmp/bw.swf" >"$tmp/out$sd" 2>/dev/null
+	echo "$(weeks "$tmp/bw$sd.csv")" >>"$tmp/bw.weeks"
+done
+check "--bootstrap week: every replication is 3 whole weeks of 10 jobs, each week one of the trace's" '! grep -q "MIXED\|:[^1]\|:1[^0]" "$tmp/bw.weeks" && [ "$(wc -l <"$tmp/bw.weeks")" -eq 6 ]'
+check "... the seeds draw different weeks, some twice (6 seeds, more than one draw)" '[ "$(sort -u "$tmp/bw.weeks" | wc -l)" -gt 1 ] && grep -Eq "(^| )([123]):10 .*\2:10" "$tmp/bw.weeks"'
+check "... the table and the summary name it" 'grep -q "^bootstrap  *by week, seed 3$" "$tmp/out3" && grep -q "\"bootstrap\": \"week\"," "$tmp/bw3.json" && grep -q "\"bootstrap_seed\": 3," "$tmp/bw3.json"'
+"$meshsim" --mesh 2x2 --bootstrap week --bootstrap-seed 3 --jobs-csv "$tmp/bw3b.csv" "$tmp/bw.swf" >/dev/null 2>&1
+check "... a seed gives the same replication again" 'cmp -s "$tmp/bw3.csv" "$tmp/bw3b.csv"'
+check "... meshcheck accepts a replication (a job drawn twice appears twice)" '"${MESHCHECK:-${meshsim%/src/meshsim/meshsim}/contrib/check/meshcheck}" --summary "$tmp/bw3.json" --trace "$tmp/bw.swf" "$tmp/bw3.csv" >/dev/null'
+"$meshsim" --mesh 2x2 --bootstrap job --bootstrap-seed 7 --jobs-csv "$tmp/bj.csv" "$tmp/bw.swf" >/dev/null 2>&1
+check "--bootstrap job: the 30 arrival times kept, the jobs drawn with repeats" '[ "$(cut -d, -f2 "$tmp/bj.csv" | sed 1d | sort -n | tr "\n" " ")" = "$(awk "!/^;/ { print \$2 }" "$tmp/bw.swf" | sort -n | tr "\n" " ")" ] && [ "$(cut -d, -f1 "$tmp/bj.csv" | sed 1d | sort -u | wc -l)" -lt 30 ]'
+for bad in day 1 ""; do
+	"$meshsim" --bootstrap "$bad" "$tmp/bw.swf" >/dev/null 2>"$tmp/err"
+	check "--bootstrap '$bad' exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--bootstrap: invalid value \"$bad\": expected job or week" "$tmp/err"'
+done
+"$meshsim" --bootstrap-seed -1 "$tmp/bw.swf" >/dev/null 2>"$tmp/err"
+check "--bootstrap-seed -1 exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--bootstrap-seed: invalid value" "$tmp/err"'
+
 # Provenance: the summary names the exact revision, every option
 # (defaults included) and the SHA-256 of every input file.
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -359,7 +387,7 @@ want = {"mesh": "4x4", "allocator": "colsnake-bf", "allocator_params": None, "se
         "estimate": "clamp", "size_field": "alloc", "zero_runtime": "keep",
         "runtime_model": "trace", "comm": "none", "comm_share": 0, "io_share": 0,
         "pfs_bandwidth": 48, "node_bandwidth": 12.5, "io_nodes": [], "io_nodes_compute": False,
-        "window": None, "warmup": 0, "cooldown": 0}
+        "window": None, "warmup": 0, "cooldown": 0, "bootstrap": None, "bootstrap_seed": 1}
 bad = {k: (d.get(k, "missing"), v) for k, v in want.items() if d.get(k, "missing") != v}
 assert not bad, bad
 PY'

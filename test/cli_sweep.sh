@@ -244,6 +244,25 @@ if command -v gnuplot >/dev/null; then
 	check "meshplot ratio takes the windows as replications" '[ $? -eq 0 ] && [ -s "$tmp/wr.png" ]'
 fi
 
+# bootstrap-seed is a replication key too.
+cat >"$tmp/boot.grid" <<GRID
+workload       = mache:jobs=60:interarrival=40000:nodes=16
+mesh           = 4x4
+allocator      = hilbert-bf, mc1x1
+workload-seed  = 5
+bootstrap      = week
+bootstrap-seed = 1, 2, 3
+GRID
+"$sweep" --no-progress --out "$tmp/boot.csv" "$tmp/boot.grid" >/dev/null 2>"$tmp/err"
+check "bootstrap-seed is a replication key: one group of 3 per allocator, the replications differ" '[ $? -eq 0 ] && python3 - "$tmp/boot.csv" "$tmp/boot-agg.csv" <<PY
+import csv, sys
+r = list(csv.DictReader(open(sys.argv[1])))
+assert len(r) == 6 and len({x["run_trace_sha256"] for x in r}) == 1, r
+assert len({x["mean_wait"] + "/" + x["jobs"] for x in r if x["allocator"] == "mc1x1"}) > 1, r
+a = list(csv.DictReader(open(sys.argv[2])))
+assert len(a) == 2 and all(x["n"] == "3" for x in a) and "bootstrap-seed" not in a[0], a
+PY'
+
 # Rows of another meshsim revision are not resumed from unless asked.
 python3 - "$tmp/ws.csv" "$tmp/wsold.csv" <<PY
 import csv, sys

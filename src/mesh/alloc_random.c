@@ -12,6 +12,7 @@
 
 #include "alloc_internal.h"
 #include "error.h"
+#include "rng.h"
 
 static int random_create(struct mesh_allocator *a, const char *params,
 			 struct mesh_diag *d)
@@ -29,26 +30,6 @@ static void random_destroy(struct mesh_allocator *a)
 	free(a->priv);
 }
 
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n) without modulo bias. */
-static uint32_t below(uint64_t *s, uint32_t n)
-{
-	uint64_t limit = UINT64_MAX - UINT64_MAX % n, r;
-
-	do
-		r = splitmix64(s);
-	while (r >= limit);
-	return (uint32_t) (r % n);
-}
-
 static int random_place(struct mesh_allocator *a, const struct mesh_view *v,
 			const struct mesh_request *req, uint32_t *out)
 {
@@ -61,7 +42,7 @@ static int random_place(struct mesh_allocator *a, const struct mesh_view *v,
 	if (m < req->nodes)
 		return MESH_ENOSPC;
 	for (i = 0; i < req->nodes; i++) {
-		j = i + below(&state, m - i);
+		j = i + (uint32_t) mesh__below(&state, m - i);
 		tmp = pool[i];
 		pool[i] = pool[j];
 		pool[j] = tmp;

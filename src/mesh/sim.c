@@ -26,6 +26,7 @@
 #include "error.h"
 #include "ioload.h"
 #include "metrics.h"
+#include "rng.h"
 #include "sim_internal.h"
 
 void mesh_sim_opts_init(struct mesh_sim_opts *o)
@@ -38,6 +39,7 @@ void mesh_sim_opts_init(struct mesh_sim_opts *o)
 	o->load = 1.0;
 	o->keep_zero_runtime = 1;
 	o->keep_nodes = 1;
+	o->bootstrap_seed = 1;
 	mesh_net_params_init(&o->net);
 }
 
@@ -159,6 +161,76 @@ static void take_window(struct sim *s)
 	s->n = k;
 }
 
+#define WEEK_SECONDS 604800.0
+
+/* Bootstrap (s->opts->bootstrap) of the jobs kept, sorted by submit;
+ * they stay sorted.  0 or MESH_ENOMEM. */
+static int resample(struct sim *s)
+{
+	const struct mesh_sim_opts *o = s->opts;
+	uint64_t seed = o->bootstrap_seed, w, k, n_weeks, b;
+	struct mesh_sim_job *out;
+	size_t *first, i, n = 0, cap;
+	double lo;
+
+	if (o->bootstrap == MESH_BOOTSTRAP_NONE || !s->n)
+		return 0;
+	if (o->bootstrap == MESH_BOOTSTRAP_JOB) {
+		out = malloc(s->n * sizeof(*out));
+		if (!out)
+			return MESH_ENOMEM;
+		for (i = 0; i < s->n; i++) {
+			out[i] = s->jobs[mesh__below(&seed, s->n)];
+			out[i].submit = s->jobs[i].submit;
+		}
+		free(s->jobs);
+		s->jobs = out;
+		return 0;
+	}
+	lo = s->jobs[0].submit;
+	n_weeks =
+	    (uint64_t) floor((s->jobs[s->n - 1].submit - lo) / WEEK_SECONDS) +
+	    1;
+	first = calloc(n_weeks + 1, sizeof(*first));
+	if (!first)
+		return MESH_ENOMEM;
+	for (i = 0, w = 0; w <= n_weeks; w++) { /* first job of week w */
+		while (i < s->n && s->jobs[i].submit - lo < w * WEEK_SECONDS)
+			i++;
+		first[w] = i;
+	}
+	first[n_weeks] = s->n;
+	cap = s->n;
+	out = malloc(cap * sizeof(*out));
+	for (k = 0; out && k < n_weeks; k++) {
+		b = mesh__below(&seed, n_weeks);
+		if (n + (first[b + 1] - first[b]) > cap) {
+			struct mesh_sim_job *more;
+
+			cap = 2 * cap + (first[b + 1] - first[b]);
+			more = realloc(out, cap * sizeof(*out));
+			if (!more) {
+				free(out);
+				out = NULL;
+				break;
+			}
+			out = more;
+		}
+		for (i = first[b]; i < first[b + 1]; i++) {
+			out[n] = s->jobs[i];
+			out[n++].submit +=
+			    ((double) k - (double) b) * WEEK_SECONDS;
+		}
+	}
+	free(first);
+	if (!out)
+		return MESH_ENOMEM;
+	free(s->jobs);
+	s->jobs = out;
+	s->n = n;
+	return 0;
+}
+
 /* Keep runnable jobs; count the rest by reason. */
 static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 {
@@ -210,6 +282,8 @@ static int accept_jobs(struct sim *s, const struct mesh_swf_trace *tr)
 	sum->skipped = sum->skipped_runtime + sum->skipped_size +
 		       sum->skipped_too_large + sum->skipped_submit;
 	qsort(s->jobs, s->n, sizeof(*s->jobs), by_submit);
+	if (resample(s))
+		return MESH_ENOMEM;
 	take_window(s);
 	if (s->n)
 		t0 = s->jobs[0].submit;
@@ -641,7 +715,7 @@ int mesh_sim_run(const struct mesh_topo *t, struct mesh_allocator *a,
 	    (o->window_parts &&
 	     (o->window_index < 1 || o->window_index > o->window_parts)) ||
 	    !(o->warmup >= 0) || !isfinite(o->warmup) || !(o->cooldown >= 0) ||
-	    !isfinite(o->cooldown))
+	    !isfinite(o->cooldown) || o->bootstrap > MESH_BOOTSTRAP_WEEK)
 		return MESH_EINVAL;
 	if (o->sched == MESH_SCHED_CONSERVATIVE_COUNT &&
 	    (mesh_alloc_flags(a) &

@@ -94,6 +94,16 @@ enum mesh_rank_order {
 	MESH_RANKS_ALLOCATOR, /* the order the allocator returned the nodes */
 };
 
+/* Resampling of the trace's jobs, one bootstrap replication per seed. */
+enum mesh_bootstrap {
+	MESH_BOOTSTRAP_NONE,
+	/* every arrival time kept, each its job drawn from all the jobs */
+	MESH_BOOTSTRAP_JOB,
+	/* weeks drawn with replacement, laid end to end (each with its
+	 * jobs, arrivals and runtimes): as many as the trace spans */
+	MESH_BOOTSTRAP_WEEK
+};
+
 enum mesh_size_field {
 	MESH_SIZE_ALLOC, /* allocated processors, else requested */
 	MESH_SIZE_REQ,   /* requested processors, else allocated */
@@ -146,6 +156,11 @@ struct mesh_sim_opts {
 	 * the whole trace without a window.  Trace seconds, before load. */
 	unsigned window_index, window_parts;
 	double warmup, cooldown;
+	/* Resampling of the jobs kept (before the window), from
+	 * bootstrap_seed: a drawn job keeps its id, so a job drawn twice
+	 * appears twice. */
+	enum mesh_bootstrap bootstrap;
+	uint64_t bootstrap_seed;
 	/* Estimates rounded up to a multiple of this many seconds (0: not):
 	 * Slurm keeps time limits in whole minutes, so a replay at speed-up
 	 * S sees limits in multiples of 60 * S trace seconds. */

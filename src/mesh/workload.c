@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "rng.h"
 
 static const char *const names[] = { "mache", "ozden", "bluegene", "pods" };
 #define N_WORKLOADS (sizeof(names) / sizeof(names[0]))
@@ -23,19 +24,11 @@ static const double bg_share[] = { 0.45, 0.20, 0.15, 0.10, 0.06, 0.03, 0.01 };
 #define MACHE_SECONDS_PER_NODE 60.0
 #define BG_QUANTUM 900.0 /* requests rounded up to 15 minutes */
 
-static uint64_t next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 /* Uniform in (0, 1). */
 static double unif(uint64_t *s)
 {
-	return ((double) (next(s) >> 11) + 0.5) / 9007199254740992.0;
+	return ((double) (mesh__splitmix64(s) >> 11) + 0.5) /
+	       9007199254740992.0;
 }
 
 static double expo(uint64_t *s, double mean)
@@ -45,7 +38,7 @@ static double expo(uint64_t *s, double mean)
 
 static long uniform_int(uint64_t *s, long lo, long hi)
 {
-	return lo + (long) (next(s) % (uint64_t) (hi - lo + 1));
+	return lo + (long) (mesh__splitmix64(s) % (uint64_t) (hi - lo + 1));
 }
 
 static double normal(uint64_t *s)
@@ -166,7 +159,7 @@ static void gen_bluegene(const struct mesh_workload_opts *o, uint64_t *s,
 	j->size = cap(o, 1L << c);
 	j->run = fmin(1800 * exp(1.2 * normal(s)), 43200) * o->runtime_scale;
 	j->run = floor(j->run) + 1;
-	j->user = (long) (next(s) % BG_USERS);
+	j->user = (long) (mesh__splitmix64(s) % BG_USERS);
 	req = j->run * user_factor[j->user] * (0.9 + 0.2 * unif(s));
 	j->req_time = fmax(BG_QUANTUM, ceil(req / BG_QUANTUM) * BG_QUANTUM);
 	if (j->req_time < j->run)
@@ -180,7 +173,7 @@ static void gen_bluegene(const struct mesh_workload_opts *o, uint64_t *s,
 static void gen_pods(const struct mesh_workload_opts *o, uint64_t *s,
 		     struct mesh_gen_job *j)
 {
-	j->size = cap(o, (long) o->sizes[next(s) % o->n_sizes]);
+	j->size = cap(o, (long) o->sizes[mesh__splitmix64(s) % o->n_sizes]);
 	j->run = floor(60 * exp(log(60.0) * unif(s)) * o->runtime_scale) + 1;
 	j->req_time = ceil(j->run * (1 + unif(s)) / 60) * 60;
 	j->comm = MESH_COMM_ALL_TO_ALL;
@@ -348,8 +341,9 @@ int mesh_attrgen(const struct mesh_attrgen_opts *o, const long *ids, size_t n,
 		memset(j, 0, sizeof(*j));
 		j->id = ids[i];
 		j->io_intensity = io;
-		j->comm =
-		    o->comm == MESH_COMM_UNKNOWN ? mix[next(&s) % 5] : o->comm;
+		j->comm = o->comm == MESH_COMM_UNKNOWN
+			      ? mix[mesh__splitmix64(&s) % 5]
+			      : o->comm;
 		j->comm_share =
 		    j->comm == MESH_COMM_NONE
 			? 0

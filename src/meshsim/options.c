@@ -67,9 +67,15 @@ static void usage(FILE *f)
 	    "                        ceil(MaxProcs / C) nodes (default 1)\n"
 	    "  --status LIST         only jobs of these SWF statuses: numbers (-1..5)\n"
 	    "                        or completed (1), failed (0), cancelled (5)\n"
-	    "  --partition LIST      only jobs of these SWF partition numbers\n"
+	    "  --partition LIST      only jobs of these SWF partition numbers\n");
+	fprintf(
+	    f,
 	    "  --window I/N          one replication of the trace: cut the submit span\n"
 	    "                        of its jobs into N equal parts, run only part I\n"
+	    "  --bootstrap job|week  one bootstrap replication of the trace: each\n"
+	    "                        arrival given a job drawn from all of them (job),\n"
+	    "                        or weeks drawn with replacement, end to end (week)\n"
+	    "  --bootstrap-seed N    the draw's seed (default 1)\n"
 	    "  --warmup S, --cooldown S\n"
 	    "                        run, but leave out of the means and tails, the\n"
 	    "                        jobs submitted within S s of the window's start,\n"
@@ -242,6 +248,8 @@ enum {
 	OPT_STATUS,
 	OPT_PARTITION,
 	OPT_WINDOW,
+	OPT_BOOTSTRAP,
+	OPT_BOOTSEED,
 	OPT_WARMUP,
 	OPT_COOLDOWN,
 	OPT_SEED,
@@ -290,6 +298,8 @@ static const struct option long_opts[] = {
 	{ "status", required_argument, NULL, OPT_STATUS },
 	{ "partition", required_argument, NULL, OPT_PARTITION },
 	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "bootstrap", required_argument, NULL, OPT_BOOTSTRAP },
+	{ "bootstrap-seed", required_argument, NULL, OPT_BOOTSEED },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "cooldown", required_argument, NULL, OPT_COOLDOWN },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -533,6 +543,22 @@ static int parse_option(int c, struct options *o)
 		return parse_partitions(optarg, o);
 	case OPT_WINDOW:
 		return parse_window(optarg, &o->sim);
+	case OPT_BOOTSTRAP:
+		if (!strcmp(optarg, "job"))
+			o->sim.bootstrap = MESH_BOOTSTRAP_JOB;
+		else if (!strcmp(optarg, "week"))
+			o->sim.bootstrap = MESH_BOOTSTRAP_WEEK;
+		else
+			return fail_usage("--bootstrap", optarg,
+					  "expected job or week");
+		break;
+	case OPT_BOOTSEED:
+		errno = 0;
+		o->sim.bootstrap_seed = strtoull(optarg, &end, 10);
+		if (!*optarg || *end || errno || optarg[0] == '-')
+			return fail_usage("--bootstrap-seed", optarg,
+					  "expected a non-negative integer");
+		break;
 	case OPT_WARMUP:
 	case OPT_COOLDOWN:
 		return parse_trim(

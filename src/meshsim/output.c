@@ -220,6 +220,14 @@ static void write_summary_run(FILE *f, const struct options *o,
 		fprintf(f, "  \"window\": null,\n");
 	fprintf(f, "  \"warmup\": %.17g,\n  \"cooldown\": %.17g,\n",
 		o->sim.warmup, o->sim.cooldown);
+	if (o->sim.bootstrap)
+		fprintf(f, "  \"bootstrap\": \"%s\",\n",
+			o->sim.bootstrap == MESH_BOOTSTRAP_JOB ? "job"
+							       : "week");
+	else
+		fprintf(f, "  \"bootstrap\": null,\n");
+	fprintf(f, "  \"bootstrap_seed\": %llu,\n",
+		(unsigned long long) o->sim.bootstrap_seed);
 }
 
 /* A capacity in GB/s; "inf" (a string: JSON has no infinity) when
@@ -372,6 +380,10 @@ void meshsim_print_table(FILE *f, const struct options *o,
 		fprintf(
 		    f, "jobs filtered out        %zu (--status, --partition)\n",
 		    s->filtered);
+	if (o->sim.bootstrap)
+		fprintf(f, "bootstrap                by %s, seed %llu\n",
+			o->sim.bootstrap == MESH_BOOTSTRAP_JOB ? "job" : "week",
+			(unsigned long long) o->sim.bootstrap_seed);
 	if (meshsim_windowed(o)) {
 		fprintf(f, "jobs outside window      %zu\n", s->outside_window);
 		fprintf(

@@ -1,6 +1,7 @@
 /* agg.c - the aggregated CSV: points that differ only in their seeds
- * (seed and workload-seed) or their window of the trace form one group; per metric, the mean and the
- * half-width of the 95% confidence interval, t(0.975, n-1) * s / sqrt(n)
+ * (seed, workload-seed, bootstrap-seed) or their window of the trace
+ * form one group; per metric, the mean and the half-width of the 95%
+ * confidence interval, t(0.975, n-1) * s / sqrt(n)
  * (Student t, two-sided; empty for n = 1; exactly 0 when the values are
  * all equal, as a deterministic allocator's seeds on one trace give).
  * The variance is Welford's, so equal values leave no rounding residue.  The grouping columns are the
@@ -71,6 +72,20 @@ static int metric_index(const char *name)
 	return -1;
 }
 
+/* The grid keys whose values replicate a point (averaged over, not
+ * grouped by): the seeds and the window of the trace. */
+static int replication_key(const char *name)
+{
+	static const char *const keys[] = { "seed", "workload-seed",
+					    "bootstrap-seed", "window" };
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(name, keys[i]))
+			return 1;
+	return 0;
+}
+
 static int read_header(struct table *t, char *line)
 {
 	char *f[MAX_COLS];
@@ -91,10 +106,9 @@ static int read_header(struct table *t, char *line)
 		if (!strcmp(f[i], "status") && t->status_col < 0)
 			t->status_col = i;
 		/* the grid keys and flags (before status) but the
-		 * replication keys: the seeds and the window */
+		 * replication keys */
 		t->is_group[i] =
-		    (t->status_col < 0 && i > 0 && strcmp(f[i], "seed") &&
-		     strcmp(f[i], "workload-seed") && strcmp(f[i], "window")) ||
+		    (t->status_col < 0 && i > 0 && !replication_key(f[i])) ||
 		    !strcmp(f[i], "version");
 	}
 	return t->status_col < 0 ? -1 : 0;

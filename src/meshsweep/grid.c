@@ -24,7 +24,8 @@ static const char *const known_keys[] = { "trace",          "workload",
 					  "rank-order",     "spatial-estimate",
 					  "pf-max-size",    "cores-per-node",
 					  "window",         "warmup",
-					  "cooldown",       NULL };
+					  "cooldown",       "bootstrap",
+					  "bootstrap-seed", NULL };
 
 static int fail(const char *path, long line, const char *key, const char *msg,
 		const char *arg)
