@@ -223,6 +223,18 @@ static int parse_window(const char *arg, struct mesh_sim_opts *s)
 	return -1;
 }
 
+/* --seed N, --bootstrap-seed N: a non-negative integer. */
+static int parse_seed(const char *name, const char *arg, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(arg, &end, 10);
+	if (!*arg || *end || errno || arg[0] == '-')
+		return fail_usage(name, arg, "expected a non-negative integer");
+	return -1;
+}
+
 /* --warmup S, --cooldown S: seconds >= 0. */
 static int parse_trim(const char *name, const char *arg, double *v)
 {
@@ -553,24 +565,15 @@ static int parse_option(int c, struct options *o)
 					  "expected job or week");
 		break;
 	case OPT_BOOTSEED:
-		errno = 0;
-		o->sim.bootstrap_seed = strtoull(optarg, &end, 10);
-		if (!*optarg || *end || errno || optarg[0] == '-')
-			return fail_usage("--bootstrap-seed", optarg,
-					  "expected a non-negative integer");
-		break;
+		return parse_seed("--bootstrap-seed", optarg,
+				  &o->sim.bootstrap_seed);
 	case OPT_WARMUP:
 	case OPT_COOLDOWN:
 		return parse_trim(
 		    c == OPT_WARMUP ? "--warmup" : "--cooldown", optarg,
 		    c == OPT_WARMUP ? &o->sim.warmup : &o->sim.cooldown);
 	case OPT_SEED:
-		errno = 0;
-		o->sim.seed = strtoull(optarg, &end, 10);
-		if (!*optarg || *end || errno || optarg[0] == '-')
-			return fail_usage("--seed", optarg,
-					  "expected a non-negative integer");
-		break;
+		return parse_seed("--seed", optarg, &o->sim.seed);
 	case OPT_RUNTIME:
 	case OPT_COMM:
 	case OPT_COMMSHARE:
