@@ -362,8 +362,12 @@ for bad in day 1 ""; do
 	"$meshsim" --bootstrap "$bad" "$tmp/bw.swf" >/dev/null 2>"$tmp/err"
 	check "--bootstrap '$bad' exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--bootstrap: invalid value \"$bad\": expected job or week" "$tmp/err"'
 done
-"$meshsim" --bootstrap-seed -1 "$tmp/bw.swf" >/dev/null 2>"$tmp/err"
-check "--bootstrap-seed -1 exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "--bootstrap-seed: invalid value" "$tmp/err"'
+for o in --seed --bootstrap-seed; do
+	for bad in -1 x 1x 99999999999999999999; do
+		"$meshsim" $o "$bad" "$tmp/bw.swf" >/dev/null 2>"$tmp/err"
+		check "$o $bad exits 2 naming it" '[ $? -eq 2 ] && grep -q -- "$o: invalid value \"$bad\": expected a non-negative integer" "$tmp/err"'
+	done
+done
 
 # Provenance: the summary names the exact revision, every option
 # (defaults included) and the SHA-256 of every input file.
