@@ -432,6 +432,94 @@ START_TEST(test_alloc_box_first_slack)
 }
 END_TEST
 
+/* align=1: on 8x1 with node 0 busy, contig-bf's 2-node box with the most
+ * contact is n[1-2] (the busy node; n[6-7] ties at the mesh end and has
+ * the higher base), the aligned one with the most contact n[6-7].  On
+ * random maps of a torus align=1 finds a box exactly when contig-bf
+ * does: k free nodes, each once, whose enclosing box holds k. */
+START_TEST(test_alloc_contig_align)
+{
+	static const struct {
+		const char *name, *params;
+		uint32_t first;
+	} cases[] = { { "contig-bf", NULL, 1 },
+		      { "contig-bf", "align=1", 6 },
+		      { "sl:contig-bf", "align=1", 6 },
+		      { "box-first", NULL, 1 },
+		      { "box-first", "align=1", 6 } };
+	static const struct {
+		const char *name, *params;
+	} bad[] = { { "contig-ff", "align=1" },
+		    { "contig-bf", "align=2" },
+		    { "contig-bf", "align=x" },
+		    { "box-first", "box=contig-ff,align=1" },
+		    { "box-first", "box=sl:contig-ff,align=1" } };
+	struct mesh_topo *t = tu_topo("8x1"), *tt = tu_topo("4tx4tx4t");
+	struct mesh_bitmap *fm = tu_all_free(t), *tf = tu_all_free(tt);
+	struct mesh_view v = { t, fm, NULL, 0 }, tv = { tt, tf, NULL, 0 };
+	struct mesh_allocator *a, *plain = NULL, *al = NULL;
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t out[64], ref[64], i, k;
+	uint64_t seed = 5601, free_bits[2];
+	struct mesh_metrics m;
+	int rc, w, found = 0;
+
+	mesh_bitmap_clear(fm, 0);
+	memset(&req, 0, sizeof(req));
+	req.nodes = 2;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		a = NULL;
+		ck_assert_int_eq(mesh_alloc_create(t, cases[i].name,
+						   cases[i].params, &a, &d),
+				 0);
+		ck_assert_int_eq(mesh_alloc_place(a, &v, &req, out), 0);
+		qsort(out, 2, sizeof(*out), tu_cmp_u32);
+		ck_assert_uint_eq(out[0], cases[i].first);
+		ck_assert_uint_eq(out[1], cases[i].first + 1);
+		mesh_alloc_destroy(a);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		a = NULL;
+		ck_assert_int_eq(mesh_alloc_create(t, bad[i].name,
+						   bad[i].params, &a, &d),
+				 MESH_EINVAL);
+		ck_assert_ptr_null(a);
+	}
+	ck_assert_int_eq(mesh_alloc_create(tt, "contig-bf", NULL, &plain, &d),
+			 0);
+	ck_assert_int_eq(mesh_alloc_create(tt, "contig-bf", "align=1", &al,
+					   &d),
+			 0);
+	for (w = 0; w < 300; w++) {
+		tu_random_map(tf, &seed, 20 + w % 50);
+		req.nodes = k = 1 + (uint32_t) (tu_rand(&seed) % 16);
+		rc = mesh_alloc_place(plain, &tv, &req, ref);
+		ck_assert(rc == 0 || rc == MESH_ENOSPC);
+		ck_assert_int_eq(mesh_alloc_place(al, &tv, &req, out), rc);
+		if (rc)
+			continue;
+		found++;
+		free_bits[0] = free_bits[1] = 0;
+		for (i = 0; i < k; i++) {
+			ck_assert(mesh_bitmap_test(tf, out[i]));
+			ck_assert(!(free_bits[out[i] / 64] >> (out[i] % 64) & 1));
+			free_bits[out[i] / 64] |= (uint64_t) 1 << (out[i] % 64);
+		}
+		ck_assert_int_eq(mesh_metrics_compute(tt, out, k, &m), 0);
+		ck_assert_uint_eq((uint32_t) (m.bbox[0] * m.bbox[1] * m.bbox[2]),
+				  k);
+	}
+	ck_assert_int_gt(found, 100);
+	mesh_alloc_destroy(plain);
+	mesh_alloc_destroy(al);
+	mesh_bitmap_destroy(fm);
+	mesh_bitmap_destroy(tf);
+	mesh_topo_destroy(t);
+	mesh_topo_destroy(tt);
+}
+END_TEST
+
 /* Per-job policy (auto): an I/O-heavy job is placed as plas places it,
  * a compute job as mc1x1 does, and on a mesh with I/O nodes the two
  * placements differ. */
@@ -643,6 +731,7 @@ int main(void)
 	tcase_add_test(tc, test_alloc_create_contiguous);
 	tcase_add_test(tc, test_alloc_box_first);
 	tcase_add_test(tc, test_alloc_box_first_slack);
+	tcase_add_test(tc, test_alloc_contig_align);
 	tcase_add_test(tc, test_alloc_required_nodes);
 	tcase_add_test(tc, test_alloc_auto_policy);
 	tcase_add_test(tc, test_alloc_auto_comm);

@@ -13,10 +13,18 @@ capacity, then the ratios the issue asks for.  Stream A is run again
 under the contention model (the pods' sidecar: all-to-all, half of the
 runtime communication), where a job's links shared with others stretch
 its runtime.  Last, the parameters: slack= on four machines (2,000-job
-pods streams, seeds 1-3), and box= and else= on stream A.
+pods streams, seeds 1-3) and align=1 (aligned boxes first), and box=
+and else= on stream A.
 Deterministic: no timings.
 
+With --machines TRACES_DIR instead: which compact allocator for a job
+without hints, on meshes and tori - mc1x1, box-first and box-first with
+else=mc1x1 - over the pods streams and the NASA iPSC/860 and HPC2N
+excerpt traces of TRACES_DIR (EASY, trace runtimes; HPC2N's two
+processors per node), the mean pairwise distance of multi-node jobs.
+
 Usage: contrib/bench/box-first.py [BUILD_DIR]
+       contrib/bench/box-first.py --machines TRACES_DIR [BUILD_DIR]
 (meshsim and meshsim-gen from BUILD_DIR, else from PATH)
 """
 import json
@@ -32,8 +40,10 @@ SEEDS = (1, 2, 3)
 STREAMS = (("A", "1,2,4,8,16,32", 170, "trace"),
            ("B", "3,5,6,12", 100, "trace"),
            ("A", "1,2,4,8,16,32", 170, "contention"))
-ALLOCATORS = ("box-first", "contig-ff", "contig-bf", "mc1x1", "hilbert-bf",
-              "snake-bf", "rowmajor-ff", "mm-inc")
+# NAME or NAME:PARAMS (--allocator-params)
+ALLOCATORS = ("box-first", "box-first:align=1", "contig-ff", "contig-bf",
+              "contig-bf:align=1", "mc1x1", "hilbert-bf", "snake-bf",
+              "rowmajor-ff", "mm-inc")
 FIGURES = (("box_share_multi", "on a box", "{:.3f}"),
            ("mean_avg_pairwise_multi", "distance", "{:.3f}"),
            ("mean_wait", "wait (s)", "{:.0f}"),
@@ -57,6 +67,9 @@ def run(build, tmp, stream, sizes, interarrival, seed, alloc, model):
     summ = os.path.join(tmp, "s.json")
     extra = ([] if model == "trace" else
              ["--runtime-model", model, "--job-attrs", attrs])
+    alloc, _, params = alloc.partition(":")
+    if params:
+        extra += ["--allocator-params", params]
     subprocess.run([tool(build, "meshsim/meshsim"),
                     "--mesh", MESH, "--allocator", alloc,
                     "--summary", summ] + extra + [swf],
@@ -73,6 +86,9 @@ def cell(values, fmt):
 
 def main():
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if len(sys.argv) > 2 and sys.argv[1] == "--machines":
+        machines(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+        return
     build = sys.argv[1] if len(sys.argv) > 1 else None
     med = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -82,13 +98,13 @@ def main():
                   f"{MESH}, EASY, {model} runtimes")
             figures = FIGURES + ((("mean_stretch", "stretch", "{:.4f}"),)
                                  if model != "trace" else ())
-            print(f"  {'allocator':<12} {'jobs':>5}" + "".join(
+            print(f"  {'allocator':<18} {'jobs':>5}" + "".join(
                 f" {label:>15}" for _, label, _ in figures))
             for alloc in ALLOCATORS:
                 runs = [run(build, tmp, stream, sizes, ia, s, alloc, model)
                         for s in SEEDS]
                 jobs = statistics.median(r["jobs"] for r in runs)
-                row = f"  {alloc:<12} {jobs:>5.0f}"
+                row = f"  {alloc:<18} {jobs:>5.0f}"
                 for key, _, fmt in figures:
                     vals = [r[key] for r in runs]
                     med[stream + model, alloc, key] = statistics.median(vals)
@@ -141,7 +157,7 @@ def mean_distance(build, tmp, mesh, nodes, sizes, ia, alloc, params):
 def parameters(build):
     print("parameters: mean distance of multi-node jobs, mean over seeds "
           "1-3 of 2,000-job pods streams, EASY")
-    cols = ("slack=0", "slack=10", "slack=25", "slack=1000")
+    cols = ("slack=0", "slack=10", "slack=25", "slack=1000", "align=1")
     print(f"  {'mesh':<9} {'sizes':<21}" + "".join(f" {c:>10}" for c in
           cols + ("mm-inc", "mc1x1")))
     with tempfile.TemporaryDirectory() as tmp:
@@ -158,6 +174,59 @@ def parameters(build):
                   "box=contig-ff", "box=sl:contig-bf"):
             row += f" {p} {mean_distance(build, tmp, mesh, nodes, sizes, ia, 'box-first', p):.4f};"
         print(row.rstrip(";"))
+
+
+# (mesh, trace file or pods (nodes, sizes, interarrival), cores per node)
+MACHINES = (("4x4x4", (64, "1,2,4,8,16,32", 170), 1),
+            ("8x8", (64, "1,2,4,8,16,32", 170), 1),
+            ("16x22", (352, "1,2,3,5,6,7,12,20,24", 60), 1),
+            ("16x8", "NASA-iPSC-1993-3.1-cln.swf", 1),
+            ("8x8x2", "NASA-iPSC-1993-3.1-cln.swf", 1),
+            ("12x10", "HPC2N-excerpt-3171.swf", 2),
+            ("5x4x6", "HPC2N-excerpt-3171.swf", 2),
+            ("4tx4tx4t", (64, "1,2,4,8,16,32", 170), 1),
+            ("8tx8t", (64, "1,2,4,8,16,32", 170), 1),
+            ("16tx8t", "NASA-iPSC-1993-3.1-cln.swf", 1),
+            ("8tx8tx2t", "NASA-iPSC-1993-3.1-cln.swf", 1),
+            ("12tx10t", "HPC2N-excerpt-3171.swf", 2),
+            ("5tx4tx6t", "HPC2N-excerpt-3171.swf", 2))
+COMPACT = (("mc1x1", None), ("box-first", None), ("box-first", "else=mc1x1"))
+
+
+def trace_distance(build, mesh, swf, cpn, alloc, params):
+    with tempfile.TemporaryDirectory() as tmp:
+        summ = os.path.join(tmp, "s.json")
+        subprocess.run([tool(build, "meshsim/meshsim"), "--mesh", mesh,
+                        "--cores-per-node", str(cpn), "--allocator", alloc,
+                        "--summary", summ] +
+                       (["--allocator-params", params] if params else []) +
+                       [swf], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        with open(summ) as f:
+            return json.load(f)["mean_avg_pairwise_multi"]
+
+
+def machines(traces, build):
+    print("a job without hints: mean distance of multi-node jobs, EASY, "
+          "trace runtimes (pods: mean over seeds 1-3 of 2,000 jobs)")
+    print(f"  {'mesh':<9} {'workload':<26}" + "".join(
+        f" {a + (' ' + p if p else ''):>20}" for a, p in COMPACT) +
+        f" {'best / mc1x1':>13}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for mesh, work, cpn in MACHINES:
+            if isinstance(work, tuple):
+                nodes, sizes, ia = work
+                label = "pods " + sizes
+                vals = [mean_distance(build, tmp, mesh, nodes, sizes, ia, a, p)
+                        for a, p in COMPACT]
+            else:
+                label = work.split("-")[0] + (f", {cpn} per node" if cpn > 1 else "")
+                swf = os.path.join(traces, work)
+                vals = [trace_distance(build, mesh, swf, cpn, a, p)
+                        for a, p in COMPACT]
+            print(f"  {mesh:<9} {label:<26}" + "".join(
+                f" {v:>20.4f}" for v in vals) +
+                f" {min(vals[1:]) / vals[0]:>13.3f}")
 
 
 if __name__ == "__main__":

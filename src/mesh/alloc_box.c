@@ -16,7 +16,9 @@
  *    no free box fits, any that places whenever k nodes are free;
  *  - slack=PERCENT (default 10): a box whose pairwise sum exceeds the
  *    else= set's by more loses to that set (a line of a prime size
- *    against a block).
+ *    against a block);
+ *  - align=1 (contig-bf only): boxes aligned to their extents first
+ *    (contig-bf's align=, the buddy system's and torus3d's anchors).
  * A request flagged MESH_REQ_CONTIGUOUS gets a box or waits.
  * doc/allocators.md has the measurements behind the defaults.
  */
@@ -58,12 +60,16 @@ static int is_box_search(const char *name)
 static int box_create(struct mesh_allocator *a, const char *params,
 		      struct mesh_diag *d)
 {
-	static const char *const known[] = { "box", "else", "slack", NULL };
+	static const char *const known[] = { "box", "else", "slack", "align",
+					     NULL };
 	char box[32] = "contig-bf", other[32] = "mm-inc";
+	unsigned long align = 0;
 	struct box_priv *p;
 	int rc;
 
 	rc = mesh__param_check(params, known, a->name, d);
+	if (!rc)
+		rc = mesh__param_uint(params, "align", 0, 1, &align, d);
 	if (rc)
 		return rc;
 	mesh__param_get(params, "box", box, sizeof(box));
@@ -72,6 +78,11 @@ static int box_create(struct mesh_allocator *a, const char *params,
 		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, "box",
 				     "expected contig-ff, contig-bf, "
 				     "sl:contig-ff or sl:contig-bf, got \"%s\"",
+				     box);
+	if (align && !strstr(box, "contig-bf"))
+		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, "align",
+				     "align=1 needs box=contig-bf or "
+				     "sl:contig-bf, got box=%s",
 				     box);
 	if (!strcmp(other, a->entry->info.name))
 		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, "else",
@@ -86,7 +97,8 @@ static int box_create(struct mesh_allocator *a, const char *params,
 	if (!rc && !p->alt)
 		rc = MESH_ENOMEM;
 	if (!rc)
-		rc = mesh__alloc_create_geom(a->topo, box, NULL, a->gdim,
+		rc = mesh__alloc_create_geom(a->topo, box,
+					     align ? "align=1" : NULL, a->gdim,
 					     &p->box, d);
 	if (!rc)
 		rc = mesh__alloc_create_geom(a->topo, other, NULL, a->gdim,

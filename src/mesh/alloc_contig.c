@@ -21,6 +21,9 @@
  *    boundary positions across its faces ("least fragmentation": the
  *    block hugs what is already used and leaves the free region in one
  *    piece); ties go to the preferred shape, then the lowest base.
+ *    With align=1, a box whose base is a multiple of its extent on more
+ *    axes wins first (the buddy system's aligned blocks; the anchor grid
+ *    of Slurm 26.05's topology/torus3d, as an idea), contact second.
  * Free boxes are found a word at a time (boxsum.c's staged word
  * boxes, wrapping on tori: one bit per low corner) when x-rows fit a
  * 64-bit word, else by prefix sums (boxsum), O(1) per candidate box;
@@ -41,6 +44,7 @@
 struct contig_priv {
 	struct mesh__boxsum box;
 	int best_fit;
+	int align;             /* bf: aligned axes before contact */
 	int word_boxes;        /* free boxes from mesh__box_starts */
 	const uint64_t *words; /* this decision's free map */
 	uint64_t *starts, *tmp;
@@ -64,15 +68,21 @@ static int word_boxes_fit(const struct mesh_topo *t)
 static int contig_create(struct mesh_allocator *a, const char *params,
 			 struct mesh_diag *d)
 {
+	static const char *const bf_keys[] = { "align", NULL };
 	struct contig_priv *p;
-	int rc = mesh__param_check(params, NULL, a->name, d);
+	unsigned long align = 0;
+	int rc = mesh__param_check(params, a->entry->variant ? bf_keys : NULL,
+				   a->name, d);
 
+	if (!rc)
+		rc = mesh__param_uint(params, "align", 0, 1, &align, d);
 	if (rc)
 		return rc;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return MESH_ENOMEM;
 	p->best_fit = a->entry->variant;
+	p->align = (int) align;
 	p->word_boxes = word_boxes_fit(a->topo);
 	if (p->word_boxes) {
 		size_t rows = (size_t) a->topo->dim[1] * a->topo->dim[2];
@@ -202,9 +212,24 @@ static uint64_t contact(const struct contig_priv *p, const int lo[3],
 	return c;
 }
 
+/* bf's measure of the box of extents e at [lo, hi]: contact, and with
+ * align the number of axes on which lo is a multiple of e above it. */
+static uint64_t score(const struct contig_priv *p, const int e[3],
+		      const int lo[3], const int hi[3])
+{
+	uint64_t c = contact(p, lo, hi);
+	int d;
+
+	if (p->align)
+		for (d = 0; d < 3; d++)
+			if (lo[d] % e[d] == 0)
+				c += (uint64_t) 1 << 48;
+	return c;
+}
+
 struct contig_pick {
 	int shape, base[3];
-	uint64_t contact;
+	uint64_t score;
 	int found;
 };
 
@@ -322,24 +347,25 @@ struct scan_ctx {
 	struct contig_pick *pick;
 };
 
-/* Keeps the box if it is the first, or has strictly more contact (bf);
+/* Keeps the box if it is the first, or has a strictly higher score (bf);
  * ff stops at the first. */
 static int pick_box(void *arg, int si, const int b[3], const int hi[3])
 {
 	struct scan_ctx *sc = arg;
 	struct contig_pick *pick = sc->pick;
-	uint64_t c = sc->p->best_fit ? contact(sc->p, b, hi) : 0;
+	uint64_t c =
+	    sc->p->best_fit ? score(sc->p, sc->p->shapes[si], b, hi) : 0;
 
-	if (pick->found && c <= pick->contact)
+	if (pick->found && c <= pick->score)
 		return 0;
 	pick->found = 1;
 	pick->shape = si;
-	pick->contact = c;
+	pick->score = c;
 	memcpy(pick->base, b, sizeof(pick->base));
 	return !sc->p->best_fit;
 }
 
-/* Scans one shape; updates pick (strictly better contact for bf). */
+/* Scans one shape; updates pick (strictly better score for bf). */
 static void scan_shape(struct contig_priv *p, int si, struct contig_pick *pick)
 {
 	struct scan_ctx sc = { p, pick };
@@ -395,7 +421,7 @@ static int contig_place(struct mesh_allocator *a, const struct mesh_view *v,
 struct cand_ctx {
 	const struct contig_priv *p;
 	const struct mesh_topo *t;
-	uint64_t contact;
+	uint64_t score;
 	uint32_t *buf;
 	int (*cb)(void *ctx, const uint32_t *nodes);
 	void *ctx;
@@ -405,7 +431,8 @@ static int emit_candidate(void *arg, int si, const int b[3], const int hi[3])
 {
 	struct cand_ctx *cc = arg;
 
-	if (cc->p->best_fit && contact(cc->p, b, hi) != cc->contact)
+	if (cc->p->best_fit &&
+	    score(cc->p, cc->p->shapes[si], b, hi) != cc->score)
 		return 0;
 	emit(cc->t, cc->p->shapes[si], b, cc->buf);
 	return cc->cb(cc->ctx, cc->buf);
@@ -414,7 +441,7 @@ static int emit_candidate(void *arg, int si, const int b[3], const int hi[3])
 /* For sl:contig-*: the placements as good as place()'s, its own first.
  * ff: every free box of the first shape that fits (ff has no measure
  * but position, and Tang et al.'s SL breaks exactly such ties); bf:
- * every box of any shape with the best contact, in shape then base
+ * every box of any shape with the best score, in shape then base
  * order. */
 static int contig_candidates(struct mesh_allocator *a,
 			     const struct mesh_view *v,
@@ -429,7 +456,7 @@ static int contig_candidates(struct mesh_allocator *a,
 
 	if (rc)
 		return rc;
-	cc.contact = pick.contact;
+	cc.score = pick.score;
 	for (si = pick.shape; si < p->n_shapes; si++)
 		if (visit_boxes(p, si, emit_candidate, &cc) || !p->best_fit)
 			break;
