@@ -520,6 +520,64 @@ START_TEST(test_alloc_contig_align)
 }
 END_TEST
 
+/* wait=1 on 4x4x4: with every other node busy (no two free nodes touch),
+ * a 4-node job waits (a 2x2x1 box exists on the empty machine), where
+ * box-first places it at once; a 5-node job, which no box holds on
+ * 4x4x4, is placed by else= either way.  On the empty machine wait=1
+ * gives contig-bf's box; only wait=1 may refuse. */
+START_TEST(test_alloc_box_first_wait)
+{
+	struct mesh_topo *t = tu_topo("4x4x4");
+	struct mesh_bitmap *fm = tu_all_free(t);
+	struct mesh_view v = { t, fm, NULL, 0 };
+	struct mesh_allocator *plain = NULL, *wait = NULL, *box = NULL,
+			      *bad = NULL;
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t out[64], want[64], i;
+	int x, y, z;
+
+	ck_assert_int_eq(mesh_alloc_create(t, "box-first", NULL, &plain, &d),
+			 0);
+	ck_assert_int_eq(mesh_alloc_create(t, "box-first", "wait=1", &wait, &d),
+			 0);
+	ck_assert_int_eq(mesh_alloc_create(t, "contig-bf", NULL, &box, &d), 0);
+	ck_assert_int_eq(mesh_alloc_create(t, "box-first", "wait=2", &bad, &d),
+			 MESH_EINVAL);
+	ck_assert(!(mesh_alloc_flags(plain) & MESH_ALLOC_MAY_REFUSE));
+	ck_assert(mesh_alloc_flags(wait) & MESH_ALLOC_MAY_REFUSE);
+	memset(&req, 0, sizeof(req));
+	req.nodes = 8;
+	ck_assert_int_eq(mesh_alloc_place(wait, &v, &req, out), 0);
+	ck_assert_int_eq(mesh_alloc_place(box, &v, &req, want), 0);
+	for (i = 0; i < 8; i++)
+		ck_assert_uint_eq(out[i], want[i]);
+	for (z = 0; z < 4; z++)
+		for (y = 0; y < 4; y++)
+			for (x = 0; x < 4; x++)
+				if ((x + y + z) % 2)
+					mesh_bitmap_clear(fm, tu_node(t, x, y, z));
+	req.nodes = 4;
+	ck_assert_int_eq(mesh_alloc_place(plain, &v, &req, out), 0);
+	ck_assert_int_eq(mesh_alloc_place(wait, &v, &req, out), MESH_ENOSPC);
+	req.nodes = 5;
+	ck_assert_int_eq(mesh_alloc_place(box, &v, &req, out), MESH_ENOSPC);
+	ck_assert_int_eq(mesh_alloc_place(plain, &v, &req, want), 0);
+	ck_assert_int_eq(mesh_alloc_place(wait, &v, &req, out), 0);
+	for (i = 0; i < 5; i++) {
+		ck_assert(mesh_bitmap_test(fm, out[i]));
+		ck_assert_uint_eq(out[i], want[i]);
+	}
+	req.flags = MESH_REQ_CONTIGUOUS; /* a --contiguous job still waits */
+	ck_assert_int_eq(mesh_alloc_place(wait, &v, &req, out), MESH_ENOSPC);
+	mesh_alloc_destroy(plain);
+	mesh_alloc_destroy(wait);
+	mesh_alloc_destroy(box);
+	mesh_bitmap_destroy(fm);
+	mesh_topo_destroy(t);
+}
+END_TEST
+
 /* Per-job policy (auto): an I/O-heavy job is placed as plas places it,
  * a compute job as mc1x1 does, and on a mesh with I/O nodes the two
  * placements differ. */
@@ -732,6 +790,7 @@ int main(void)
 	tcase_add_test(tc, test_alloc_box_first);
 	tcase_add_test(tc, test_alloc_box_first_slack);
 	tcase_add_test(tc, test_alloc_contig_align);
+	tcase_add_test(tc, test_alloc_box_first_wait);
 	tcase_add_test(tc, test_alloc_required_nodes);
 	tcase_add_test(tc, test_alloc_auto_policy);
 	tcase_add_test(tc, test_alloc_auto_comm);

@@ -41,7 +41,8 @@ STREAMS = (("A", "1,2,4,8,16,32", 170, "trace"),
            ("B", "3,5,6,12", 100, "trace"),
            ("A", "1,2,4,8,16,32", 170, "contention"))
 # NAME or NAME:PARAMS (--allocator-params)
-ALLOCATORS = ("box-first", "box-first:align=1", "contig-ff", "contig-bf",
+ALLOCATORS = ("box-first", "box-first:align=1", "box-first:wait=1",
+              "contig-ff", "contig-bf",
               "contig-bf:align=1", "mc1x1", "hilbert-bf", "snake-bf",
               "rowmajor-ff", "mm-inc")
 FIGURES = (("box_share_multi", "on a box", "{:.3f}"),
@@ -123,6 +124,16 @@ def main():
     print(f"  B: jobs placed, box-first {b('box-first', 'jobs'):.0f} of "
           f"{b('mc1x1', 'jobs'):.0f}; distance, box-first / rowmajor-ff "
           f"{b('box-first', 'mean_avg_pairwise_multi') / b('rowmajor-ff', 'mean_avg_pairwise_multi'):.3f}")
+    w = "box-first:wait=1"
+    print(f"  A, wait=1: on a box / contig-ff "
+          f"{a(w, 'box_share_multi') / a('contig-ff', 'box_share_multi'):.3f}; "
+          f"distance / contig-ff "
+          f"{a(w, 'mean_avg_pairwise_multi') / a('contig-ff', 'mean_avg_pairwise_multi'):.3f}; "
+          f"wait / mc1x1 {a(w, 'mean_wait') / a('mc1x1', 'mean_wait'):.3f}")
+    print(f"  B, wait=1: jobs placed {b(w, 'jobs'):.0f} of "
+          f"{b('mc1x1', 'jobs'):.0f}; distance / rowmajor-ff "
+          f"{b(w, 'mean_avg_pairwise_multi') / b('rowmajor-ff', 'mean_avg_pairwise_multi'):.3f}; "
+          f"wait / mc1x1 {b(w, 'mean_wait') / b('mc1x1', 'mean_wait'):.3f}")
     parameters(build)
 
 

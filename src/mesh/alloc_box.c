@@ -18,7 +18,10 @@
  *    else= set's by more loses to that set (a line of a prime size
  *    against a block);
  *  - align=1 (contig-bf only): boxes aligned to their extents first
- *    (contig-bf's align=, the buddy system's and torus3d's anchors).
+ *    (contig-bf's align=, the buddy system's and torus3d's anchors);
+ *  - wait=1: a job of a size that some box holds on the empty machine
+ *    waits for a box, as under topology/torus3d; only the sizes no box
+ *    holds (5 nodes on 4x4x4) take else= (MESH_ALLOC_MAY_REFUSE).
  * A request flagged MESH_REQ_CONTIGUOUS gets a box or waits.
  * doc/allocators.md has the measurements behind the defaults.
  */
@@ -33,6 +36,9 @@ struct box_priv {
 	struct mesh_allocator *box, *other;
 	unsigned long slack; /* percent */
 	uint32_t *alt;       /* the other placement, topo->nodes entries */
+	int wait;            /* wait for a box when the size has one */
+	struct mesh_bitmap *all_free; /* the empty machine, for wait */
+	signed char *has_box;         /* per size k: -1 unknown, 0, 1 */
 };
 
 static void box_destroy(struct mesh_allocator *a)
@@ -42,6 +48,8 @@ static void box_destroy(struct mesh_allocator *a)
 	mesh_alloc_destroy(p->box);
 	mesh_alloc_destroy(p->other);
 	free(p->alt);
+	mesh_bitmap_destroy(p->all_free);
+	free(p->has_box);
 	free(p);
 }
 
@@ -60,16 +68,18 @@ static int is_box_search(const char *name)
 static int box_create(struct mesh_allocator *a, const char *params,
 		      struct mesh_diag *d)
 {
-	static const char *const known[] = { "box", "else", "slack", "align",
-					     NULL };
+	static const char *const known[] = { "box",   "else", "slack",
+					     "align", "wait", NULL };
 	char box[32] = "contig-bf", other[32] = "mm-inc";
-	unsigned long align = 0;
+	unsigned long align = 0, wait = 0;
 	struct box_priv *p;
 	int rc;
 
 	rc = mesh__param_check(params, known, a->name, d);
 	if (!rc)
 		rc = mesh__param_uint(params, "align", 0, 1, &align, d);
+	if (!rc)
+		rc = mesh__param_uint(params, "wait", 0, 1, &wait, d);
 	if (rc)
 		return rc;
 	mesh__param_get(params, "box", box, sizeof(box));
@@ -92,10 +102,21 @@ static int box_create(struct mesh_allocator *a, const char *params,
 		return MESH_ENOMEM;
 	a->priv = p;
 	p->slack = 10;
+	p->wait = (int) wait;
 	rc = mesh__param_uint(params, "slack", 0, 1000, &p->slack, d);
 	p->alt = rc ? NULL : malloc(a->topo->nodes * sizeof(*p->alt));
 	if (!rc && !p->alt)
 		rc = MESH_ENOMEM;
+	if (!rc && wait) {
+		p->has_box = malloc(a->topo->nodes + 1);
+		if (!p->has_box ||
+		    mesh_bitmap_create(a->topo->nodes, &p->all_free))
+			rc = MESH_ENOMEM;
+		else {
+			memset(p->has_box, -1, a->topo->nodes + 1);
+			mesh_bitmap_fill(p->all_free, true);
+		}
+	}
 	if (!rc)
 		rc = mesh__alloc_create_geom(a->topo, box,
 					     align ? "align=1" : NULL, a->gdim,
@@ -113,13 +134,33 @@ static int box_create(struct mesh_allocator *a, const char *params,
 				   other);
 	if (!rc)
 		a->added_flags =
-		    (mesh_alloc_flags(p->box) | mesh_alloc_flags(p->other)) &
-		    MESH_ALLOC_USES_WALLTIME;
+		    ((mesh_alloc_flags(p->box) | mesh_alloc_flags(p->other)) &
+		     MESH_ALLOC_USES_WALLTIME) |
+		    (wait ? MESH_ALLOC_MAY_REFUSE : 0);
 	if (rc) {
 		box_destroy(a);
 		a->priv = NULL;
 	}
 	return rc;
+}
+
+/* Whether a box of the request's size (and shape) fits the empty
+ * machine: 1, 0, or a MESH_E* code. */
+static int size_has_box(struct box_priv *p, const struct mesh_topo *t,
+			const struct mesh_request *req, uint32_t *scratch)
+{
+	struct mesh_view empty = { t, p->all_free, NULL, 0 };
+	int shaped = req->shape[0] || req->shape[1] || req->shape[2];
+	int rc;
+
+	if (!shaped && p->has_box[req->nodes] >= 0)
+		return p->has_box[req->nodes];
+	rc = mesh_alloc_place(p->box, &empty, req, scratch);
+	if (rc && rc != MESH_ENOSPC)
+		return rc;
+	if (!shaped)
+		p->has_box[req->nodes] = (signed char) !rc;
+	return !rc;
 }
 
 static int box_place(struct mesh_allocator *a, const struct mesh_view *v,
@@ -129,6 +170,15 @@ static int box_place(struct mesh_allocator *a, const struct mesh_view *v,
 	uint64_t in_box, other;
 	int rc = mesh__alloc_run_part(a, p->box, v, req, out);
 
+	if (rc == MESH_ENOSPC && p->wait &&
+	    !(req->flags & MESH_REQ_CONTIGUOUS)) {
+		int has = size_has_box(p, a->topo, req, p->alt);
+
+		if (has < 0)
+			return has;
+		if (has)
+			return MESH_ENOSPC;
+	}
 	if (rc == MESH_ENOSPC && !(req->flags & MESH_REQ_CONTIGUOUS))
 		return mesh__alloc_run_part(a, p->other, v, req, out);
 	if (rc || (req->flags & MESH_REQ_CONTIGUOUS))
