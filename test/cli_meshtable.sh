@@ -58,7 +58,9 @@ check "two --baseline columns: B --pf against A without flags, +50.0% ± 0.0" '[
 "$table" "$tmp/t.csv" --metrics makespan --rows allocator,flags --baseline allocator=A >"$tmp/out" 2>"$tmp/err"
 check "a group without a baseline row exits 1 naming both" '[ $? -eq 1 ] && grep -q "no baseline row for workload=w, allocator=B, flags=--pf (wanted workload=w, allocator=A, flags=--pf)" "$tmp/err"'
 "$table" "$tmp/t.csv" --metrics makespan --baseline seed=1 >/dev/null 2>"$tmp/err"
-check "--baseline on seed exits 2" '[ $? -eq 2 ] && grep -q "seed pairs the runs" "$tmp/err"'
+check "--baseline on seed exits 2" '[ $? -eq 2 ] && grep -q "seed is a replication key: it pairs the runs" "$tmp/err"'
+"$table" "$tmp/t.csv" --metrics makespan --baseline window=1 >/dev/null 2>"$tmp/err"
+check "--baseline on window exits 2 naming window, not seed" '[ $? -eq 2 ] && grep -q "window is a replication key: it pairs the runs" "$tmp/err"'
 "$table" "$tmp/t.csv" --metrics makespan --gain >/dev/null 2>"$tmp/err"
 check "--gain without --baseline exits 2" '[ $? -eq 2 ] && grep -q "gain needs --baseline" "$tmp/err"'
 "$table" "$tmp/t.csv" --metrics makespan --baseline allocator >/dev/null 2>"$tmp/err"
