@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
 # setup-trixie.sh - build a Debian 13 (trixie) chroot with Debian's Slurm
-# 24.11 in which slurm-mesh can be built and its slurm-local harness run.
+# 24.11 in which slurm-mesh can be built and its slurm-local harness run;
+# with --suite sid, a binaries-only chroot with Debian sid's Slurm 26.05
+# (topology/torus3d), the peer of contrib/bench/torus3d-peer.sh.
 #
-# Usage: contrib/setup-trixie.sh [--help]
+# Usage: contrib/setup-trixie.sh [--suite trixie|sid] [--help]
+#
+#   --suite sid  ROOT is $SLURM_MESH_SID (default /var/lib/slurm-mesh/sid);
+#                only Slurm's daemons, clients and plugins, munge and the
+#                harness's tools are installed, and steps 4-5 are skipped:
+#                the archive serves no 26.05 source, so nothing is built
+#                against it.  The stamp records the slurmctld version.
 #
 # Runs as root on a Debian 12 host, non-interactively; idempotent.
 #
@@ -34,7 +42,6 @@
 # All progress output goes to stderr; stdout carries only $ROOT.
 set -euo pipefail
 
-ROOT=${SLURM_MESH_TRIXIE:-/var/lib/slurm-mesh/trixie}
 SUITE=trixie
 MIRROR=http://deb.debian.org/debian
 SECURITY_MIRROR=http://deb.debian.org/debian-security
@@ -63,25 +70,38 @@ SLURM_BUILD_DEPS=(libpam0g-dev libhwloc-dev libpmix-dev liblua5.1-0-dev
     libjson-c-dev libjwt-dev liblz4-dev libdbus-1-dev libyaml-dev
     libnuma-dev libncurses-dev libreadline-dev libhttp-parser-dev
     libcurl4-openssl-dev)
-
-STAMP_DIR=$ROOT/var/lib/slurm-mesh-setup
-DEBOOTSTRAP_OK=$STAMP_DIR/debootstrap.ok
-STAMP=$STAMP_DIR/complete
+# The sid peer runs Debian's daemons and the harness, and builds nothing.
+PEER_PKGS=(slurmctld slurmd slurm-client slurm-wlm-basic-plugins munge)
+PEER_TOOLS=(python3 procps iproute2 ca-certificates)
 
 log() { printf 'setup-trixie: %s\n' "$*" >&2; }
 die() { printf 'setup-trixie: ERROR: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-    sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'
 }
 
 while [ $# -gt 0 ]; do
     case "$1" in
         -h|--help) usage; exit 0 ;;
+        --suite) [ $# -ge 2 ] || die "--suite needs trixie or sid"; SUITE=$2; shift ;;
         *) usage >&2; die "unknown argument: $1" ;;
     esac
     shift
 done
+case "$SUITE" in
+    trixie) ROOT=${SLURM_MESH_TRIXIE:-/var/lib/slurm-mesh/trixie}; PEER=0 ;;
+    sid) ROOT=${SLURM_MESH_SID:-/var/lib/slurm-mesh/sid}; PEER=1 ;;
+    *) die "--suite: expected trixie or sid, got '$SUITE'" ;;
+esac
+STAMP_DIR=$ROOT/var/lib/slurm-mesh-setup
+DEBOOTSTRAP_OK=$STAMP_DIR/debootstrap.ok
+STAMP=$STAMP_DIR/complete
+if [ "$PEER" -eq 1 ]; then
+    SLURM_PKGS=("${PEER_PKGS[@]}")
+    BUILD_PKGS=("${PEER_TOOLS[@]}")
+    SLURM_BUILD_DEPS=()
+fi
 
 [ "$(id -u)" -eq 0 ] || die "must run as root"
 command -v apt-get >/dev/null || die "apt-get not found (Debian only)"
@@ -158,6 +178,12 @@ exec 8>"$(dirname "$ROOT")/.$(basename "$ROOT").setup-lock"
 flock -w 1800 8 || die "another setup-trixie.sh holds $(dirname "$ROOT")/.$(basename "$ROOT").setup-lock"
 
 key=$(stamp_key)
+if [ "$PEER" -eq 1 ] && [ -f "$STAMP" ] && [ "$(sed -n 's/^key=//p' "$STAMP")" = "$key" ] \
+        && [ -c "$ROOT/dev/null" ] && [ -x "$ROOT/usr/sbin/slurmctld" ]; then
+    log "chroot $ROOT complete (stamp $STAMP); slurmctld $(sed -n 's/^slurmctld=//p' "$STAMP")"
+    printf '%s\n' "$ROOT"
+    exit 0
+fi
 if [ -f "$STAMP" ] && [ "$(sed -n 's/^key=//p' "$STAMP")" = "$key" ]; then
     src_dir=$(sed -n 's/^src=//p' "$STAMP")
     obj=$ROOT$src_dir/obj-$MULTIARCH
@@ -212,6 +238,21 @@ printf '#!/bin/sh\n# slurm-mesh setup-trixie.sh: never start services in this ch
     >"$ROOT/usr/sbin/policy-rc.d"
 chmod 0755 "$ROOT/usr/sbin/policy-rc.d"
 rm -f "$ROOT/etc/apt/sources.list"
+if [ "$PEER" -eq 1 ]; then
+    # sid has no -updates or -security suite, and no source is fetched.
+    # The archive as reached here serves a sid whose Release file has
+    # passed its Valid-Until; it is still signed, so only the date check
+    # is relaxed.
+    cat >"$ROOT/etc/apt/sources.list.d/debian.sources" <<EOF
+# Written by slurm-mesh contrib/setup-trixie.sh --suite $SUITE.
+Types: deb
+URIs: $MIRROR
+Suites: $SUITE
+Components: main
+Check-Valid-Until: no
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+else
 cat >"$ROOT/etc/apt/sources.list.d/debian.sources" <<EOF
 # Written by slurm-mesh contrib/setup-trixie.sh.  deb-src only for the
 # SHA256 of Slurm's orig tarball (the signed Sources index).
@@ -227,6 +268,7 @@ Suites: $SUITE-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
+fi
 cat >"$ROOT/etc/apt/apt.conf.d/90slurm-mesh" <<'EOF'
 // Written by slurm-mesh contrib/setup-trixie.sh.
 APT::Install-Recommends "false";
@@ -272,6 +314,17 @@ phase_end
 
 full_ver=$(in_root dpkg-query -W -f='${Version}' slurmctld)
 [ -n "$full_ver" ] || die "cannot determine the chroot's slurmctld version"
+if [ "$PEER" -eq 1 ]; then
+    [ -z "$(mounts_under_root)" ] || die "mounts left under $ROOT: $(mounts_under_root)"
+    printf 'key=%s\nsrc=\nslurmctld=%s\ndate=%s\n' "$key" "$full_ver" \
+        "$(date -u +%FT%TZ)" >"$STAMP.tmp"
+    mv -f "$STAMP.tmp" "$STAMP"
+    print_timings
+    log "total $((SECONDS - total_start))s; slurmctld $full_ver (binaries only)"
+    log "run commands in it with: $RUN --root $ROOT -- CMD..."
+    printf '%s\n' "$ROOT"
+    exit 0
+fi
 up_ver=${full_ver#*:}       # drop epoch
 up_ver=${up_ver%-*}         # drop Debian revision
 tarball=slurm-wlm_$up_ver.orig.tar.gz
