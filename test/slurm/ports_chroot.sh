@@ -28,7 +28,12 @@ locks=/tmp/slurm-mesh-ports-check.$$
 hdir=/tmp/slurm-mesh-ports-check-host.$$          # host only
 cdir=/tmp/slurm-mesh-ports-check-chroot.$$        # chroot only
 incopy=/tmp/slurm-mesh-ports-check-lib.$$         # ports.sh inside the chroot
-cleanup() { rm -rf "$locks" "$hdir" "$root$cdir" "$root$incopy"; }
+# run.sh makes $root$locks as the bind mount's target; it is empty once
+# the last chroot side has ended.
+cleanup() {
+    rm -rf "$locks" "$hdir" "$root$cdir" "$root$incopy"
+    rmdir "$root$locks" 2>/dev/null || true
+}
 trap cleanup EXIT
 mkdir -p "$locks" "$hdir" "$root$cdir" "$root$incopy"
 cp "$top/contrib/slurm-local/ports.sh" "$root$incopy/ports.sh"
