@@ -13,7 +13,9 @@
  *
  *  PrioritySiteFactorParameters=alpha=A[,scale=S] (defaults 0 and 1000).
  *  Slurm calls update() from priority/multifactor's decay thread, which
- *  only runs with accounting (slurmdbd); see doc/site-factor.md.
+ *  only runs with accounting (slurmdbd): it values the whole queue and
+ *  keeps aggregates, from which set() values a new job in O(1) between
+ *  passes; see doc/site-factor.md.
  *****************************************************************************
  *  Copyright (C) 2026 The slurm-mesh authors.
  *
@@ -57,6 +59,15 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 static double alpha;
 static double scale = DEFAULT_SCALE;
+
+/*
+ * What the last decay pass saw (update()), so that set() values a new job
+ * in O(1) instead of walking the queue on every submission.  Without a
+ * decay pass yet (none runs without accounting) set() walks the queue.
+ * Used under the job write lock, as the scratch below.
+ */
+static struct mesh_ozden_agg agg;
+static bool agg_valid;
 
 /* Scratch, grown as needed; used under the job write lock. */
 static job_record_t **cand;
@@ -123,6 +134,13 @@ static void _grow(int n)
 	xrecalloc(cand_wp, cand_cap, sizeof(*cand_wp));
 }
 
+static void _set_factor(job_record_t *job_ptr, double io, double wp)
+{
+	job_ptr->site_factor = NICE_OFFSET + (uint32_t) lround(scale * (1 - wp));
+	log_flag(PRIO, "%s: %pJ io=%.3f wp=%.4f site=%u", plugin_type, job_ptr,
+		 io, wp, job_ptr->site_factor - NICE_OFFSET);
+}
+
 /* Site factors of all pending jobs; caller holds the job write lock. */
 static void _compute_all(void)
 {
@@ -147,15 +165,10 @@ static void _compute_all(void)
 		}
 	}
 	list_iterator_destroy(it);
-	mesh_ozden_priority(alpha, cand_pos, cand_io, n, run_sum, n_run,
-			    cand_wp);
-	for (i = 0; i < n; i++) {
-		cand[i]->site_factor =
-			NICE_OFFSET + (uint32_t) lround(scale * (1 - cand_wp[i]));
-		log_flag(PRIO, "%s: %pJ io=%.3f wp=%.4f site=%u", plugin_type,
-			 cand[i], cand_io[i], cand_wp[i],
-			 cand[i]->site_factor - NICE_OFFSET);
-	}
+	mesh_ozden_priority_agg(alpha, cand_pos, cand_io, n, run_sum, n_run,
+				cand_wp, &agg);
+	for (i = 0; i < n; i++)
+		_set_factor(cand[i], cand_io[i], cand_wp[i]);
 }
 
 extern int init(void)
@@ -174,6 +187,7 @@ extern int fini(void)
 	xfree(cand_io);
 	xfree(cand_wp);
 	cand_cap = 0;
+	agg_valid = false;
 	mesh_job_hints_fini();
 	return SLURM_SUCCESS;
 }
@@ -193,16 +207,30 @@ extern void site_factor_p_reconfig(void)
 	info("%s: alpha=%.3f scale=%.0f", plugin_type, alpha, scale);
 }
 
-/* At submission (and whenever Slurm resets a job's priority): the whole
- * queue's factors depend on each other, so all are recomputed, O(jobs);
- * the decay thread does not call this per job, only update(). */
+/*
+ * At submission (and whenever Slurm resets a job's priority, e.g. on
+ * release): the job's factor from the last decay pass's aggregates, O(1).
+ * The other jobs' factors depend on it too but keep theirs until the next
+ * pass, as Slurm's own factors do.
+ */
 extern void site_factor_p_set(job_record_t *job_ptr)
 {
-	(void) job_ptr;
-	_compute_all();
+	double io;
+
+	if (!agg_valid) {
+		_compute_all();
+		return;
+	}
+	io = _io_intensity(job_ptr);
+	_set_factor(job_ptr, io,
+		    mesh_ozden_add(&agg, alpha, job_ptr->job_id, io));
 }
 
+/* From priority/multifactor's decay thread, every PriorityCalcPeriod. */
 extern void site_factor_p_update(void)
 {
 	_compute_all();
+	agg_valid = true;
+	log_flag(PRIO, "%s: decay pass: %zu pending, %zu running",
+		 plugin_type, agg.n, agg.n_run);
 }

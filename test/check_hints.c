@@ -190,6 +190,61 @@ START_TEST(test_ozden_priority)
 }
 END_TEST
 
+/* The same running job; J_io (10) and J_cpu (11) arrive one at a time
+ * after a pass that saw no candidate.  J_io alone: lambda 0, delta 0.
+ * J_cpu: lambda 1, workload mean 2/3, delta 1/6, the widest: wp 1.  A
+ * full pass over both gives 0.8 and 0.2 (test_ozden_priority). */
+START_TEST(test_ozden_add)
+{
+	struct mesh_ozden_agg agg;
+	double wp[1];
+
+	mesh_ozden_priority_agg(0.8, NULL, NULL, 0, 1, 1, wp, &agg);
+	ck_assert(agg.n == 0 && agg.n_run == 1 && agg.io_sum == 1);
+	ck_assert(mesh_ozden_add(&agg, 0.8, 10, 1) == 0);
+	ck_assert(agg.n == 1 && agg.lo == 10 && agg.hi == 10);
+	ck_assert_double_eq_tol(mesh_ozden_add(&agg, 0.8, 11, 0), 1, 1e-15);
+	ck_assert(agg.n == 2 && agg.hi == 11 && agg.io_sum == 2);
+	ck_assert_double_eq_tol(agg.dmax, 1.0 / 6, 1e-15);
+	/* J_io again (scontrol release): counted already, nothing added */
+	ck_assert_double_eq_tol(mesh_ozden_add(&agg, 0.8, 10, 1), 0.8, 1e-15);
+	ck_assert(agg.n == 2 && agg.io_sum == 2);
+}
+END_TEST
+
+/* A candidate the full pass saw gets the value the pass gave it, and
+ * the aggregates do not move; a new one is counted once. */
+START_TEST(test_ozden_add_matches_pass)
+{
+	double pos[40], io[40], wp[40], alpha;
+	struct mesh_ozden_agg agg, before;
+	unsigned seed = 7;
+	size_t n, i, run;
+
+	for (int round = 0; round < 200; round++) {
+		n = 1 + (size_t) (rand_r(&seed) % 40);
+		run = (size_t) (rand_r(&seed) % 5);
+		alpha = (rand_r(&seed) % 11) / 10.0;
+		for (i = 0; i < n; i++) {
+			pos[i] = (double) (3 * i + (size_t) (rand_r(&seed) % 3));
+			io[i] = (rand_r(&seed) % 101) / 100.0;
+		}
+		mesh_ozden_priority_agg(alpha, pos, io, n, 0.5 * (double) run,
+					run, wp, &agg);
+		before = agg;
+		for (i = 0; i < n; i++)
+			ck_assert_double_eq_tol(
+			    mesh_ozden_add(&agg, alpha, pos[i], io[i]), wp[i],
+			    1e-12);
+		ck_assert(memcmp(&agg, &before, sizeof(agg)) == 0);
+		wp[0] = mesh_ozden_add(&agg, alpha, pos[n - 1] + 1, 0.25);
+		ck_assert(wp[0] >= 0 && wp[0] <= 1);
+		ck_assert(agg.n == n + 1 && agg.hi == pos[n - 1] + 1);
+		ck_assert_double_eq_tol(agg.io_sum, before.io_sum + 0.25, 1e-12);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hints");
@@ -203,6 +258,8 @@ int main(void)
 	tcase_add_test(tc, test_hint_cache);
 	tcase_add_test(tc, test_comment_replace);
 	tcase_add_test(tc, test_ozden_priority);
+	tcase_add_test(tc, test_ozden_add);
+	tcase_add_test(tc, test_ozden_add_matches_pass);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

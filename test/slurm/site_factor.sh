@@ -10,7 +10,16 @@
 # and queue positions 0 and 1: wp = alpha and 1 - alpha, site factor
 # 1000 * (1 - wp).  alpha = 0.8: SITE 200 and 800, and J_cpu starts
 # first when R ends.  alpha = 0 (after scontrol reconfigure): SITE 1000
-# and 0, submit order kept.  Bad option values are refused by sbatch.
+# and 0, submit order kept.  Before the first decay pass set() computes
+# the whole queue; after one (24.11's reconfigure restarts slurmctld,
+# whose decay thread then runs at once) a released job may first get a
+# value from stale aggregates, so each round waits up to 75 s for these.
+#
+# After a decay pass (PriorityCalcPeriod=1, one a minute) set() values a
+# new job from that pass's aggregates alone: with R running and nothing
+# pending at the pass, J_io alone gets wp 0 (SITE 1000) and J_cpu, newest
+# and the widest delta, wp 1 (SITE 0); the next pass makes them 200 and
+# 800 again.  Bad option values are refused by sbatch.
 source "$(dirname "$0")/lib.sh"
 mesh_setup site_factor
 
@@ -20,6 +29,7 @@ cluster_start "$work/c" --mesh 2x2 --accounting \
     --extra-slurm-conf "PriorityType=priority/multifactor" \
     --extra-slurm-conf "PrioritySiteFactorPlugin=site_factor/iobalance" \
     --extra-slurm-conf "PrioritySiteFactorParameters=alpha=0.8" \
+    --extra-slurm-conf "PriorityCalcPeriod=1" \
     --extra-slurm-conf "DebugFlags=SelectType,Priority" \
     || { fail "cluster with accounting did not start"; mesh_finish; exit 1; }
 
@@ -36,7 +46,7 @@ site_of() {   # jobid: the SITE column of sprio (waits for it)
 # One round: R runs, J_io and J_cpu queue; prints "io cpu" job ids.
 round() {
     local r jio jcpu
-    r=$(submit -N4 --io-intensity=1 --wrap 'sleep 60')
+    r=$(submit -N4 --io-intensity=1 --wrap 'sleep 150')
     [ -n "$r" ] && wait_state "$r" RUNNING 30 >&2 || return 1
     jio=$(submit -H -N4 -t 1 --io-intensity=1 --wrap 'sleep 2')
     jcpu=$(submit -H -N4 -t 1 --io-intensity=0 --wrap 'sleep 2')
@@ -55,6 +65,19 @@ first_started() {
     if [[ "$s1" < "$s2" ]]; then echo "$1"; else echo "$2"; fi
 }
 
+# sites_are JOB1 WANT1 JOB2 WANT2: until both SITE values are as wanted
+# (75 s: a decay pass makes them exact if set() saw stale aggregates);
+# prints the last "site1 site2".
+sites_are() {
+    local end=$((SECONDS + 75)) a b
+    while :; do
+        a=$(site_of "$1") b=$(site_of "$3")
+        { [ "$a" = "$2" ] && [ "$b" = "$4" ]; } || [ "$SECONDS" -ge "$end" ] && break
+        sleep 1
+    done
+    echo "$a $b"
+}
+
 # check_round ALPHA SITE_IO SITE_CPU FIRST(io|cpu)
 check_round() {
     local r jio jcpu sio scpu f want
@@ -63,8 +86,7 @@ check_round() {
         fail "alpha=$1: the round could not start"
         return
     fi
-    sio=$(site_of "$jio")
-    scpu=$(site_of "$jcpu")
+    read -r sio scpu < <(sites_are "$jio" "$2" "$jcpu" "$3")
     if [ "$sio" = "$2" ] && [ "$scpu" = "$3" ]; then
         pass "alpha=$1: SITE $2 for the I/O job, $3 for the compute job"
     else
@@ -85,6 +107,47 @@ check_round 0.8 200 800 cpu
 sed -i 's/^PrioritySiteFactorParameters=.*/PrioritySiteFactorParameters=alpha=0/' "$conf"
 sl scontrol reconfigure
 check_round 0 1000 0 io
+
+log="$work/c/log/slurmctld.log"
+passes() { grep -c 'site_factor/iobalance: decay pass:' "$log"; }
+# wait_pass N PATTERN: a decay pass after the first N, its line matching
+wait_pass() {
+    local end=$((SECONDS + 75))
+    while [ "$SECONDS" -lt "$end" ]; do
+        grep 'site_factor/iobalance: decay pass:' "$log" | tail -n +$(($1 + 1)) \
+            | grep -q -- "$2" && return 0
+        sleep 0.5
+    done
+    return 1
+}
+sed -i 's/^PrioritySiteFactorParameters=.*/PrioritySiteFactorParameters=alpha=0.8/' "$conf"
+sl scontrol reconfigure
+r=$(submit -N4 --io-intensity=1 --wrap 'sleep 300')
+if [ -n "$r" ] && wait_state "$r" RUNNING 30 >/dev/null \
+    && wait_pass "$(passes)" ': 0 pending, 1 running'; then
+    pass "a decay pass saw R running and nothing pending"
+    n=$(passes)
+    jio=$(submit -N4 -t 1 --io-intensity=1 --wrap 'sleep 2')
+    jcpu=$(submit -N4 -t 1 --io-intensity=0 --wrap 'sleep 2')
+    sio=$(site_of "$jio")
+    scpu=$(site_of "$jcpu")
+    if [ "$(passes)" = "$n" ] && [ "$sio" = 1000 ] && [ "$scpu" = 0 ]; then
+        pass "between passes, from the aggregates: SITE 1000 for J_io, 0 for J_cpu"
+    else
+        fail "between passes: SITE io=$sio cpu=$scpu (want 1000 and 0), passes $n -> $(passes)"
+    fi
+    if wait_pass "$n" ': 2 pending, 1 running'; then
+        read -r sio scpu < <(sites_are "$jio" 200 "$jcpu" 800)
+        [ "$sio" = 200 ] && [ "$scpu" = 800 ] \
+            && pass "the next decay pass: SITE 200 and 800, as a full computation" \
+            || fail "after the next pass: SITE io=$sio cpu=$scpu, want 200 and 800"
+    else
+        fail "no decay pass with J_io and J_cpu pending within 75 s"
+    fi
+    sl scancel "$r" "$jio" "$jcpu"
+else
+    fail "no decay pass with R running and nothing pending within 75 s"
+fi
 
 # The SPANK options refuse bad values at submission, naming the option.
 for bad in "--io-intensity=1.5" "--mesh-shape=4×2" "--comm=ring"; do
