@@ -163,7 +163,7 @@ struct sm_need {
 struct sm_fit {
 	struct sm_need need;
 	uint16_t *jobs;		/* jobs on the node */
-	bool *whole;		/* held by a whole-node job */
+	uint16_t *whole;	/* whole-node jobs holding the node */
 	uint32_t *cpus;		/* CPUs allocated */
 	uint64_t *mem;		/* memory allocated */
 	uint64_t *gres;		/* [node * SM_MAX_GRES + g]: of need.gres[g] */
@@ -303,6 +303,10 @@ extern void sm_fit_build(struct sm_fit *f, const uint32_t *skip, int n_skip,
 extern bool sm_fit_node(const struct sm_fit *f, int i,
 			uint32_t *cpus) SM_HIDDEN;
 extern int sm_fit_use(struct sm_fit *f, bitstr_t *avail) SM_HIDDEN;
+extern void sm_fit_job(struct sm_fit *f, const struct mesh_job *mj, int sign)
+	SM_HIDDEN;
+extern bool sm_fit_verify(const struct sm_fit *f, const uint32_t *skip,
+			  int n_skip) SM_HIDDEN;
 
 /* select_mesh_layer.c: select_p_job_test over cons_tres. */
 extern int sm_layer_job_test(struct mesh_try *t, uint16_t mode,

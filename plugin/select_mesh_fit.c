@@ -139,11 +139,13 @@ static uint64_t _gres_on(gres_state_t *gs, const struct sm_need *n, int g,
 	return js->gres_cnt_node_alloc[j];
 }
 
-/* Add what job_ptr holds to the counts of f. */
-static void _fit_add_job(struct sm_fit *f, job_record_t *job_ptr)
+/* Add (sign 1) or take away (sign -1) what job_ptr holds, to the
+ * counts of f.  The counts are sums, so taking a job away leaves what a
+ * build without it gives. */
+static void _fit_job(struct sm_fit *f, job_record_t *job_ptr, int sign)
 {
 	job_resources_t *jr = job_ptr->job_resrcs;
-	bool whole = _job_whole(job_ptr);
+	uint16_t whole = _job_whole(job_ptr);
 	list_itr_t *it;
 	gres_state_t *gs;
 	int i, j = 0, g, last;
@@ -156,17 +158,18 @@ static void _fit_add_job(struct sm_fit *f, job_record_t *job_ptr)
 			continue;
 		if (job_ptr->node_bitmap && i < bit_size(job_ptr->node_bitmap) &&
 		    bit_test(job_ptr->node_bitmap, i)) {
-			f->jobs[i]++;
-			f->whole[i] |= whole;
-			f->cpus[i] += jr->cpus ? jr->cpus[j] : 0;
-			f->mem[i] += jr->memory_allocated ?
-				jr->memory_allocated[j] : 0;
+			f->jobs[i] += sign;
+			f->whole[i] += sign * whole;
+			f->cpus[i] += sign * (jr->cpus ? jr->cpus[j] : 0);
+			f->mem[i] += sign * (int64_t) (jr->memory_allocated ?
+				jr->memory_allocated[j] : 0);
 			if (job_ptr->gres_list_alloc) {
 				it = list_iterator_create(
 					job_ptr->gres_list_alloc);
 				while ((gs = list_next(it)))
 					for (g = 0; g < f->need.n_gres; g++)
 						f->gres[i * SM_MAX_GRES + g] +=
+							sign * (int64_t)
 							_gres_on(gs, &f->need,
 								 g, j);
 				list_iterator_destroy(it);
@@ -176,16 +179,66 @@ static void _fit_add_job(struct sm_fit *f, job_record_t *job_ptr)
 	}
 }
 
-/* A tracked job cons_tres has no record of: all its nodes count as held. */
-static void _fit_add_unknown(struct sm_fit *f, const struct mesh_job *mj)
+/* A tracked job cons_tres has no record of: all its nodes count as held
+ * whole. */
+static void _fit_unknown(struct sm_fit *f, const struct mesh_job *mj, int sign)
 {
 	int j;
 
 	for (j = 0; j < mj->n_idx; j++)
 		if (mj->idx[j] < sm.node_cnt) {
-			f->whole[mj->idx[j]] = true;
-			f->jobs[mj->idx[j]]++;
+			f->whole[mj->idx[j]] += sign;
+			f->jobs[mj->idx[j]] += sign;
 		}
+}
+
+/* What tracked job mj holds, as sm_fit_build() counts it. */
+extern void sm_fit_job(struct sm_fit *f, const struct mesh_job *mj, int sign)
+{
+	job_record_t *job_ptr = find_job_record(mj->job_id);
+
+	if (!job_ptr || !job_ptr->job_resrcs)
+		_fit_unknown(f, mj, sign);
+	else
+		_fit_job(f, job_ptr, sign);
+}
+
+/* True, with an error() naming the first difference, unless f holds the
+ * counts a build leaving out skip[] gives (DebugFlags=SelectType checks
+ * the counts kept by subtraction against a rebuild). */
+extern bool sm_fit_verify(const struct sm_fit *f, const uint32_t *skip,
+			  int n_skip)
+{
+	struct sm_fit g;
+	int i, k, n = sm.node_cnt + 1;
+	bool same = true;
+
+	memset(&g, 0, sizeof(g));
+	g.need = f->need;
+	g.jobs = xcalloc(n, sizeof(*g.jobs));
+	g.whole = xcalloc(n, sizeof(*g.whole));
+	g.cpus = xcalloc(n, sizeof(*g.cpus));
+	g.mem = xcalloc(n, sizeof(*g.mem));
+	g.gres = xcalloc(n * SM_MAX_GRES, sizeof(*g.gres));
+	sm_fit_build(&g, skip, n_skip, 0);
+	for (i = 0; i < n && same; i++) {
+		same = f->jobs[i] == g.jobs[i] && f->whole[i] == g.whole[i] &&
+			f->cpus[i] == g.cpus[i] && f->mem[i] == g.mem[i];
+		for (k = 0; k < SM_MAX_GRES && same; k++)
+			same = f->gres[i * SM_MAX_GRES + k] ==
+				g.gres[i * SM_MAX_GRES + k];
+		if (!same)
+			error("%s: the fit kept by subtraction differs from a rebuild at node index %d: jobs %u/%u whole %u/%u cpus %u/%u mem %"PRIu64"/%"PRIu64,
+			      plugin_type, i, f->jobs[i], g.jobs[i],
+			      f->whole[i], g.whole[i], f->cpus[i], g.cpus[i],
+			      f->mem[i], g.mem[i]);
+	}
+	xfree(g.jobs);
+	xfree(g.whole);
+	xfree(g.cpus);
+	xfree(g.mem);
+	xfree(g.gres);
+	return same;
 }
 
 /*
@@ -213,14 +266,14 @@ extern void sm_fit_build(struct sm_fit *f, const uint32_t *skip, int n_skip,
 		if (!(job_ptr = find_job_record(mj->job_id)) ||
 		    !job_ptr->job_resrcs) {
 			/* unknown to cons_tres's terms: hold its nodes */
-			_fit_add_unknown(f, mj);
+			_fit_unknown(f, mj, 1);
 			continue;
 		}
 		if (until > 0 &&
 		    mesh_plan_running_end((double) job_ptr->end_time,
 					  (double) now) <= (double) until)
 			continue;
-		_fit_add_job(f, job_ptr);
+		_fit_job(f, job_ptr, 1);
 	}
 }
 
@@ -281,7 +334,7 @@ extern bool sm_fit_node(const struct sm_fit *f, int i, uint32_t *cpus)
 		.mem_spec_limit = node_ptr->mem_spec_limit,
 		.cap_gres = cap_gres,
 		.jobs = f->jobs[i],
-		.held_whole = f->whole[i],
+		.held_whole = f->whole[i] > 0,
 		.held_cpus = f->cpus[i],
 		.held_mem = f->mem[i],
 		.held_gres = &f->gres[i * SM_MAX_GRES],

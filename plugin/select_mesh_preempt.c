@@ -104,6 +104,7 @@ struct victims {
 	uint64_t *rank;		/* Slurm's order key; equal: equally ranked */
 	uint32_t *nodes;	/* nodes each one holds */
 	bool *victim;		/* the core's current choice */
+	bool *out_of_fit;	/* taken out of t->fit's counts so far */
 	uint16_t *use;		/* whole nodes: sm.busy without the victims */
 	struct mesh_try *t;	/* the job being placed */
 	bitstr_t *orig;		/* its usable nodes */
@@ -139,6 +140,7 @@ static void _victims_init(struct victims *vs, list_t *candidates,
 	vs->rank = xcalloc(vs->n + 1, sizeof(*vs->rank));
 	vs->nodes = xcalloc(vs->n + 1, sizeof(*vs->nodes));
 	vs->victim = xcalloc(vs->n + 1, sizeof(*vs->victim));
+	vs->out_of_fit = xcalloc(vs->n + 1, sizeof(*vs->out_of_fit));
 	vs->use = xcalloc(sm.node_cnt + 1, sizeof(*vs->use));
 	while ((j = list_next(it))) {
 		if (!IS_JOB_RUNNING(j) && !IS_JOB_SUSPENDED(j))
@@ -160,6 +162,7 @@ static void _victims_free(struct victims *vs)
 	xfree(vs->rank);
 	xfree(vs->nodes);
 	xfree(vs->victim);
+	xfree(vs->out_of_fit);
 	xfree(vs->use);
 }
 
@@ -180,6 +183,34 @@ static list_t *_victim_list(struct victims *vs)
 }
 
 /*
+ * Over cons_tres: t->fit's counts without the current victims, kept by
+ * subtraction (t->fit counts every tracked job when the search starts),
+ * so a try costs the victims that changed, not a pass over all jobs.
+ * DebugFlags=SelectType checks them against a rebuild.
+ */
+static void _fit_without_victims(struct victims *vs)
+{
+	struct sm_fit *f = vs->t->fit;
+	uint32_t *ids;
+	list_t *l;
+	int i, n_ids;
+
+	for (i = 0; i < vs->m; i++) {
+		if (vs->victim[i] == vs->out_of_fit[i])
+			continue;
+		sm_fit_job(f, vs->mj[i], vs->victim[i] ? -1 : 1);
+		vs->out_of_fit[i] = vs->victim[i];
+	}
+	if (!(slurm_conf.debug_flags & DEBUG_FLAG_SELECT_TYPE))
+		return;
+	l = _victim_list(vs);
+	ids = sm_sorted_ids(l, &n_ids);
+	FREE_NULL_LIST(l);
+	(void) sm_fit_verify(f, ids, n_ids);
+	xfree(ids);
+}
+
+/*
  * Nodes of orig free for the job once the victims are gone: whole nodes
  * no job holds, or over cons_tres the nodes the job fits (t->fit).  Sets
  * t->busy (and t->cpus) for a placement attempt.
@@ -189,16 +220,10 @@ static int _free_with(struct victims *vs)
 {
 	struct mesh_try *t = vs->t;
 	bitstr_t *orig = vs->orig;
-	uint32_t *ids;
-	int i, n = 0, n_ids;
-	list_t *l;
+	int i, n = 0;
 
 	if (t->fit) {
-		l = _victim_list(vs);
-		ids = sm_sorted_ids(l, &n_ids);
-		FREE_NULL_LIST(l);
-		sm_fit_build(t->fit, ids, n_ids, 0);
-		xfree(ids);
+		_fit_without_victims(vs);
 		n = sm_fit_use(t->fit, orig);
 		t->busy = t->fit->use;
 		t->cpus = t->fit->free_cpus;

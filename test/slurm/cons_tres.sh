@@ -250,6 +250,16 @@ for d in "$M" "$C"; do
     no_double "$d.after" && pass "${d##*/}: after preemption, no CPU, GPU or memory given twice" \
         || fail "${d##*/}: overlap after preemption"
 done
+# The victim search keeps the fit by subtraction; DebugFlags=SelectType
+# checks every try against a rebuild and logs a difference.
+tries=$(grep -c "preempts [0-9]* of [0-9]* candidate(s) after" "$M/log/slurmctld.log")
+if grep -q "differs from a rebuild" "$M/log/slurmctld.log"; then
+    fail "the fit kept by subtraction: $(grep -m1 "differs from a rebuild" "$M/log/slurmctld.log")"
+elif [ "$tries" -gt 0 ]; then
+    pass "the fit kept by subtraction equals a rebuild at every try ($tries search(es) logged)"
+else
+    fail "no victim search logged"
+fi
 
 # --------------------------------------------------------------- resize
 for d in "$M" "$C"; do
