@@ -578,7 +578,9 @@ END_TEST
 
 /* A conservative backfilling pass, as meshsim makes it: each of 40
  * queued jobs is planned around the running jobs and the reservations
- * of the jobs ahead, and its answer joins them.  The reservations are
+ * of the jobs ahead, and its answer joins them; two in three start their
+ * scan at the floor the jobs before them prove (not_before), which the
+ * definition does not use.  The reservations are
  * large (up to half of a 12x10x3 mesh: 360 nodes, five words and part
  * of a sixth) and many: windows hold several, and ones at different
  * times share nodes, so the planner's union of the window is rebuilt as
@@ -598,9 +600,11 @@ START_TEST(test_plan_reservation_chain)
 	struct mesh_request req;
 	struct mesh_diag d;
 	uint32_t nodes[360], owner[360], o1[360], o2[360], i, k, used = 0;
-	double t1, t2;
+	uint32_t fl_nodes[40];
+	double t1, t2, fl_duration[40], fl_first[40], nb;
+	struct mesh_plan_stats stats;
 	size_t r, j, nres = 0;
-	int r1, r2, waits = 0;
+	int r1, r2, waits = 0, floors = 0;
 
 	if (mesh_alloc_create(t, allocs[_i], NULL, &a, &d)) {
 		mesh_bitmap_destroy(f);
@@ -632,11 +636,30 @@ START_TEST(test_plan_reservation_chain)
 	req.end_time = -1;
 	req.io_intensity = -1;
 	req.seed = 7;
+	q.stats = &stats;
 	for (j = 0; j < 40; j++) {
 		req.nodes = 1 + (uint32_t) (tu_rand(&s) % (t->nodes / 2));
 		q.n_reserved = nres;
 		q.duration = 5 + 10 * (double) (tu_rand(&s) % 6);
+		/* as meshsim's pass: the latest first_enough of the jobs
+		 * before that need no more nodes for no longer (every other
+		 * job plans without, as select/mesh does) */
+		nb = -INFINITY;
+		for (r = 0; j % 3 && r < j; r++)
+			if (fl_nodes[r] <= req.nodes &&
+			    fl_duration[r] <= q.duration && fl_first[r] > nb)
+				nb = fl_first[r];
+		q.not_before = j % 3 ? &nb : NULL;
+		floors += nb > q.now;
 		r1 = mesh_plan_earliest(p, a, &q, &req, &t1, o1);
+		fl_nodes[j] = req.nodes;
+		fl_duration[j] = q.duration;
+		fl_first[j] = r1 ? INFINITY : stats.first_enough;
+		if (!r1)
+			ck_assert_msg(stats.first_enough <= t1 &&
+					  stats.first_enough >= q.now,
+				      "%s, job %zu: first_enough %g, start %g",
+				      allocs[_i], j, stats.first_enough, t1);
 		r2 = mesh_plan_earliest_naive(p, a, &q, &req, &t2, o2);
 		ck_assert_int_eq(r1, r2);
 		if (r1) {
@@ -674,6 +697,8 @@ START_TEST(test_plan_reservation_chain)
 		nres++;
 	}
 	ck_assert_int_gt(waits, 10);
+	ck_assert_int_gt(floors, 0);
+	q.not_before = NULL;
 	/* The planner keeps the list it saw sorted while it only grows; an
 	 * entry moved in place, or a shorter list, must be seen too. */
 	for (j = 0; j < 6 && nres > 2; j++) {

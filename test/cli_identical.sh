@@ -5,7 +5,8 @@
 # contrib/bench/build-rev.sh: on a generated 3D trace with every
 # allocator, on a torus, under conservative backfilling, paired filling
 # and the contention model, on whole-machine jobs without --jobs-csv
-# (where meshsim skips forced allocator calls), and on the NASA iPSC
+# (where meshsim skips forced allocator calls), on a saturated queue
+# under conservative backfilling, and on the NASA iPSC
 # trace when ../shared is there.  The summary's "version" names each build's revision and is
 # left out; meshsim prints no timings.
 # Skipped (77) without git history (a tarball, a shallow clone).  When
@@ -106,6 +107,19 @@ for a in hilbert-bf mc1x1; do
 	same "contention, 8x8x8: $a" --mesh 8x8x8 --runtime-model contention \
 		--comm all-to-all --comm-share 0.3 --allocator "$a" g.swf
 done
+# A saturated queue whose requested times exceed the runtimes (mean
+# wait about 23,000 s): conservative's scans start at the floor that the
+# jobs planned before them in the pass prove (sim_sched.c, floor_of);
+# a floor that ignored the estimates changed every one of these.
+"$gen" --workload pods --jobs 600 --nodes 64 --interarrival 15 --seed 5 \
+	--swf "$tmp/p.swf"
+for a in hilbert-bf mc1x1 random; do
+	for m in 8x8 8tx8t; do
+		same "conservative, saturated $m: $a" --mesh $m \
+			--scheduler conservative --allocator "$a" p.swf
+	done
+done
+same "conservative, saturated 8x8: contig-ff" --mesh 8x8 --allocator contig-ff p.swf
 same "paired filling, WFP, adjusted estimates: sl:mc1x1" --mesh 8x8x8 \
 	--paired-filling --priority wfp --spatial-estimate adjusted \
 	--allocator sl:mc1x1 g.swf

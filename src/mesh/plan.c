@@ -82,6 +82,7 @@ struct mesh_planner {
 	size_t n_seen, m_seen, cap_seen;
 	double seen_now;
 	size_t places;         /* this search's placement calls */
+	double first_enough;   /* mesh_plan_stats.first_enough */
 	int truncated;         /* the bound skipped candidates */
 	struct timespec begun; /* when this search began (max_seconds) */
 };
@@ -564,6 +565,24 @@ static int over_budget(const struct mesh_planner *p,
 	       q->max_seconds;
 }
 
+/* The first candidate at or after *t; 0 if t is NULL, at or before now
+ * or after every candidate. */
+static size_t first_at(const struct mesh_planner *p, size_t nt, const double *t)
+{
+	size_t lo = 0, hi = nt, mid;
+
+	if (!t || !(*t > p->times[0]))
+		return 0;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (p->times[mid] < *t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nt ? lo : 0;
+}
+
 /* Every candidate in order (reservations, or refusing allocators).
  * HOW: while t sweeps the candidates, base gains the nodes of the
  * running jobs ended by t, and held is the union of the reservations
@@ -593,7 +612,11 @@ static int scan(struct mesh_planner *p, struct mesh_allocator *a,
 	memset(p->planes, 0, w * p->n_planes * sizeof(*p->planes));
 	mesh_bitmap_copy(p->base, q->free_now);
 	memset(p->held->words, 0, w * sizeof(*p->held->words));
-	for (c = 0; c < nt && rc == MESH_ENOSPC; c++) {
+	/* Candidates before not_before are skipped whole: the first one
+	 * after it leaves the reservations that ended, enters those in its
+	 * window and applies the running jobs that ended, as every step does. */
+	for (c = first_at(p, nt, q->not_before); c < nt && rc == MESH_ENOSPC;
+	     c++) {
 		t = p->times[c];
 		advance(p, q, t, &next);
 		for (; gone < m && key_time(p->ends[gone].key) <= t; gone++) {
@@ -615,6 +638,8 @@ static int scan(struct mesh_planner *p, struct mesh_allocator *a,
 			    p->base->words[i] & ~p->held->words[i];
 		if (mesh__free_count(a, p->cur) < req->nodes)
 			continue;
+		if (isinf(p->first_enough))
+			p->first_enough = t;
 		if (c + 1 < nt && over_budget(p, q)) {
 			p->truncated = 1;
 			c = nt - 2; /* the loop's c++: the latest candidate */
@@ -688,6 +713,7 @@ static int by_count(struct mesh_planner *p, struct mesh_allocator *a,
 
 	if (c == nt)
 		return MESH_ENOSPC;
+	p->first_enough = p->times[c];
 	rc = probe(p, a, q, req, c, &applied, out);
 	if (rc < 0)
 		return rc;
@@ -716,6 +742,7 @@ static int bisect(struct mesh_planner *p, struct mesh_allocator *a,
 
 	if (lo == nt)
 		return MESH_ENOSPC;
+	p->first_enough = p->times[lo];
 	rc = probe(p, a, q, req, lo, &applied, out);
 	if (rc < 0)
 		return rc;
@@ -766,6 +793,7 @@ int mesh_plan_earliest(struct mesh_planner *p, struct mesh_allocator *a,
 
 	p->places = 0;
 	p->truncated = 0;
+	p->first_enough = INFINITY;
 	if (q->max_seconds > 0 && clock_gettime(CLOCK_MONOTONIC, &p->begun))
 		memset(&p->begun, 0, sizeof(p->begun));
 	if (!rc) {
@@ -782,6 +810,7 @@ int mesh_plan_earliest(struct mesh_planner *p, struct mesh_allocator *a,
 	if (q->stats) {
 		q->stats->places = p->places;
 		q->stats->truncated = p->truncated;
+		q->stats->first_enough = p->first_enough;
 	}
 	return rc;
 }

@@ -64,6 +64,14 @@ struct mesh_plan_query {
 	void *place_arg;
 	int in_order; /* nonzero: try every candidate in order, no
 		       * shortcut from a's flags */
+	/* Optional (NULL: none): a time before which the caller knows the
+	 * job cannot start (conservative backfilling: first_enough in the
+	 * mesh_plan_stats of a job planned before it that needs no more
+	 * nodes for no longer, on a subset of its holds).  A scan starts at
+	 * the first candidate at or after it; past every candidate, it has
+	 * no effect.  A time later than the true earliest start gives a
+	 * later start. */
+	const double *not_before;
 	/* A bound on a scan (0: none): at most max_places placements, the
 	 * last kept for the latest candidate time (after every running job
 	 * and reservation has ended), which a scan jumps to once the next
@@ -83,6 +91,12 @@ struct mesh_plan_query {
 struct mesh_plan_stats {
 	size_t places; /* placement calls (allocator or hook) */
 	int truncated; /* the bound skipped candidates */
+	/* The first candidate with req->nodes free in the window, INFINITY
+	 * if none: the free count stays below that at every earlier time,
+	 * candidate or not, for this job and any job that needs as many
+	 * nodes or more for as long or longer around these holds or more
+	 * (a valid not_before for it). */
+	double first_enough;
 };
 
 struct mesh_planner;

@@ -620,8 +620,10 @@ static int alloc_state(struct sim *s, uint64_t total_nodes)
 		s->tail_size = malloc(n * sizeof(*s->tail_size));
 		s->tail_est = malloc(n * sizeof(*s->tail_est));
 		s->pending = malloc(n * sizeof(*s->pending));
+		s->floors = malloc(n * sizeof(*s->floors));
 		if (!s->holds || !s->resv || !s->resv_maps || !s->resv_nodes ||
 		    !s->tail_size || !s->tail_est || !s->pending ||
+		    !s->floors ||
 		    mesh_bitmap_create(s->topo->nodes, &s->unpromised) ||
 		    mesh_planner_create(s->topo, &s->planner))
 			return MESH_ENOMEM;
@@ -674,6 +676,7 @@ static void sim_free(struct sim *s)
 	free(s->tail_size);
 	free(s->tail_est);
 	free(s->pending);
+	free(s->floors);
 	mesh_bitmap_destroy(s->unpromised);
 	mesh_planner_destroy(s->planner);
 	free(s->side);

@@ -55,6 +55,14 @@ struct sim_run {
 	int ending;
 };
 
+/* A job planned in a conservative pass: no job needing as many nodes or
+ * more for as long or longer, planned after it in the pass, can start
+ * before first_enough (mesh_plan_stats). */
+struct plan_floor {
+	uint32_t nodes;
+	double duration, first_enough;
+};
+
 struct sim {
 	const struct mesh_topo *topo;
 	struct mesh_allocator *alloc;
@@ -104,6 +112,9 @@ struct sim {
 	 * yet taken out of them, a min-heap by start */
 	uint32_t *tail_size;
 	double *tail_est;
+	/* per reservation of the pass: its job's size and estimate and
+	 * the planner's first_enough, a not_before for later jobs */
+	struct plan_floor *floors;
 	struct mesh_bitmap *unpromised;
 	size_t *pending, n_pending;
 	/* conservative-count: free nodes over time, prof_free[i] from
