@@ -432,6 +432,161 @@ START_TEST(test_alloc_box_first_slack)
 }
 END_TEST
 
+/* The largest free box of fm in which every node is free, by trying
+ * every extent and low corner (wrapping where the mesh wraps): the
+ * test's own count, independent of contig-bf's prefix sums. */
+static uint32_t brute_largest_box(const struct mesh_topo *t,
+				  const struct mesh_bitmap *fm)
+{
+	uint32_t best = 0;
+	int e[3], b[3], i[3], q[3], d, ok;
+
+	for (e[2] = 1; e[2] <= t->dim[2]; e[2]++)
+		for (e[1] = 1; e[1] <= t->dim[1]; e[1]++)
+			for (e[0] = 1; e[0] <= t->dim[0]; e[0]++) {
+				uint32_t vol = (uint32_t) (e[0] * e[1] * e[2]);
+				int lim[3];
+
+				if (vol <= best)
+					continue;
+				for (d = 0; d < 3; d++)
+					lim[d] = t->wrap[d] && e[d] < t->dim[d]
+						     ? t->dim[d] - 1
+						     : t->dim[d] - e[d];
+				for (b[2] = 0; b[2] <= lim[2]; b[2]++)
+				for (b[1] = 0; b[1] <= lim[1]; b[1]++)
+				for (b[0] = 0; b[0] <= lim[0] && vol > best; b[0]++) {
+					ok = 1;
+					for (i[2] = 0; ok && i[2] < e[2]; i[2]++)
+					for (i[1] = 0; ok && i[1] < e[1]; i[1]++)
+					for (i[0] = 0; ok && i[0] < e[0]; i[0]++) {
+						for (d = 0; d < 3; d++)
+							q[d] = (b[d] + i[d]) % t->dim[d];
+						ok = mesh_bitmap_test(fm, mesh_topo_index(t, q));
+					}
+					if (ok)
+						best = vol;
+				}
+			}
+	return best;
+}
+
+/* keep=1: on random maps of 4tx4tx2t, contig-bf's keep=1 answer is a box
+ * of k free nodes, each once, found exactly when contig-bf finds one,
+ * and no free box of k nodes leaves a larger free box behind (checked
+ * against every box of every factorisation by brute force).  On some
+ * maps it differs from contig-bf's.  Bad parameter sets are refused. */
+START_TEST(test_alloc_contig_keep)
+{
+	static const struct {
+		const char *name, *params;
+	} bad[] = { { "contig-ff", "keep=1" },
+		    { "contig-bf", "keep=2" },
+		    { "contig-bf", "keep=1,align=1" },
+		    { "box-first", "box=contig-ff,keep=1" } };
+	struct mesh_topo *t = tu_topo("4tx4tx2t"), *big = tu_topo("17x16x16");
+	struct mesh_bitmap *fm = tu_all_free(t), *left = tu_all_free(t);
+	struct mesh_view v = { t, fm, NULL, 0 };
+	struct mesh_allocator *plain = NULL, *keep = NULL, *bf = NULL, *a;
+	struct mesh_request req;
+	struct mesh_diag d;
+	uint32_t out[32], ref[32], bfo[32], i, k, after, best;
+	uint64_t seed = 5602;
+	struct mesh_metrics m;
+	int rc, w, found = 0, differ = 0, e[3], b[3], c[3], q[3], dd;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		a = NULL;
+		ck_assert_int_eq(mesh_alloc_create(t, bad[i].name,
+						   bad[i].params, &a, &d),
+				 MESH_EINVAL);
+		ck_assert_ptr_null(a);
+	}
+	a = NULL; /* 4,352 nodes: above keep's bound */
+	ck_assert_int_eq(mesh_alloc_create(big, "contig-bf", "keep=1", &a, &d),
+			 MESH_EINVAL);
+	ck_assert_ptr_null(a);
+	ck_assert_int_eq(mesh_alloc_create(t, "contig-bf", NULL, &plain, &d),
+			 0);
+	ck_assert_int_eq(mesh_alloc_create(t, "contig-bf", "keep=1", &keep,
+					   &d),
+			 0);
+	ck_assert_int_eq(mesh_alloc_create(t, "box-first", "keep=1", &bf, &d),
+			 0);
+	memset(&req, 0, sizeof(req));
+	for (w = 0; w < 200; w++) {
+		tu_random_map(fm, &seed, 6 + w % 16);
+		req.nodes = k = 1 + (uint32_t) (tu_rand(&seed) % 8);
+		rc = mesh_alloc_place(plain, &v, &req, ref);
+		ck_assert(rc == 0 || rc == MESH_ENOSPC);
+		ck_assert_int_eq(mesh_alloc_place(keep, &v, &req, out), rc);
+		if (rc)
+			continue;
+		found++;
+		/* box-first with keep=1 takes the same box, or a set its
+		 * slack prefers: one with a smaller pairwise sum */
+		ck_assert_int_eq(mesh_alloc_place(bf, &v, &req, bfo), 0);
+		qsort(bfo, k, sizeof(*bfo), tu_cmp_u32);
+		qsort(out, k, sizeof(*out), tu_cmp_u32);
+		ck_assert(!memcmp(bfo, out, k * sizeof(*out)) ||
+			  tu_sum_pairwise(t, bfo, k) <
+				  tu_sum_pairwise(t, out, k));
+		mesh_bitmap_copy(left, fm);
+		for (i = 0; i < k; i++) {
+			ck_assert(mesh_bitmap_test(left, out[i]));
+			mesh_bitmap_clear(left, out[i]);
+		}
+		ck_assert_int_eq(mesh_metrics_compute(t, out, k, &m), 0);
+		ck_assert_uint_eq((uint32_t) (m.bbox[0] * m.bbox[1] * m.bbox[2]),
+				  k);
+		after = brute_largest_box(t, left);
+		/* every free box of k nodes: none leaves more */
+		best = 0;
+		for (e[0] = 1; e[0] <= t->dim[0]; e[0]++)
+		for (e[1] = 1; e[1] <= t->dim[1]; e[1]++)
+		for (e[2] = 1; e[2] <= t->dim[2]; e[2]++) {
+			if ((uint32_t) (e[0] * e[1] * e[2]) != k)
+				continue;
+			for (b[0] = 0; b[0] < t->dim[0]; b[0]++)
+			for (b[1] = 0; b[1] < t->dim[1]; b[1]++)
+			for (b[2] = 0; b[2] < t->dim[2]; b[2]++) {
+				int ok = 1;
+
+				mesh_bitmap_copy(left, fm);
+				for (c[0] = 0; ok && c[0] < e[0]; c[0]++)
+				for (c[1] = 0; ok && c[1] < e[1]; c[1]++)
+				for (c[2] = 0; ok && c[2] < e[2]; c[2]++) {
+					uint32_t n;
+
+					for (dd = 0; dd < 3; dd++)
+						q[dd] = (b[dd] + c[dd]) % t->dim[dd];
+					n = mesh_topo_index(t, q);
+					ok = mesh_bitmap_test(left, n);
+					mesh_bitmap_clear(left, n);
+				}
+				if (ok) {
+					uint32_t l = brute_largest_box(t, left);
+
+					best = l > best ? l : best;
+				}
+			}
+		}
+		ck_assert_uint_eq(after, best);
+		qsort(ref, k, sizeof(*ref), tu_cmp_u32);
+		differ += memcmp(out, ref, k * sizeof(*out)) != 0;
+	}
+	ck_assert_int_gt(found, 100);
+	ck_assert_int_gt(differ, 0);
+	mesh_alloc_destroy(plain);
+	mesh_alloc_destroy(keep);
+	mesh_alloc_destroy(bf);
+	mesh_bitmap_destroy(fm);
+	mesh_bitmap_destroy(left);
+	mesh_topo_destroy(t);
+	mesh_topo_destroy(big);
+}
+END_TEST
+
 /* align=1: on 8x1 with node 0 busy, contig-bf's 2-node box with the most
  * contact is n[1-2] (the busy node; n[6-7] ties at the mesh end and has
  * the higher base), the aligned one with the most contact n[6-7].  On
@@ -790,6 +945,7 @@ int main(void)
 	tcase_add_test(tc, test_alloc_box_first);
 	tcase_add_test(tc, test_alloc_box_first_slack);
 	tcase_add_test(tc, test_alloc_contig_align);
+	tcase_add_test(tc, test_alloc_contig_keep);
 	tcase_add_test(tc, test_alloc_box_first_wait);
 	tcase_add_test(tc, test_alloc_required_nodes);
 	tcase_add_test(tc, test_alloc_auto_policy);

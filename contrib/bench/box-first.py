@@ -13,8 +13,8 @@ capacity, then the ratios the issue asks for.  Stream A is run again
 under the contention model (the pods' sidecar: all-to-all, half of the
 runtime communication), where a job's links shared with others stretch
 its runtime.  Last, the parameters: slack= on four machines (2,000-job
-pods streams, seeds 1-3) and align=1 (aligned boxes first), and box=
-and else= on stream A.
+pods streams, seeds 1-3) align=1 (aligned boxes first) and keep=1 (the box that leaves the
+largest free box first), and box= and else= on stream A.
 Deterministic: no timings.
 
 With --machines TRACES_DIR instead: which compact allocator for a job
@@ -41,9 +41,10 @@ STREAMS = (("A", "1,2,4,8,16,32", 170, "trace"),
            ("B", "3,5,6,12", 100, "trace"),
            ("A", "1,2,4,8,16,32", 170, "contention"))
 # NAME or NAME:PARAMS (--allocator-params)
-ALLOCATORS = ("box-first", "box-first:align=1", "box-first:wait=1",
-              "contig-ff", "contig-bf",
-              "contig-bf:align=1", "mc1x1", "hilbert-bf", "snake-bf",
+ALLOCATORS = ("box-first", "box-first:align=1", "box-first:keep=1",
+              "box-first:wait=1", "box-first:wait=1,keep=1",
+              "contig-ff", "contig-bf", "contig-bf:align=1",
+              "contig-bf:keep=1", "mc1x1", "hilbert-bf", "snake-bf",
               "rowmajor-ff", "mm-inc")
 FIGURES = (("box_share_multi", "on a box", "{:.3f}"),
            ("mean_avg_pairwise_multi", "distance", "{:.3f}"),
@@ -99,13 +100,13 @@ def main():
                   f"{MESH}, EASY, {model} runtimes")
             figures = FIGURES + ((("mean_stretch", "stretch", "{:.4f}"),)
                                  if model != "trace" else ())
-            print(f"  {'allocator':<18} {'jobs':>5}" + "".join(
+            print(f"  {'allocator':<23} {'jobs':>5}" + "".join(
                 f" {label:>15}" for _, label, _ in figures))
             for alloc in ALLOCATORS:
                 runs = [run(build, tmp, stream, sizes, ia, s, alloc, model)
                         for s in SEEDS]
                 jobs = statistics.median(r["jobs"] for r in runs)
-                row = f"  {alloc:<18} {jobs:>5.0f}"
+                row = f"  {alloc:<23} {jobs:>5.0f}"
                 for key, _, fmt in figures:
                     vals = [r[key] for r in runs]
                     med[stream + model, alloc, key] = statistics.median(vals)
@@ -168,7 +169,8 @@ def mean_distance(build, tmp, mesh, nodes, sizes, ia, alloc, params):
 def parameters(build):
     print("parameters: mean distance of multi-node jobs, mean over seeds "
           "1-3 of 2,000-job pods streams, EASY")
-    cols = ("slack=0", "slack=10", "slack=25", "slack=1000", "align=1")
+    cols = ("slack=0", "slack=10", "slack=25", "slack=1000", "align=1",
+            "keep=1")
     print(f"  {'mesh':<9} {'sizes':<21}" + "".join(f" {c:>10}" for c in
           cols + ("mm-inc", "mc1x1")))
     with tempfile.TemporaryDirectory() as tmp:

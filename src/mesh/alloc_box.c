@@ -19,6 +19,8 @@
  *    against a block);
  *  - align=1 (contig-bf only): boxes aligned to their extents first
  *    (contig-bf's align=, the buddy system's and torus3d's anchors);
+ *  - keep=1 (contig-bf only): the box that leaves the largest free box
+ *    first (contig-bf's keep=);
  *  - wait=1: a job of a size that some box holds on the empty machine
  *    waits for a box, as under topology/torus3d; only the sizes no box
  *    holds (5 nodes on 4x4x4) take else= (MESH_ALLOC_MAY_REFUSE).
@@ -68,16 +70,18 @@ static int is_box_search(const char *name)
 static int box_create(struct mesh_allocator *a, const char *params,
 		      struct mesh_diag *d)
 {
-	static const char *const known[] = { "box",   "else", "slack",
-					     "align", "wait", NULL };
+	static const char *const known[] = { "box",  "else", "slack", "align",
+					     "keep", "wait", NULL };
 	char box[32] = "contig-bf", other[32] = "mm-inc";
-	unsigned long align = 0, wait = 0;
+	unsigned long align = 0, keep = 0, wait = 0;
 	struct box_priv *p;
 	int rc;
 
 	rc = mesh__param_check(params, known, a->name, d);
 	if (!rc)
 		rc = mesh__param_uint(params, "align", 0, 1, &align, d);
+	if (!rc)
+		rc = mesh__param_uint(params, "keep", 0, 1, &keep, d);
 	if (!rc)
 		rc = mesh__param_uint(params, "wait", 0, 1, &wait, d);
 	if (rc)
@@ -89,11 +93,12 @@ static int box_create(struct mesh_allocator *a, const char *params,
 				     "expected contig-ff, contig-bf, "
 				     "sl:contig-ff or sl:contig-bf, got \"%s\"",
 				     box);
-	if (align && !strstr(box, "contig-bf"))
-		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, "align",
-				     "align=1 needs box=contig-bf or "
+	if ((align || keep) && !strstr(box, "contig-bf"))
+		return mesh_diag_set(d, MESH_EINVAL, NULL, 0,
+				     align ? "align" : "keep",
+				     "%s=1 needs box=contig-bf or "
 				     "sl:contig-bf, got box=%s",
-				     box);
+				     align ? "align" : "keep", box);
 	if (!strcmp(other, a->entry->info.name))
 		return mesh_diag_set(d, MESH_EINVAL, NULL, 0, "else",
 				     "box-first cannot fall back to itself");
@@ -119,8 +124,10 @@ static int box_create(struct mesh_allocator *a, const char *params,
 	}
 	if (!rc)
 		rc = mesh__alloc_create_geom(a->topo, box,
-					     align ? "align=1" : NULL, a->gdim,
-					     &p->box, d);
+					     align  ? "align=1"
+					     : keep ? "keep=1"
+						    : NULL,
+					     a->gdim, &p->box, d);
 	if (!rc)
 		rc = mesh__alloc_create_geom(a->topo, other, NULL, a->gdim,
 					     &p->other, d);

@@ -24,6 +24,10 @@
  *    With align=1, a box whose base is a multiple of its extent on more
  *    axes wins first (the buddy system's aligned blocks; the anchor grid
  *    of Slurm 26.05's topology/torus3d, as an idea), contact second.
+ *    With keep=1, the box after which the largest free box left is
+ *    largest wins first (what the next jobs can still get as a box),
+ *    contact second; at most KEEP_MAX_NODES nodes, since each candidate
+ *    costs a search of the map left.
  * Free boxes are found a word at a time (boxsum.c's staged word
  * boxes, wrapping on tori: one bit per low corner) when x-rows fit a
  * 64-bit word, else by prefix sums (boxsum), O(1) per candidate box;
@@ -40,11 +44,18 @@
 #include "error.h"
 
 #define MAX_SHAPES 512
+#define KEEP_MAX_NODES 4096
 
 struct contig_priv {
 	struct mesh__boxsum box;
 	int best_fit;
-	int align;             /* bf: aligned axes before contact */
+	int align;                /* bf: aligned axes before contact */
+	int keep;                 /* bf: largest free box left before contact */
+	struct mesh_bitmap *left; /* keep: the map without the candidate */
+	struct mesh__boxsum left_sum;
+	int (*extents)[3]; /* keep: every box extent, largest first */
+	uint32_t n_extents;
+	const struct mesh_bitmap *free_map; /* this decision's */
 	int word_boxes;        /* free boxes from mesh__box_starts */
 	const uint64_t *words; /* this decision's free map */
 	uint64_t *starts, *tmp;
@@ -65,17 +76,56 @@ static int word_boxes_fit(const struct mesh_topo *t)
 	return t->dim[0] <= 64;
 }
 
+static int volume_desc(const void *x, const void *y)
+{
+	const int *a = x, *b = y;
+	long va = (long) a[0] * a[1] * a[2], vb = (long) b[0] * b[1] * b[2];
+
+	return va < vb ? 1 : va > vb ? -1 : 0;
+}
+
+/* keep=1's map, its prefix sums and every extent, largest first. */
+static int keep_init(struct contig_priv *p, const struct mesh_topo *t)
+{
+	int e[3];
+	uint32_t n = (uint32_t) t->dim[0] * t->dim[1] * t->dim[2];
+
+	p->extents = malloc(n * sizeof(*p->extents));
+	if (!p->extents || mesh_bitmap_create(t->nodes, &p->left) ||
+	    mesh__boxsum_init(&p->left_sum, t))
+		return MESH_ENOMEM;
+	for (e[2] = 1; e[2] <= t->dim[2]; e[2]++)
+		for (e[1] = 1; e[1] <= t->dim[1]; e[1]++)
+			for (e[0] = 1; e[0] <= t->dim[0]; e[0]++)
+				memcpy(p->extents[p->n_extents++], e,
+				       sizeof(e));
+	qsort(p->extents, p->n_extents, sizeof(*p->extents), volume_desc);
+	return 0;
+}
+
 static int contig_create(struct mesh_allocator *a, const char *params,
 			 struct mesh_diag *d)
 {
-	static const char *const bf_keys[] = { "align", NULL };
+	static const char *const bf_keys[] = { "align", "keep", NULL };
 	struct contig_priv *p;
-	unsigned long align = 0;
+	unsigned long align = 0, keep = 0;
 	int rc = mesh__param_check(params, a->entry->variant ? bf_keys : NULL,
 				   a->name, d);
 
 	if (!rc)
 		rc = mesh__param_uint(params, "align", 0, 1, &align, d);
+	if (!rc)
+		rc = mesh__param_uint(params, "keep", 0, 1, &keep, d);
+	if (!rc && align && keep)
+		rc = mesh_diag_set(d, MESH_EINVAL, NULL, 0, "keep",
+				   "keep=1 and align=1 are two first "
+				   "criteria; choose one");
+	if (!rc && keep && a->topo->nodes > KEEP_MAX_NODES)
+		rc = mesh_diag_set(d, MESH_EINVAL, NULL, 0, "keep",
+				   "keep=1 searches the whole map per "
+				   "candidate box: at most %d nodes, this "
+				   "mesh has %u",
+				   KEEP_MAX_NODES, (unsigned) a->topo->nodes);
 	if (rc)
 		return rc;
 	p = calloc(1, sizeof(*p));
@@ -83,6 +133,7 @@ static int contig_create(struct mesh_allocator *a, const char *params,
 		return MESH_ENOMEM;
 	p->best_fit = a->entry->variant;
 	p->align = (int) align;
+	p->keep = (int) keep;
 	p->word_boxes = word_boxes_fit(a->topo);
 	if (p->word_boxes) {
 		size_t rows = (size_t) a->topo->dim[1] * a->topo->dim[2];
@@ -91,7 +142,8 @@ static int contig_create(struct mesh_allocator *a, const char *params,
 		p->tmp = malloc(2 * rows * sizeof(*p->tmp));
 	}
 	if (mesh__boxsum_init(&p->box, a->topo) ||
-	    (p->word_boxes && (!p->starts || !p->tmp))) {
+	    (p->word_boxes && (!p->starts || !p->tmp)) ||
+	    (keep && keep_init(p, a->topo))) {
 		a->priv = p;
 		contig_destroy(a);
 		a->priv = NULL;
@@ -106,6 +158,9 @@ static void contig_destroy(struct mesh_allocator *a)
 	struct contig_priv *p = a->priv;
 
 	mesh__boxsum_free(&p->box);
+	mesh__boxsum_free(&p->left_sum);
+	mesh_bitmap_destroy(p->left);
+	free(p->extents);
 	free(p->starts);
 	free(p->tmp);
 	free(p->runs);
@@ -212,14 +267,69 @@ static uint64_t contact(const struct contig_priv *p, const int lo[3],
 	return c;
 }
 
+/* The volume of the largest free box in p->left_sum, or 0 when it is
+ * below floor (the caller's best so far: smaller ones cannot win). */
+static uint32_t largest_left(const struct contig_priv *p, uint32_t floor)
+{
+	const struct mesh_topo *t = p->box.topo;
+	uint32_t i;
+	int b[3], hi[3], d;
+
+	for (i = 0; i < p->n_extents; i++) {
+		const int *e = p->extents[i];
+		uint32_t vol = (uint32_t) (e[0] * e[1] * e[2]);
+
+		if (vol < floor)
+			return 0;
+		for (b[2] = 0; b[2] <= base_limit(t, 2, e[2]); b[2]++)
+			for (b[1] = 0; b[1] <= base_limit(t, 1, e[1]); b[1]++)
+				for (b[0] = 0; b[0] <= base_limit(t, 0, e[0]);
+				     b[0]++) {
+					for (d = 0; d < 3; d++)
+						hi[d] = b[d] + e[d] - 1;
+					if (mesh__box_count(&p->left_sum, b,
+							    hi) == vol)
+						return vol;
+				}
+	}
+	return 0;
+}
+
+/* keep=1: the largest free box once the box [lo, hi] of extents e is
+ * taken, or 0 when it is below floor. */
+static uint32_t box_left(struct contig_priv *p, const int e[3], const int lo[3],
+			 uint32_t floor)
+{
+	const struct mesh_topo *t = p->box.topo;
+	int i[3], q[3], d;
+
+	mesh_bitmap_copy(p->left, p->free_map);
+	for (i[2] = 0; i[2] < e[2]; i[2]++)
+		for (i[1] = 0; i[1] < e[1]; i[1]++)
+			for (i[0] = 0; i[0] < e[0]; i[0]++) {
+				for (d = 0; d < 3; d++)
+					q[d] = (lo[d] + i[d]) % t->dim[d];
+				mesh_bitmap_clear(p->left,
+						  mesh_topo_index(t, q));
+			}
+	mesh__boxsum_build(&p->left_sum, p->left);
+	return largest_left(p, floor);
+}
+
 /* bf's measure of the box of extents e at [lo, hi]: contact, and with
- * align the number of axes on which lo is a multiple of e above it. */
-static uint64_t score(const struct contig_priv *p, const int e[3],
-		      const int lo[3], const int hi[3])
+ * align the number of axes on which lo is a multiple of e above it, or
+ * with keep the largest free box it leaves (floor: the best so far's,
+ * which a smaller one cannot beat). */
+static uint64_t score(struct contig_priv *p, const int e[3], const int lo[3],
+		      const int hi[3], uint64_t floor)
 {
 	uint64_t c = contact(p, lo, hi);
 	int d;
 
+	if (p->keep)
+		return ((uint64_t) box_left(p, e, lo, (uint32_t) (floor >> 32))
+			<< 32) |
+		       c;
 	if (p->align)
 		for (d = 0; d < 3; d++)
 			if (lo[d] % e[d] == 0)
@@ -343,7 +453,7 @@ static int visit_boxes(struct contig_priv *p, int si,
 }
 
 struct scan_ctx {
-	const struct contig_priv *p;
+	struct contig_priv *p;
 	struct contig_pick *pick;
 };
 
@@ -353,8 +463,9 @@ static int pick_box(void *arg, int si, const int b[3], const int hi[3])
 {
 	struct scan_ctx *sc = arg;
 	struct contig_pick *pick = sc->pick;
-	uint64_t c =
-	    sc->p->best_fit ? score(sc->p, sc->p->shapes[si], b, hi) : 0;
+	uint64_t c = sc->p->best_fit ? score(sc->p, sc->p->shapes[si], b, hi,
+					     pick->found ? pick->score : 0)
+				     : 0;
 
 	if (pick->found && c <= pick->score)
 		return 0;
@@ -397,6 +508,7 @@ static int find_pick(struct contig_priv *p, const struct mesh_view *v,
 	memset(pick, 0, sizeof(*pick));
 	list_shapes(p, v->topo, req);
 	p->words = v->free->words;
+	p->free_map = v->free;
 	p->n_runs = 0;
 	if (!p->word_boxes || p->best_fit)
 		mesh__boxsum_build(&p->box, v->free);
@@ -419,7 +531,7 @@ static int contig_place(struct mesh_allocator *a, const struct mesh_view *v,
 }
 
 struct cand_ctx {
-	const struct contig_priv *p;
+	struct contig_priv *p;
 	const struct mesh_topo *t;
 	uint64_t score;
 	uint32_t *buf;
@@ -432,7 +544,7 @@ static int emit_candidate(void *arg, int si, const int b[3], const int hi[3])
 	struct cand_ctx *cc = arg;
 
 	if (cc->p->best_fit &&
-	    score(cc->p, cc->p->shapes[si], b, hi) != cc->score)
+	    score(cc->p, cc->p->shapes[si], b, hi, cc->score) != cc->score)
 		return 0;
 	emit(cc->t, cc->p->shapes[si], b, cc->buf);
 	return cc->cb(cc->ctx, cc->buf);
