@@ -13,6 +13,10 @@ stream through contrib/replay/meshreplay (--use-running), real time:
   box-first@24.11   trixie chroot: cons_tres + topology/mesh, box-first
   box-first-wait@24.11  the same with AllocatorParameters=wait=1 (a size
                     that has a box waits for one, as under torus3d)
+  mc1x1@24.11, contig-ff@24.11  trixie chroot: cons_tres + topology/mesh
+                    with that allocator (issue 51's stream)
+  select-mesh-contig-ff@24.11  trixie chroot: select/mesh (whole nodes,
+                    its own WILL_RUN planner), contig-ff
   cons_tres@24.11   trixie chroot: cons_tres, no topology (its stock)
   box-first@22.05   host: select/mesh, box-first
   box-first-wait@22.05  the same with wait=1
@@ -30,15 +34,17 @@ The placement metrics are computed here from the node names Slurm gave,
 not taken from any plugin: mean pairwise distance with wrap-around (per
 job, and over all pairs of all jobs), the share of multi-node jobs whose
 nodes are exactly a (wrapping) box, makespan (last end - first submit)
-and mean wait, in wall seconds.  Each configuration runs --runs times
-(default 3), interleaved; the table gives medians with [min-max].
+and mean wait, in wall seconds.  The mean main and backfill cycle times
+come from sdiag (microseconds) after the replay.  Each configuration runs
+--runs times (default 3), interleaved; the table gives medians with
+[min-max].
 
 Needs: the sid chroot (contrib/setup-trixie.sh --suite sid) for the
 @26.05 rows; the 24.11 build of the plugins in the trixie chroot
 (/build/slurm-mesh, as .ci/run leaves it) for @24.11; the host's build
 (make) and Slurm 22.05 for @22.05.  A configuration whose parts are
 missing is skipped with the reason.  Takes about 5 minutes per
-configuration, stream and run (about 4 hours with the defaults).
+configuration, stream and run (about 5.5 hours with the defaults).
 
 --save FILE writes each run's figures as JSON lines as they come;
 --merge FILE... prints the table from such files (for configurations
@@ -85,6 +91,14 @@ CONFIGS = {
     "box-first-wait@24.11": ("trixie", ["--select", "select/cons_tres",
                                         "--extra-slurm-conf", "TopologyPlugin=topology/mesh"],
                              "box-first", None, "wait=1"),
+    "mc1x1@24.11": ("trixie", ["--select", "select/cons_tres",
+                               "--extra-slurm-conf", "TopologyPlugin=topology/mesh"],
+                    "mc1x1", None),
+    "contig-ff@24.11": ("trixie", ["--select", "select/cons_tres",
+                                   "--extra-slurm-conf", "TopologyPlugin=topology/mesh"],
+                        "contig-ff", None),
+    "select-mesh-contig-ff@24.11": ("trixie", ["--select", "select/mesh"],
+                                    "contig-ff", None),
     "cons_tres@24.11": ("trixie", ["--select", "select/cons_tres"], None, None),
     "box-first@22.05": ("host", ["--select", "select/mesh"], "box-first", None),
     "box-first-wait@22.05": ("host", ["--select", "select/mesh"], "box-first", None,
@@ -94,8 +108,9 @@ CONFIGS = {
     "linear@22.05": ("host", ["--select", "select/linear"], None, None),
 }
 DEFAULT_CONFIGS = ["torus3d@26.05", "cons_tres@26.05", "box-first@24.11",
-                   "box-first-wait@24.11", "cons_tres@24.11", "box-first@22.05",
-                   "box-first-wait@22.05", "linear@22.05"]
+                   "box-first-wait@24.11", "mc1x1@24.11", "contig-ff@24.11",
+                   "select-mesh-contig-ff@24.11", "cons_tres@24.11",
+                   "box-first@22.05", "box-first-wait@22.05", "linear@22.05"]
 
 
 def die(msg):
@@ -188,6 +203,22 @@ def metrics(csv_path, n_jobs):
     return out
 
 
+def sdiag_cycles(path):
+    """Mean main and backfill cycle (microseconds) from an sdiag dump."""
+    out = {}
+    try:
+        text = open(path).read()
+    except OSError:
+        return out
+    for key, head in (("main_us", "Main schedule statistics"),
+                      ("bf_us", "Backfilling stats")):
+        at = text.find(head)
+        m = re.search(r"Mean cycle:\s*(\d+)", text[at:]) if at >= 0 else None
+        if m:
+            out[key] = float(m.group(1))
+    return out
+
+
 # ------------------------------------------------------------- running
 class Bench:
     def __init__(self, args):
@@ -255,7 +286,7 @@ class Bench:
                   '--speedup %(speedup)g '
                   '--mesh-conf %(d)s/etc/mesh.conf --jobs-csv %(d)s/jobs.csv '
                   '--summary %(d)s/summary.json --timeout 900 %(d)s/stream.swf '
-                  '>%(d)s/replay.log 2>&1; rc=$?; '
+                  '>%(d)s/replay.log 2>&1; rc=$?; sdiag >%(d)s/sdiag.txt 2>&1; '
                   '[ $rc -le 1 ] || tail -20 %(d)s/replay.log >&2; exit $rc'
                   % {"d": inner, "start": " ".join("'%s'" % c for c in cl), "tree": tree,
                      "speedup": self.args.speedup})
@@ -295,6 +326,7 @@ class Bench:
             die("%s on stream %s: meshreplay saw %s node overlaps (kept %s)"
                 % (name, tag, seen.group(3), outer))
         m = metrics(outer + "/jobs.csv", n_jobs)
+        m.update(sdiag_cycles(outer + "/sdiag.txt"))
         if m["placed"] + int(seen.group(2)) != n_jobs:
             die("%s on stream %s: %d placed + %s lost is not %d jobs (kept %s)"
                 % (name, tag, m["placed"], seen.group(2), n_jobs, outer))
@@ -419,20 +451,23 @@ def report(args, res, streams, runnable, runs):
           % (args.jobs, args.rate, args.seed, runs))
     for s in streams:
         print("\nstream %s (sizes %s)" % (s, " ".join(map(str, STREAMS[s]))))
-        print("  %-20s %13s %21s %21s %16s %13s %19s" % (
+        print("  %-28s %13s %21s %21s %16s %13s %19s %19s %19s" % (
             "configuration", "placed", "distance/job", "distance/pairs",
-            "on a box", "makespan s", "mean wait s"))
+            "on a box", "makespan s", "mean wait s", "main cycle us",
+            "bf cycle us"))
         for c in runnable:
             ms = res.get((s, c))
             if not ms:
                 continue
-            print("  %-20s %13s %21s %21s %16s %13s %19s" % (
+            print("  %-28s %13s %21s %21s %16s %13s %19s %19s %19s" % (
                 c, fmt([m["placed"] for m in ms], "%d"),
                 fmt([m.get("dist_job") for m in ms], "%.3f"),
                 fmt([m.get("dist_pairs") for m in ms], "%.3f"),
                 fmt([m.get("box") for m in ms], "%.2f"),
                 fmt([m.get("makespan") for m in ms], "%.0f"),
-                fmt([m.get("wait") for m in ms], "%.1f")))
+                fmt([m.get("wait") for m in ms], "%.1f"),
+                fmt([m.get("main_us") for m in ms], "%.0f"),
+                fmt([m.get("bf_us") for m in ms], "%.0f")))
 
     def med(s, c, k):
         v = [m.get(k) for m in res.get((s, c), []) if m.get(k) is not None]
@@ -457,6 +492,27 @@ def report(args, res, streams, runnable, runs):
             print("  B %s: placed %d of %d; distance/job / linear@22.05 %.3f" % (
                 bf, med("B", bf, "placed"), args.jobs,
                 med("B", bf, "dist_job") / med("B", "linear@22.05", "dist_job")))
+
+    topo = [c for c in ("mc1x1@24.11", "contig-ff@24.11", "box-first@24.11",
+                        "select-mesh-contig-ff@24.11")
+            if any((s, c) in res for s in streams)]
+    if topo and any((s, "cons_tres@24.11") in res for s in streams):
+        print("\ntopology/mesh (and select/mesh) against stock cons_tres on 24.11 "
+              "(issue 51), medians:")
+        for s in streams:
+            if (s, "cons_tres@24.11") not in res:
+                continue
+            for c in topo:
+                if (s, c) not in res:
+                    continue
+
+                def ratio(k):
+                    a, b = med(s, c, k), med(s, "cons_tres@24.11", k)
+                    return "%.3f" % (a / b) if a is not None and b else "-"
+                print("  %s %-27s on a box %.2f vs %.2f; distance/job %s; wait %s; "
+                      "main cycle %s; backfill cycle %s (ratios to stock)" % (
+                          s, c, med(s, c, "box") or 0, med(s, "cons_tres@24.11", "box") or 0,
+                          ratio("dist_job"), ratio("wait"), ratio("main_us"), ratio("bf_us")))
 
 
 if __name__ == "__main__":

@@ -20,11 +20,14 @@
 #       if one of them is not in the allow-list FILE (lines "TEST reason").
 #   upstream-expect.sh check --plugin-dir DIR --out DIR --allow FILE
 #                            [--list FILE | --tests GLOBS] [--test-timeout S]
-#                            [--over cons_tres]
+#                            [--over cons_tres|topology]
 #       run for select/mesh and select/linear, then compare; with --over
 #       cons_tres, select/mesh over cons_tres (SelectTypeParameters=
 #       CR_Core_Memory,OTHER_CONS_TRES) against plain select/cons_tres
-#       (CR_Core_Memory).
+#       (CR_Core_Memory); with --over topology, select/cons_tres with
+#       TopologyPlugin=topology/mesh (placement inside cons_tres on 24.11,
+#       node ranking on 22.05) against plain select/cons_tres, both
+#       CR_Core_Memory.
 #   upstream-expect.sh -h|--help | -V|--version
 #
 # SLURM_SRC (default: the tree named in /usr/local/src/slurm-mesh/SLURM_SRC)
@@ -213,17 +216,21 @@ do_compare() {
 do_check() {
     [ -n "$out" ] || usage_die "check: --out is required"
     [ -n "$allow" ] || usage_die "check: --allow is required"
-    local base=$out other=select/linear params=()
+    local base=$out other=select/linear params=() ours=select/mesh ours_conf=()
     case "$over" in
         "") ;;
         cons_tres)
             other=select/cons_tres
-            params=(--extra-slurm-conf "SelectTypeParameters=CR_Core_Memory") ;;
-        *) usage_die "--over: only cons_tres is supported" ;;
+            params=(--extra-slurm-conf "SelectTypeParameters=CR_Core_Memory")
+            ours_conf=(--extra-slurm-conf "SelectTypeParameters=CR_Core_Memory,OTHER_CONS_TRES") ;;
+        topology)
+            other=select/cons_tres ours=select/cons_tres
+            params=(--extra-slurm-conf "SelectTypeParameters=CR_Core_Memory")
+            ours_conf=("${params[@]}" --extra-slurm-conf "TopologyPlugin=topology/mesh") ;;
+        *) usage_die "--over: cons_tres or topology, not '$over'" ;;
     esac
-    ( select_type=select/mesh; out=$base/mesh
-      [ -z "$over" ] || extra_conf+=(--extra-slurm-conf "SelectTypeParameters=CR_Core_Memory,OTHER_CONS_TRES")
-      do_run ) || die "select/mesh run failed"
+    ( select_type=$ours; out=$base/mesh; extra_conf+=("${ours_conf[@]}")
+      do_run ) || die "$ours run (ours) failed"
     ( select_type=$other; out=$base/${other#select/}; extra_conf+=("${params[@]}"); do_run ) \
         || die "$other run failed"
     args=("$base/mesh" "$base/${other#select/}")
