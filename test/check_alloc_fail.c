@@ -319,12 +319,31 @@ static int scen_conf(int variant)
 static const char *const specs[] = { "6x5", "4tx4tx3t" };
 static const char *const io_at[] = { "0,0", "0,0,0" };
 
-/* Allocator number variant / 2 on specs[variant % 2]: create, place
- * twice, destroy. */
+/* Parameter sets with allocations of their own, after the defaults. */
+static const struct {
+	const char *name, *params;
+} with_params[] = { { "contig-bf", "keep=1" },
+		    { "box-first", "wait=1,keep=1" } };
+
+#define N_ALLOC_SCENARIOS                                                      \
+	(mesh_alloc_count() + sizeof(with_params) / sizeof(with_params[0]))
+
+/* Allocator n, or past the allocators with_params's entry: its name and
+ * parameters. */
+static const char *alloc_name(size_t n, const char **params)
+{
+	size_t count = mesh_alloc_count();
+
+	*params = n < count ? NULL : with_params[n - count].params;
+	return n < count ? mesh_alloc_describe(n)->name
+			 : with_params[n - count].name;
+}
+
+/* alloc_name(variant / 2) on specs[variant % 2]: create, place twice,
+ * destroy. */
 static int scen_alloc(int variant)
 {
-	const struct mesh_alloc_info *info =
-		mesh_alloc_describe((size_t) variant / 2);
+	const char *params, *name = alloc_name((size_t) variant / 2, &params);
 	struct mesh_topo *t = NULL;
 	struct mesh_allocator *a = NULL;
 	struct mesh_bitmap *f = NULL;
@@ -340,7 +359,7 @@ static int scen_alloc(int variant)
 		return rc;
 	if ((rc = mesh_topo_parse_io_nodes(t, io_at[variant % 2], &d)))
 		goto done;
-	if ((rc = mesh_alloc_create(t, info->name, NULL, &a, &d)))
+	if ((rc = mesh_alloc_create(t, name, params, &a, &d)))
 		goto done;
 	if ((rc = mesh_bitmap_create(t->nodes, &f)))
 		goto done;
@@ -577,18 +596,18 @@ START_TEST(test_alloc_fail)
 	fa.slot = __real_calloc(LIVE_SLOTS, sizeof(*fa.slot));
 	ck_assert_ptr_nonnull(fa.slot);
 	add(sweep("conf", scen_conf, 0));
-	for (i = 0; i < 2 * mesh_alloc_count(); i++) {
+	for (i = 0; i < 2 * N_ALLOC_SCENARIOS; i++) {
+		const char *params, *name = alloc_name(i / 2, &params);
+
 		if ((rc = scen_alloc((int) i))) {
 			/* not for this mesh (e.g. buddy sizes) */
 			if (getenv("ALLOC_FAIL_VERBOSE"))
-				printf("skip %s on %s: %s\n",
-				       mesh_alloc_describe(i / 2)->name,
+				printf("skip %s on %s: %s\n", name,
 				       specs[i % 2], mesh_strerror(rc));
 			skipped++;
 			continue;
 		}
-		add(sweep(mesh_alloc_describe(i / 2)->name, scen_alloc,
-			  (int) i));
+		add(sweep(name, scen_alloc, (int) i));
 	}
 	for (v = 0; v < 2; v++)
 		add(sweep("plan", scen_plan, v));
