@@ -432,6 +432,24 @@ START_TEST(test_alloc_box_first_slack)
 }
 END_TEST
 
+/* out is k distinct nodes of fm that fill their bounding box: a box.
+ * left is fm without them. */
+static void assert_free_box(const struct mesh_topo *t,
+			    const struct mesh_bitmap *fm, const uint32_t *out,
+			    uint32_t k, struct mesh_bitmap *left)
+{
+	struct mesh_metrics m;
+	uint32_t i;
+
+	mesh_bitmap_copy(left, fm);
+	for (i = 0; i < k; i++) {
+		ck_assert(mesh_bitmap_test(left, out[i]));
+		mesh_bitmap_clear(left, out[i]);
+	}
+	ck_assert_int_eq(mesh_metrics_compute(t, out, k, &m), 0);
+	ck_assert_uint_eq((uint32_t) (m.bbox[0] * m.bbox[1] * m.bbox[2]), k);
+}
+
 /* The largest free box of fm in which every node is free, by trying
  * every extent and low corner (wrapping where the mesh wraps): the
  * test's own count, independent of contig-bf's prefix sums. */
@@ -492,7 +510,6 @@ START_TEST(test_alloc_contig_keep)
 	struct mesh_diag d;
 	uint32_t out[32], ref[32], bfo[32], i, k, after, best;
 	uint64_t seed = 5602;
-	struct mesh_metrics m;
 	int rc, w, found = 0, differ = 0, e[3], b[3], c[3], q[3], dd;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -531,14 +548,7 @@ START_TEST(test_alloc_contig_keep)
 		ck_assert(!memcmp(bfo, out, k * sizeof(*out)) ||
 			  tu_sum_pairwise(t, bfo, k) <
 				  tu_sum_pairwise(t, out, k));
-		mesh_bitmap_copy(left, fm);
-		for (i = 0; i < k; i++) {
-			ck_assert(mesh_bitmap_test(left, out[i]));
-			mesh_bitmap_clear(left, out[i]);
-		}
-		ck_assert_int_eq(mesh_metrics_compute(t, out, k, &m), 0);
-		ck_assert_uint_eq((uint32_t) (m.bbox[0] * m.bbox[1] * m.bbox[2]),
-				  k);
+		assert_free_box(t, fm, out, k, left);
 		after = brute_largest_box(t, left);
 		/* every free box of k nodes: none leaves more */
 		best = 0;
@@ -615,9 +625,9 @@ START_TEST(test_alloc_contig_align)
 	struct mesh_allocator *a, *plain = NULL, *al = NULL;
 	struct mesh_request req;
 	struct mesh_diag d;
+	struct mesh_bitmap *left = tu_all_free(tt);
 	uint32_t out[64], ref[64], i, k;
-	uint64_t seed = 5601, free_bits[2];
-	struct mesh_metrics m;
+	uint64_t seed = 5601;
 	int rc, w, found = 0;
 
 	mesh_bitmap_clear(fm, 0);
@@ -655,21 +665,14 @@ START_TEST(test_alloc_contig_align)
 		if (rc)
 			continue;
 		found++;
-		free_bits[0] = free_bits[1] = 0;
-		for (i = 0; i < k; i++) {
-			ck_assert(mesh_bitmap_test(tf, out[i]));
-			ck_assert(!(free_bits[out[i] / 64] >> (out[i] % 64) & 1));
-			free_bits[out[i] / 64] |= (uint64_t) 1 << (out[i] % 64);
-		}
-		ck_assert_int_eq(mesh_metrics_compute(tt, out, k, &m), 0);
-		ck_assert_uint_eq((uint32_t) (m.bbox[0] * m.bbox[1] * m.bbox[2]),
-				  k);
+		assert_free_box(tt, tf, out, k, left);
 	}
 	ck_assert_int_gt(found, 100);
 	mesh_alloc_destroy(plain);
 	mesh_alloc_destroy(al);
 	mesh_bitmap_destroy(fm);
 	mesh_bitmap_destroy(tf);
+	mesh_bitmap_destroy(left);
 	mesh_topo_destroy(t);
 	mesh_topo_destroy(tt);
 }
