@@ -16,7 +16,7 @@
  * waits in the last bucket, which is allowed as keys are lower bounds,
  * and taking the last bucket moves the window up.  A rescoring costs
  * O(1), where a binary heap of (score, position) sifted about 9 levels
- * (doc/benchmarks.md, "Buckets in the greedy fill").
+ * (doc/design.md, "lazy greedy").
  */
 #include "mc.h"
 
