@@ -35,12 +35,15 @@
 
 /*
  * Nodes of the job's partition that are COMPLETING (e.g. jobs preempted a
- * moment ago, still being requeued or cancelled) and not held by any
- * tracked job.  slurmctld leaves them out of the usable bitmap, so without
- * this check every pass during the completion would pick new victims.
+ * moment ago, still being requeued or cancelled) and, for whole nodes,
+ * not held by any tracked job; over cons_tres (shared) the fit model
+ * decides, as the completing jobs are no longer tracked.  slurmctld
+ * leaves them out of the usable bitmap, so without this check every pass
+ * during the completion would pick new victims.
  * RET a new bitmap, or NULL if there are none.
  */
-static bitstr_t *_completing_nodes(job_record_t *job_ptr, bitstr_t *avail)
+static bitstr_t *_completing_nodes(job_record_t *job_ptr, bitstr_t *avail,
+				   bool shared)
 {
 	bitstr_t *cg = NULL;
 	bitstr_t *part = job_ptr->part_ptr ? job_ptr->part_ptr->node_bitmap :
@@ -50,7 +53,7 @@ static bitstr_t *_completing_nodes(job_record_t *job_ptr, bitstr_t *avail)
 	int i;
 
 	for (i = 0; (node_ptr = next_node(&i)); i++) {
-		if (i >= sm.node_cnt || sm.busy[i] ||
+		if (i >= sm.node_cnt || (!shared && sm.busy[i]) ||
 		    !IS_NODE_COMPLETING(node_ptr) || IS_NODE_DOWN(node_ptr) ||
 		    IS_NODE_DRAIN(node_ptr) || IS_NODE_FAIL(node_ptr) ||
 		    (part && !bit_test(part, i)) ||
@@ -71,7 +74,7 @@ static bitstr_t *_completing_nodes(job_record_t *job_ptr, bitstr_t *avail)
  */
 extern bool sm_fits_after_completion(struct mesh_try *t, bitstr_t *orig)
 {
-	bitstr_t *cg = _completing_nodes(t->job_ptr, orig);
+	bitstr_t *cg = _completing_nodes(t->job_ptr, orig, t->fit != NULL);
 	bool fits;
 
 	if (!cg)
@@ -108,6 +111,7 @@ struct victims {
 	uint16_t *use;		/* whole nodes: sm.busy without the victims */
 	struct mesh_try *t;	/* the job being placed */
 	bitstr_t *orig;		/* its usable nodes */
+	bitstr_t *chosen;	/* the last placement that fit */
 };
 
 /*
@@ -142,6 +146,7 @@ static void _victims_init(struct victims *vs, list_t *candidates,
 	vs->victim = xcalloc(vs->n + 1, sizeof(*vs->victim));
 	vs->out_of_fit = xcalloc(vs->n + 1, sizeof(*vs->out_of_fit));
 	vs->use = xcalloc(sm.node_cnt + 1, sizeof(*vs->use));
+	vs->chosen = bit_alloc(bit_size(orig));
 	while ((j = list_next(it))) {
 		if (!IS_JOB_RUNNING(j) && !IS_JOB_SUSPENDED(j))
 			continue;
@@ -164,6 +169,7 @@ static void _victims_free(struct victims *vs)
 	xfree(vs->victim);
 	xfree(vs->out_of_fit);
 	xfree(vs->use);
+	FREE_NULL_BITMAP(vs->chosen);
 }
 
 /* The victims as a List (NULL if none). */
@@ -280,9 +286,37 @@ static int _core_place(void *ctx, const bool *victim, uint64_t *spread)
 
 	if (_place_victims(vs) != SLURM_SUCCESS)
 		return -1;
+	bit_copybits(vs->chosen, vs->t->avail);
 	if (spread)
 		*spread = _spread(vs->t);
 	return 0;
+}
+
+/*
+ * The last placement that fit still fits with the current victims gone:
+ * each of its nodes is still free for the job and, over cons_tres, they
+ * still give it its CPU minimum (sm_try_place's two conditions).  No
+ * placement is made.
+ */
+static bool _core_still_fits(void *ctx, const bool *victim)
+{
+	struct victims *vs = ctx;
+	struct sm_fit *f = vs->t->fit;
+	int i, last = MIN(bit_size(vs->chosen), sm.node_cnt);
+	uint64_t cpus = 0;
+
+	(void) victim;
+
+	(void) _free_with(vs);
+	for (i = 0; i < last; i++) {
+		if (!bit_test(vs->chosen, i))
+			continue;
+		if (f ? f->use[i] != 0 : vs->use[i] != 0)
+			return false;
+		if (f)
+			cpus += f->free_cpus[i];
+	}
+	return !f || cpus >= vs->t->job_ptr->details->min_cpus;
 }
 
 /*
@@ -301,6 +335,7 @@ static int _choose_victims(struct victims *vs, struct smc_victims *cv)
 	cv->max_seconds = sm.conf->plan_max_seconds;
 	cv->free_nodes = _core_free_nodes;
 	cv->place = _core_place;
+	cv->still_fits = _core_still_fits;
 	cv->ctx = vs;
 	cv->victim = vs->victim;
 	return smc_choose_victims(cv);

@@ -34,6 +34,13 @@ static int cases(void)
 struct line {
 	int n;                 /* nodes 0 .. n - 1 */
 	int owner[MAX_LINE];   /* candidate holding the node, -1 free, -2 other */
+	/* want > 0: each node has a second slot, owner2 (as owner), and
+	 * the job needs want free slots of a node (shared nodes); 0: the
+	 * node is free when owner is (whole nodes, owner2 unused) */
+	int owner2[MAX_LINE];
+	int want;
+	int still;             /* give the search still_fits */
+	int chosen[MAX_LINE];  /* the last placement that fit */
 	int m;                 /* candidates */
 	uint64_t rank[MAX_CAND];
 	uint32_t nodes[MAX_CAND];
@@ -43,12 +50,27 @@ struct line {
 	int places;
 };
 
+/* A slot free for the job: empty, or held by a victim. */
+static int slot_free(int owner, const bool *victim)
+{
+	return owner == -1 || (owner >= 0 && victim[owner]);
+}
+
+static int usable(const struct line *l, const bool *victim, int i)
+{
+	if (!l->want)
+		return slot_free(l->owner[i], victim);
+	return slot_free(l->owner[i], victim) +
+		       slot_free(l->owner2[i], victim) >=
+	       l->want;
+}
+
 static int free_with(const struct line *l, const bool *victim, int *out)
 {
 	int i, k = 0;
 
 	for (i = 0; i < l->n; i++)
-		if (l->owner[i] == -1 || (l->owner[i] >= 0 && victim[l->owner[i]]))
+		if (usable(l, victim, i))
 			out[k++] = i;
 	return k;
 }
@@ -104,9 +126,22 @@ static int line_place(void *ctx, const bool *victim, uint64_t *spread)
 	}
 	if (best < 0 || need == 0)
 		return -1;
+	for (i = 0; i < need; i++)
+		l->chosen[i] = f[best + i];
 	if (spread)
 		*spread = pair_sum(f + best, need);
 	return 0;
+}
+
+static bool line_still_fits(void *ctx, const bool *victim)
+{
+	const struct line *l = ctx;
+	uint32_t i;
+
+	for (i = 0; i < l->need; i++)
+		if (!usable(l, victim, l->chosen[i]))
+			return false;
+	return true;
 }
 
 static int line_fits(struct line *l, const bool *victim)
@@ -130,6 +165,7 @@ static int choose(struct line *l, size_t max_places, double max_seconds,
 	vs.max_seconds = max_seconds;
 	vs.free_nodes = line_free_nodes;
 	vs.place = line_place;
+	vs.still_fits = l->still ? line_still_fits : NULL;
 	vs.ctx = l;
 	vs.victim = victim;
 	l->places = 0;
@@ -340,6 +376,53 @@ START_TEST(test_victims_time_bound)
 }
 END_TEST
 
+/*
+ * Shared nodes: four nodes of two slots, A/B on node 0, C/D on 1, E/F
+ * on 2, G/H on 3, all of one rank; the job wants one slot on each of
+ * two nodes.  Unbounded: A cannot help alone and is released, C is the
+ * first single that fits: AC.  Bounded at one placement, Slurm's
+ * shortest prefix is ABC; with still_fits, B, which the placement
+ * {0, 1} does not need, is given back: AC again.
+ */
+START_TEST(test_victims_shared)
+{
+	static const uint64_t rank[] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+	struct line l;
+	struct smc_victims vs;
+	bool v[MAX_CAND];
+	char got[MAX_CAND + 1];
+	int i;
+
+	line_parse(&l, "ACEG", rank);
+	for (i = 0; i < 4; i++) {
+		l.owner2[i] = 2 * i + 1;
+		l.nodes[2 * i + 1] = 1;
+	}
+	l.m = 8;
+	l.rank[7] = 1;
+	l.want = 1;
+	l.need = 2;
+	ck_assert_int_eq(choose(&l, 0, 0, v, &vs), 0);
+	victims_str(&l, v, got);
+	ck_assert_str_eq(got, "AC");
+	ck_assert(!vs.cut);
+
+	ck_assert_int_eq(choose(&l, 1, 0, v, &vs), 0);
+	victims_str(&l, v, got);
+	ck_assert_str_eq(got, "ABC");
+	ck_assert(vs.cut);
+
+	l.still = 1;
+	ck_assert_int_eq(choose(&l, 1, 0, v, &vs), 0);
+	victims_str(&l, v, got);
+	ck_assert_str_eq(got, "AC");
+	ck_assert(vs.cut);
+	ck_assert_int_eq(choose(&l, 0, 0, v, &vs), 0);
+	victims_str(&l, v, got);
+	ck_assert_str_eq(got, "AC");
+}
+END_TEST
+
 static int ceil_log2(int n)
 {
 	int b = 0;
@@ -388,10 +471,17 @@ START_TEST(test_victims_random)
 		l.n = 4 + (int) (tu_rand(&seed) % (MAX_LINE - 4));
 		l.m = 1 + (int) (tu_rand(&seed) % (MAX_CAND - 1));
 		l.contiguous = (int) (tu_rand(&seed) % 2);
+		if (tu_rand(&seed) % 2) /* shared nodes */
+			l.want = 1 + (int) (tu_rand(&seed) % 2);
+		l.still = (int) (tu_rand(&seed) % 2);
 		for (i = 0; i < l.n; i++) {
 			c = (int) (tu_rand(&seed) % (unsigned) (l.m + 3));
 			l.owner[i] = c < l.m ? c : c == l.m ? -2 : -1;
 			if (c < l.m)
+				l.nodes[c]++;
+			c = (int) (tu_rand(&seed) % (unsigned) (l.m + 3));
+			l.owner2[i] = !l.want ? -1 : c < l.m ? c : c == l.m ? -2 : -1;
+			if (l.want && c < l.m && c != l.owner[i])
 				l.nodes[c]++;
 		}
 		for (c = 0, held = 0; c < l.m; c++)
@@ -425,7 +515,21 @@ START_TEST(test_victims_random)
 		if (max_places)
 			ck_assert_uint_le(vs.places,
 					  max_places +
-						  (size_t) ceil_log2(l.m + 1) + 1);
+						  (size_t) ceil_log2(l.m + 1) +
+						  (l.still ? 2 : 1));
+		if (l.still) { /* the placement needs every victim */
+			ck_assert(line_fits(&l, v)); /* sets l.chosen */
+			for (c = 0; c < l.m; c++) {
+				if (!v[c])
+					continue;
+				v[c] = false;
+				ck_assert_msg(!line_still_fits(&l, v),
+					      "round %d: victim %c not needed "
+					      "by the placement",
+					      round, 'A' + c);
+				v[c] = true;
+			}
+		}
 		if (!vs.cut) {
 			ck_assert_int_le(n_v, p);
 			for (c = 0; c < l.m; c++) {
@@ -644,6 +748,7 @@ int main(void)
 	tcase_add_test(tc, test_victims_compact);
 	tcase_add_test(tc, test_victims_give_back);
 	tcase_add_test(tc, test_victims_time_bound);
+	tcase_add_test(tc, test_victims_shared);
 	tcase_add_loop_test(tc, test_victims_random, 0, 4);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

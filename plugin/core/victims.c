@@ -76,6 +76,26 @@ static long best_single(struct search *s, size_t first)
 	return best;
 }
 
+/*
+ * Give back, highest rank first, every victim that the placement found
+ * with the current victims does not need (still_fits): one placement,
+ * then checks of its nodes only, so it runs past the bound too.
+ */
+static void give_back_on_placement(struct smc_victims *vs)
+{
+	size_t i;
+
+	if (!vs->still_fits || !fits(vs, NULL))
+		return;
+	for (i = vs->m; i-- > 0;) {
+		if (!vs->victim[i])
+			continue;
+		vs->victim[i] = false;
+		if (!vs->still_fits(vs->ctx, vs->victim))
+			vs->victim[i] = true;
+	}
+}
+
 /* Mark the first n of the q candidates left[] as victims, the rest not. */
 static void take_prefix(struct smc_victims *vs, const size_t *left, size_t q,
 			size_t n)
@@ -128,6 +148,7 @@ static int by_slurm_order(struct smc_victims *vs)
 	}
 	take_prefix(vs, left, q, hi);
 	free(left);
+	give_back_on_placement(vs);
 	return 0;
 }
 
@@ -157,6 +178,7 @@ int smc_choose_victims(struct smc_victims *vs)
 		return -1;
 	}
 	vs->victim[best] = true;
+	give_back_on_placement(vs);
 	for (i = vs->m; i-- > 0;) {
 		if (!vs->victim[i] || (long) i == best)
 			continue;
@@ -168,5 +190,7 @@ int smc_choose_victims(struct smc_victims *vs)
 		if (!fits(vs, NULL))
 			vs->victim[i] = true;
 	}
+	if (vs->cut) /* the last placement may need fewer than were kept */
+		give_back_on_placement(vs);
 	return 0;
 }

@@ -31,6 +31,17 @@ struct smc_victims {
 	 */
 	uint32_t (*free_nodes)(void *ctx, const bool *victim);
 	int (*place)(void *ctx, const bool *victim, uint64_t *spread);
+	/*
+	 * IN, optional (NULL: none): whether the job still fits on the
+	 * nodes of the last place() that returned 0, once the candidates
+	 * marked in victim[] are gone: a check of those nodes, no
+	 * placement.  Called only after such a place(), with no place()
+	 * in between.  Lets every victim that placement does not need be
+	 * given back at no placement's cost, past the bound too (nodes
+	 * shared by several candidates, where Slurm's order releases more
+	 * of them than a node needs).
+	 */
+	bool (*still_fits)(void *ctx, const bool *victim);
 	void *ctx;
 	/* OUT */
 	bool *victim;  /* m entries: the chosen set */
@@ -45,14 +56,17 @@ struct smc_victims {
  * candidate of the lowest remaining rank whose release alone lets the
  * job fit most compactly, if one does; else the first of that rank is
  * released and the search goes on.  Then each victim, highest rank
- * first, is given back if the job still fits without it.  Once
- * max_places placements are made or max_seconds have passed, a search
- * for victims takes the remaining candidates in Slurm's order (a binary
- * search for the shortest prefix that fits, exact when releasing more
- * never stops a fit), and the giving back stops where it is.  Makes at
- * most max_places + ceil(log2(m + 1)) + 1 placements.  The victims so
- * found are never more than the shortest prefix of Slurm's order that
- * fits, unless the bound cut the search.
+ * first, is given back if the job still fits without it: first, with
+ * still_fits, every one the found placement does not need (one more
+ * placement, then checks only), then by placements.  Once max_places
+ * placements are made or max_seconds have passed, a search for victims
+ * takes the remaining candidates in Slurm's order (a binary search for
+ * the shortest prefix that fits, exact when releasing more never stops
+ * a fit), those the placement does not need are given back with
+ * still_fits, and the giving back by placements stops where it is.
+ * Makes at most max_places + ceil(log2(m + 1)) + 2 placements.  The
+ * victims so found are never more than the shortest prefix of Slurm's
+ * order that fits, unless the bound cut the search.
  * RET 0 with the job fitting under victim[], or -1 with victim[] clear.
  */
 int smc_choose_victims(struct smc_victims *vs);
