@@ -88,7 +88,7 @@ for c in "${cfgs[@]}"; do
 done
 for c in "${!so[@]}"; do [ -f "${so[$c]}" ] || die "$c: no ${so[$c]} (make)"; done
 command -v perf >/dev/null || die "needs perf (Debian: apt-get install linux-perf)"
-/usr/sbin/slurmctld -V 2>/dev/null | grep -q ' 22\.05\.' ||
+/usr/sbin/slurmctld -V 2>/dev/null | grep ' 22\.05\.' >/dev/null ||
     die "needs Slurm 22.05 (select/mesh over cons_tres)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/preempt-lock.XXXXXX")
