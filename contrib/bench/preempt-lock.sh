@@ -131,12 +131,9 @@ sdiag_field() {   # section-pattern field
     sdiag | awk -v s="$1" -v f="$2" '$0 ~ s { on = 1 } on && index($0, f ":") { print $NF; exit }'
 }
 
-# The select plugin's select_p_job_test calls while PID runs CMD...: perf
-# uprobes on its entry (with the mode, the 6th argument) and return,
-# paired by thread.  Prints "first calls max_us total_us": the first
-# RUN_NOW call (mode 0, SELECT_MODE_RUN_NOW), the one that chose the
-# victims, before any was killed; then all RUN_NOW calls.
-# add_probes SO TAG (in the main shell: cleanup removes them).
+# add_probes SO TAG: perf uprobes on select_p_job_test's entry (with the
+# mode, the 6th argument) and return, added in the main shell so that
+# cleanup removes them.
 add_probes() {
     perf probe -q -x "$1" --add "pl$$_$2_in=select_p_job_test mode=%r9:u16" &&
         perf probe -q -x "$1" --add "pl$$_$2_out=select_p_job_test%return" ||
@@ -144,6 +141,10 @@ add_probes() {
     probes+=("probe_$(basename "$1" .so):pl$$_$2_*")
 }
 
+# probe_calls SO TAG PID CMD...: the probed calls while PID runs CMD,
+# paired by thread.  Prints "first calls max_us total_us": the first
+# RUN_NOW call (mode 0, SELECT_MODE_RUN_NOW), the one that chose the
+# victims, before any was killed; then all RUN_NOW calls.
 probe_calls() {   # so tag pid cmd...
     local lib=$1 tag=$2 pid=$3 grp ev rec
     shift 3
