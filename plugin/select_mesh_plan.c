@@ -229,6 +229,11 @@ extern int sm_will_run(struct mesh_try *t, list_t *candidates,
 		/* nodes added for a CPU minimum on mixed nodes: a larger
 		 * free set may need more of them, so no shortcut */
 		q.in_order = cpus_min != cpus_max;
+		/* otherwise sm_choose() refuses only where no box (for
+		 * --contiguous), required node or count fits, all of which
+		 * a later, larger free set still holds: a refusal is
+		 * followed by a binary search, not a scan */
+		q.monotone = !q.in_order;
 		q.max_places = sm.conf->plan_max_places;
 		q.max_seconds = sm.conf->plan_max_seconds;
 		q.stats = &st;

@@ -64,7 +64,7 @@ static void make(struct instance *in, uint64_t *s)
 	 * one case in four crowds up to 40 on 12 nodes, so that a node is
 	 * in many windows at once (the planner's per-node counts) */
 	crowd = tu_rand(s) % 4 == 0;
-	in->nres = crowd		 ? 8 + tu_rand(s) % 33
+	in->nres = crowd            ? 8 + tu_rand(s) % 33
 		   : tu_rand(s) % 2 ? tu_rand(s) % 6
 				    : 0;
 	spread = crowd ? 12 : in->t->nodes;
@@ -102,6 +102,17 @@ static void make(struct instance *in, uint64_t *s)
 	/* zero durations too: a zero-runtime job's window is empty */
 	in->q.duration =
 	    scale * (tu_rand(s) % 5 ? 5 + 10 * (double) (tu_rand(s) % 8) : 0);
+}
+
+/* A request of 1 .. nodes/2 nodes, no hints, seed 7. */
+static void random_request(struct mesh_request *req, const struct instance *in,
+			   uint64_t *s)
+{
+	memset(req, 0, sizeof(*req));
+	req->nodes = 1 + (uint32_t) (tu_rand(s) % (in->t->nodes / 2));
+	req->end_time = -1;
+	req->io_intensity = -1;
+	req->seed = 7;
 }
 
 static void drop(struct instance *in)
@@ -556,11 +567,7 @@ START_TEST(test_plan_never_holds_busy)
 			continue;
 		}
 		ck_assert_int_eq(mesh_planner_create(in.t, &p), 0);
-		memset(&req, 0, sizeof(req));
-		req.nodes = 1 + (uint32_t) (tu_rand(&s) % (in.t->nodes / 2));
-		req.end_time = -1;
-		req.io_intensity = -1;
-		req.seed = 7;
+		random_request(&req, &in, &s);
 		rc = mesh_plan_earliest(p, a, &in.q, &req, &start, out);
 		if (!rc) {
 			check_plan_feasible(&in, &req, start, out, info->name);
@@ -702,7 +709,8 @@ START_TEST(test_plan_reservation_chain)
 	/* The planner keeps the list it saw sorted while it only grows; an
 	 * entry moved in place, or a shorter list, must be seen too. */
 	for (j = 0; j < 6 && nres > 2; j++) {
-		req.nodes = t->nodes / 4 + (uint32_t) (tu_rand(&s) % (t->nodes / 4));
+		req.nodes =
+		    t->nodes / 4 + (uint32_t) (tu_rand(&s) % (t->nodes / 4));
 		r = (size_t) tu_rand(&s) % nres;
 		t1 = res[r].end - res[r].start;
 		res[r].start = j % 2 ? q.now + 1 : res[r].start + 40;
@@ -713,7 +721,8 @@ START_TEST(test_plan_reservation_chain)
 		ck_assert_int_eq(r1, r2);
 		if (r1)
 			continue;
-		ck_assert_msg(t1 == t2, "%s, moved %zu: start %g, definition %g",
+		ck_assert_msg(t1 == t2,
+			      "%s, moved %zu: start %g, definition %g",
 			      allocs[_i], r, t1, t2);
 		ck_assert_mem_eq(o1, o2, req.nodes * sizeof(*o1));
 	}
@@ -742,7 +751,8 @@ START_TEST(test_plan_cache_sees_a_moved_reservation)
 					    { 10, 20, 20 },
 					    { 100, 110, 0 },
 					    { 10, 20, 20 },
-					    { 0, 12, 12 } };
+					    { 0, 12, 12 }
+	};
 	struct mesh_plan_query q;
 	struct mesh_planner *p = NULL;
 	struct mesh_allocator *a = NULL;
@@ -766,8 +776,8 @@ START_TEST(test_plan_cache_sees_a_moved_reservation)
 	for (i = 0; i < 4; i++) {
 		res[0].start = starts[i][0];
 		res[0].end = starts[i][1];
-		ck_assert_int_eq(mesh_plan_earliest(p, a, &q, &req, &start, out),
-				 0);
+		ck_assert_int_eq(
+		    mesh_plan_earliest(p, a, &q, &req, &start, out), 0);
 		ck_assert_msg(start == starts[i][2],
 			      "reservation [%g, %g): start %g, expected %g",
 			      starts[i][0], starts[i][1], start, starts[i][2]);
@@ -817,6 +827,68 @@ static int place_from_120(void *arg, const struct mesh_view *v,
 	return mesh_alloc_place(h->a, v, req, out);
 }
 
+/* The line of test_plan_bound and test_plan_monotone: 16x1, node i < 15
+ * held by a job ending at 10 (i + 1), node 15 free, an 8-node request,
+ * place_from_120 over snake-ff as the hook. */
+struct line15 {
+	struct mesh_topo *t;
+	struct mesh_bitmap *f;
+	struct mesh_plan_hold run[15];
+	struct mesh_plan_stats st;
+	struct mesh_plan_query q;
+	struct mesh_planner *p;
+	struct late_hook h;
+	struct mesh_request req;
+};
+
+static void line15_make(struct line15 *l)
+{
+	static const uint32_t nodes[15] = { 0, 1, 2,  3,  4,  5,  6, 7,
+					    8, 9, 10, 11, 12, 13, 14 };
+	struct mesh_diag d;
+	uint32_t i;
+
+	memset(l, 0, sizeof(*l));
+	l->t = tu_topo("16x1");
+	l->f = tu_all_free(l->t);
+	for (i = 0; i < 15; i++) {
+		l->run[i].start = 0;
+		l->run[i].end = 10 * (i + 1);
+		l->run[i].nodes = nodes + i;
+		l->run[i].n = 1;
+		mesh_bitmap_clear(l->f, i);
+	}
+	query_at_0(&l->q, l->f, l->run, 15, 10);
+	l->q.place = place_from_120;
+	l->q.place_arg = &l->h;
+	l->q.stats = &l->st;
+	l->req.nodes = 8;
+	ck_assert_int_eq(mesh_alloc_create(l->t, "snake-ff", NULL, &l->h.a, &d),
+			 0);
+	ck_assert_int_eq(mesh_planner_create(l->t, &l->p), 0);
+}
+
+/* Plans the request: placed at want, the search cut or not (cut -1:
+ * either). */
+static void line15_expect(struct line15 *l, double want, int cut, uint32_t *out)
+{
+	double start = -1;
+
+	ck_assert_int_eq(
+	    mesh_plan_earliest(l->p, l->h.a, &l->q, &l->req, &start, out), 0);
+	ck_assert_double_eq(start, want);
+	if (cut >= 0)
+		ck_assert_int_eq(l->st.truncated, cut);
+}
+
+static void line15_drop(struct line15 *l)
+{
+	mesh_planner_destroy(l->p);
+	mesh_alloc_destroy(l->h.a);
+	mesh_bitmap_destroy(l->f);
+	mesh_topo_destroy(l->t);
+}
+
 /* 16x1 line: node i < 15 held by a job ending at 10 (i + 1), node 15
  * free.  8 nodes are free from 70, the hook places from 120: unbounded,
  * the scan calls it at 70, 80, ..., 120.  With max_places 3 it calls at
@@ -827,79 +899,42 @@ static int place_from_120(void *arg, const struct mesh_view *v,
  * then 150. */
 START_TEST(test_plan_bound)
 {
-	struct mesh_topo *t = tu_topo("16x1");
-	struct mesh_bitmap *f = tu_all_free(t);
-	static const uint32_t nodes[15] = { 0, 1, 2,  3,  4,  5,  6, 7,
-					    8, 9, 10, 11, 12, 13, 14 };
-	struct mesh_plan_hold run[15];
-	struct mesh_plan_stats st;
-	struct mesh_plan_query q;
-	struct mesh_planner *p = NULL;
-	struct late_hook h = { NULL, 0, 0 };
-	struct mesh_request req;
-	struct mesh_diag d;
-	uint32_t out[8], i;
-	double start = -1;
+	struct line15 l;
+	uint32_t out[8];
 
-	for (i = 0; i < 15; i++) {
-		run[i].start = 0;
-		run[i].end = 10 * (i + 1);
-		run[i].nodes = nodes + i;
-		run[i].n = 1;
-		mesh_bitmap_clear(f, i);
-	}
-	query_at_0(&q, f, run, 15, 10);
-	q.place = place_from_120;
-	q.place_arg = &h;
-	q.in_order = 1;
-	q.stats = &st;
-	memset(&req, 0, sizeof(req));
-	req.nodes = 8;
-	ck_assert_int_eq(mesh_alloc_create(t, "snake-ff", NULL, &h.a, &d), 0);
-	ck_assert_int_eq(mesh_planner_create(t, &p), 0);
-	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
-	ck_assert_double_eq(start, 120);
-	ck_assert_int_eq(h.calls, 6);
-	ck_assert_uint_eq(st.places, 6);
-	ck_assert_int_eq(st.truncated, 0);
-	q.max_places = 7; /* room for the six: not cut */
-	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
-	ck_assert_double_eq(start, 120);
-	ck_assert_int_eq(st.truncated, 0);
-	q.max_places = 6;
-	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
-	ck_assert_double_eq(start, 150);
-	ck_assert_uint_eq(st.places, 6);
-	q.max_places = 3;
-	h.calls = 0;
-	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
-	ck_assert_double_eq(start, 150);
-	ck_assert_int_eq(h.calls, 3);
-	ck_assert_uint_eq(st.places, 3);
-	ck_assert_int_eq(st.truncated, 1);
-	q.max_places = 1; /* only the latest */
-	h.calls = 0;
-	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
-	ck_assert_double_eq(start, 150);
-	ck_assert_int_eq(h.calls, 1);
-	q.max_places = 0;
-	q.max_seconds = 0.003;
-	h.spin = 0.002;
-	h.calls = 0;
-	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
-	ck_assert_double_eq(start, 150);
-	ck_assert_int_ge(h.calls, 2); /* 70, maybe 80, then 150 */
-	ck_assert_int_le(h.calls, 3);
-	ck_assert_int_eq(st.truncated, 1);
-	q.max_seconds = 60;
-	h.spin = 0;
-	ck_assert_int_eq(mesh_plan_earliest(p, h.a, &q, &req, &start, out), 0);
-	ck_assert_double_eq(start, 120);
-	ck_assert_int_eq(st.truncated, 0);
-	mesh_planner_destroy(p);
-	mesh_alloc_destroy(h.a);
-	mesh_bitmap_destroy(f);
-	mesh_topo_destroy(t);
+	line15_make(&l);
+	l.q.in_order = 1;
+	line15_expect(&l, 120, -1, out);
+	ck_assert_int_eq(l.h.calls, 6);
+	ck_assert_uint_eq(l.st.places, 6);
+	ck_assert_int_eq(l.st.truncated, 0);
+	l.q.max_places = 7; /* room for the six: not cut */
+	line15_expect(&l, 120, 0, out);
+	l.q.max_places = 6;
+	line15_expect(&l, 150, -1, out);
+	ck_assert_uint_eq(l.st.places, 6);
+	l.q.max_places = 3;
+	l.h.calls = 0;
+	line15_expect(&l, 150, -1, out);
+	ck_assert_int_eq(l.h.calls, 3);
+	ck_assert_uint_eq(l.st.places, 3);
+	ck_assert_int_eq(l.st.truncated, 1);
+	l.q.max_places = 1; /* only the latest */
+	l.h.calls = 0;
+	line15_expect(&l, 150, -1, out);
+	ck_assert_int_eq(l.h.calls, 1);
+	l.q.max_places = 0;
+	l.q.max_seconds = 0.003;
+	l.h.spin = 0.002;
+	l.h.calls = 0;
+	line15_expect(&l, 150, -1, out);
+	ck_assert_int_ge(l.h.calls, 2); /* 70, maybe 80, then 150 */
+	ck_assert_int_le(l.h.calls, 3);
+	ck_assert_int_eq(l.st.truncated, 1);
+	l.q.max_seconds = 60;
+	l.h.spin = 0;
+	line15_expect(&l, 120, 0, out);
+	line15_drop(&l);
 }
 END_TEST
 
@@ -926,11 +961,7 @@ START_TEST(test_plan_bound_random)
 			return;
 		}
 		ck_assert_int_eq(mesh_planner_create(in.t, &p), 0);
-		memset(&req, 0, sizeof(req));
-		req.nodes = 1 + (uint32_t) (tu_rand(&s) % (in.t->nodes / 2));
-		req.end_time = -1;
-		req.io_intensity = -1;
-		req.seed = 7;
+		random_request(&req, &in, &s);
 		in.q.in_order = 1;
 		r1 = mesh_plan_earliest(p, a, &in.q, &req, &t1, o1);
 		in.q.max_places = 1 + tu_rand(&s) % 3;
@@ -951,6 +982,111 @@ START_TEST(test_plan_bound_random)
 		drop(&in);
 	}
 	ck_assert_int_gt(cut, 0);
+}
+END_TEST
+
+/* test_plan_bound's line with a hook whose refusals are monotone
+ * (places from 120 on) and no in_order: the counting search's first
+ * probe, at 70, refuses with 8 nodes free.  Without q.monotone a scan
+ * follows, which max_places 3 cuts to 150; with it a binary search
+ * finds 120 in O(log candidates) calls, under the same bound, and the
+ * answer is the hook's last call (plan.h). */
+START_TEST(test_plan_monotone)
+{
+	struct line15 l;
+	uint32_t out[8], i;
+
+	line15_make(&l);
+	l.q.max_places = 3;
+	line15_expect(&l, 150, 1, out);
+	l.q.monotone = 1;
+	l.h.calls = 0;
+	line15_expect(&l, 120, 0, out);
+	/* 70, then 9 candidates (80 .. 150) halved: at most 1 + 4 + 1 */
+	ck_assert_int_le(l.h.calls, 6);
+	ck_assert_uint_eq(l.st.places, (size_t) l.h.calls);
+	for (i = 0; i < 8; i++)
+		ck_assert_uint_eq(out[i], i);
+	line15_drop(&l);
+}
+END_TEST
+
+/* A --contiguous job as select/mesh places it (_place_k): the
+ * allocator's answer if it fills its bounding box, else contig-ff's;
+ * calls counted. */
+struct box_hook {
+	struct mesh_allocator *a, *box;
+	int calls;
+};
+
+static int place_box(void *arg, const struct mesh_view *v,
+		     const struct mesh_request *req, uint32_t *out)
+{
+	struct box_hook *h = arg;
+	struct mesh_metrics m;
+	int rc;
+
+	h->calls++;
+	rc = mesh_alloc_place(h->a, v, req, out);
+	if (!rc && (mesh_metrics_compute(v->topo, out, req->nodes, &m) ||
+		    m.nodes_affected != req->nodes))
+		rc = MESH_ENOSPC;
+	if (rc == MESH_ENOSPC)
+		rc = mesh_alloc_place(h->box, v, req, out);
+	return rc;
+}
+
+/* Random instances without reservations, a box-or-refuse hook over every
+ * kind of allocator, q.monotone: the definition's start and nodes, by
+ * a binary search (calls at most 2 + 2 log2 of the candidates). */
+START_TEST(test_plan_monotone_equals_definition)
+{
+	uint64_t s = 17000 + (uint64_t) _i;
+	struct mesh_planner *p = NULL;
+	struct box_hook h;
+	struct mesh_request req;
+	struct mesh_diag d;
+	struct instance in;
+	uint32_t o1[512], o2[512];
+	double t1, t2;
+	int trial, r1, r2, placed = 0, searched = 0;
+
+	for (trial = 0; trial < 40; trial++) {
+		make(&in, &s);
+		memset(&h, 0, sizeof(h));
+		if (mesh_alloc_create(in.t, allocs[_i], NULL, &h.a, &d)) {
+			drop(&in);
+			return;
+		}
+		ck_assert_int_eq(
+		    mesh_alloc_create(in.t, "contig-ff", NULL, &h.box, &d), 0);
+		ck_assert_int_eq(mesh_planner_create(in.t, &p), 0);
+		random_request(&req, &in, &s);
+		in.q.n_reserved = 0;
+		in.q.place = place_box;
+		in.q.place_arg = &h;
+		in.q.monotone = 1;
+		r1 = mesh_plan_earliest(p, h.a, &in.q, &req, &t1, o1);
+		ck_assert_int_le(h.calls,
+				 2 + 2 * (int) ceil(log2(in.nrun + 2.0)));
+		searched += h.calls > 1;
+		r2 = mesh_plan_earliest_naive(p, h.a, &in.q, &req, &t2, o2);
+		ck_assert_int_eq(r1, r2);
+		if (!r1) {
+			ck_assert_msg(t1 == t2, "%s: start %g, definition %g",
+				      allocs[_i], t1, t2);
+			ck_assert_mem_eq(o1, o2, req.nodes * sizeof(*o1));
+			placed++;
+		} else {
+			ck_assert_int_eq(r1, MESH_ENOSPC);
+		}
+		mesh_planner_destroy(p);
+		mesh_alloc_destroy(h.a);
+		mesh_alloc_destroy(h.box);
+		drop(&in);
+	}
+	ck_assert_int_gt(placed, 0);
+	ck_assert_int_gt(searched, 0); /* a refusal with enough free */
 }
 END_TEST
 
@@ -978,6 +1114,9 @@ int main(void)
 			    (int) (sizeof(allocs) / sizeof(allocs[0])));
 	tcase_add_test(tc, test_plan_bound);
 	tcase_add_loop_test(tc, test_plan_bound_random, 0,
+			    (int) (sizeof(allocs) / sizeof(allocs[0])));
+	tcase_add_test(tc, test_plan_monotone);
+	tcase_add_loop_test(tc, test_plan_monotone_equals_definition, 0,
 			    (int) (sizeof(allocs) / sizeof(allocs[0])));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

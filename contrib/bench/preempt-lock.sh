@@ -127,47 +127,9 @@ settle() {
         sleep 0.5
     done
 }
+. "$top/contrib/bench/uprobe-calls.sh"
 sdiag_field() {   # section-pattern field
     sdiag | awk -v s="$1" -v f="$2" '$0 ~ s { on = 1 } on && index($0, f ":") { print $NF; exit }'
-}
-
-# add_probes SO TAG: perf uprobes on select_p_job_test's entry (with the
-# mode, the 6th argument) and return, added in the main shell so that
-# cleanup removes them.
-add_probes() {
-    perf probe -q -x "$1" --add "pl$$_$2_in=select_p_job_test mode=%r9:u16" &&
-        perf probe -q -x "$1" --add "pl$$_$2_out=select_p_job_test%return" ||
-        die "perf probe failed on $1"
-    probes+=("probe_$(basename "$1" .so):pl$$_$2_*")
-}
-
-# probe_calls SO TAG PID CMD...: the probed calls while PID runs CMD,
-# paired by thread.  Prints "first calls max_us total_us": the first
-# RUN_NOW call (mode 0, SELECT_MODE_RUN_NOW), the one that chose the
-# victims, before any was killed; then all RUN_NOW calls.
-probe_calls() {   # so tag pid cmd...
-    local lib=$1 tag=$2 pid=$3 grp ev rec
-    shift 3
-    grp=probe_$(basename "$lib" .so)
-    ev=pl$$_$tag
-    rec=$work/$tag.perf
-    perf record -q -o "$rec" -e "$grp:${ev}_in" -e "$grp:${ev}_out__return" -p "$pid" \
-        >"$rec.log" 2>&1 &
-    local perf_pid=$!
-    sleep 1
-    kill -0 "$perf_pid" 2>/dev/null || { cat "$rec.log" >&2; return 1; }
-    "$@" || { kill -INT "$perf_pid"; wait "$perf_pid" || true; return 1; }
-    kill -INT "$perf_pid"
-    wait "$perf_pid" || true
-    perf script -i "$rec" -F tid,time,event,trace 2>/dev/null | awk '
-        { t = $2; sub(/:$/, "", t); t *= 1e6 }
-        $3 ~ /_in:$/ { begin[$1] = t; m = $0; sub(/.*mode=/, "", m); mode[$1] = m + 0; next }
-        $3 ~ /_out/ && ($1 in begin) && mode[$1] == 0 {
-            d = t - begin[$1]; delete begin[$1]
-            if (!n++) first = d
-            sum += d; if (d > max) max = d
-        }
-        END { printf "%.0f %d %.0f %.0f\n", first, n, max, sum }'
 }
 
 # until job J runs (at most 300 s): 0, else 1
@@ -227,9 +189,10 @@ run_one() {   # config run
     wait_count "$jobs" 300 running || die "$cfg: $(running) of $jobs low jobs running after 300 s"
     settle
     sdiag -r >/dev/null
-    add_probes "$lib" "${name//[^A-Za-z0-9_]/_}_$2"
+    add_probes "$lib" "${name//[^A-Za-z0-9_]/_}_$2" || die "$cfg: no probes"
+    # mode 0, RUN_NOW: the first call chose the victims, before any died
     calls=$(probe_calls "$lib" "${name//[^A-Za-z0-9_]/_}_$2" "$(awk '$1 == "slurmctld" { print $2 }' "$d/run/pids" | tail -1)" \
-        submit_high) || die "$cfg: the high job was not submitted"
+        0 submit_high) || die "$cfg: the high job was not submitted"
     j=$(cat "$work/high.id")
     wait=$(cat "$work/high.wait")
     main_max=$(sdiag_field 'Main schedule' 'Max cycle')

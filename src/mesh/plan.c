@@ -725,9 +725,9 @@ static int by_count(struct mesh_planner *p, struct mesh_allocator *a,
 	return scan(p, a, q, req, nt, start, out);
 }
 
-/* Monotone, may refuse with k free (contiguous): the first candidate
- * with k free nodes first (often the answer: one placement), then a
- * binary search over the later ones.  Every later probe lies after the
+/* Monotone, may refuse with k free (contiguous, q->monotone): the first
+ * candidate with k free nodes first (often the answer: one placement),
+ * then a binary search over the later ones.  Every later probe lies after the
  * latest refusal, so each starts from the free set there (floor) and
  * sets only the jobs ending since: about 2R holds in all, not R / 2 per
  * probe. */
@@ -802,7 +802,7 @@ int mesh_plan_earliest(struct mesh_planner *p, struct mesh_allocator *a,
 		if (q->n_reserved || q->in_order ||
 		    (flags & MESH_ALLOC_MAY_REFUSE))
 			rc = scan(p, a, q, req, nt, start, out);
-		else if (flags & MESH_ALLOC_CONTIGUOUS_ONLY)
+		else if ((flags & MESH_ALLOC_CONTIGUOUS_ONLY) || q->monotone)
 			rc = bisect(p, a, q, req, nt, start, out);
 		else
 			rc = by_count(p, a, q, req, nt, start, out);

@@ -64,6 +64,14 @@ struct mesh_plan_query {
 	void *place_arg;
 	int in_order; /* nonzero: try every candidate in order, no
 		       * shortcut from a's flags */
+	/* Nonzero: the hook's refusals are monotone, as a contiguous
+	 * allocator's: where it places at a candidate it places at every
+	 * later one, whose free set holds more nodes (a --contiguous job
+	 * under a scattering allocator with a box search to fall back on,
+	 * required nodes).  A refusal with enough nodes free is then
+	 * followed by a binary search, not a scan.  in_order, reservations
+	 * and MESH_ALLOC_MAY_REFUSE still scan. */
+	int monotone;
 	/* Optional (NULL: none): a time before which the caller knows the
 	 * job cannot start (conservative backfilling: first_enough in the
 	 * mesh_plan_stats of a job planned before it that needs no more
@@ -79,9 +87,9 @@ struct mesh_plan_query {
 	 * answer is then later than the earliest, never infeasible; a hook
 	 * or allocator that refuses there gives MESH_ENOSPC.  A scan
 	 * (reservations, in_order, MESH_ALLOC_MAY_REFUSE, a refusal with
-	 * enough nodes free) makes one placement per candidate; the
-	 * binary and counting searches make O(log candidates) and are not
-	 * cut. */
+	 * enough nodes free unless monotone) makes one placement per
+	 * candidate; the binary and counting searches make O(log
+	 * candidates) and are not cut. */
 	size_t max_places;
 	double max_seconds;
 	struct mesh_plan_stats *stats; /* optional, written by the search */
