@@ -4,8 +4,10 @@
 # call, so a call's wall time is time under those locks.
 #
 # The caller sets $work (a scratch directory) and an array probes=(),
-# and removes "${probes[@]}" with 'perf probe -d' when it exits.  A hit
-# costs the probed thread a few microseconds, the same for every plugin.
+# and removes "${probes[@]}" with 'perf probe -d' when it exits.  The
+# probes add to every call's time, the same for every plugin: on the
+# project's 2-core VM an entry and return probe pair around an empty
+# function cost 19.8 us per call (2026-12-08).
 
 # add_probes SO TAG: probes on select_p_job_test's entry, with its mode
 # (the 6th argument, SELECT_MODE_*), and on its return.
