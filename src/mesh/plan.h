@@ -70,7 +70,9 @@ struct mesh_plan_query {
 	 * under a scattering allocator with a box search to fall back on,
 	 * required nodes).  A refusal with enough nodes free is then
 	 * followed by a binary search, not a scan.  in_order, reservations
-	 * and MESH_ALLOC_MAY_REFUSE still scan. */
+	 * and MESH_ALLOC_MAY_REFUSE still scan.  Claimed wrongly, an
+	 * answer is still a time where the hook placed, maybe not the
+	 * earliest, and MESH_ENOSPC may hide a time where it would. */
 	int monotone;
 	/* Optional (NULL: none): a time before which the caller knows the
 	 * job cannot start (conservative backfilling: first_enough in the
